@@ -1,0 +1,10 @@
+# Fails when a file of MODULE includes a Qt header (ARCHITECTURE.md: only editor/ and app/ link Qt).
+foreach(f IN LISTS FILES)
+  if(f AND EXISTS "${f}")
+    file(STRINGS "${f}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*<Q[A-Za-z0-9_/]*>?")
+    if(hits)
+      message(FATAL_ERROR "${f}: module '${MODULE}' must not include Qt (${hits})")
+    endif()
+  endif()
+endforeach()
+file(TOUCH "${STAMP}")

@@ -1,0 +1,46 @@
+#pragma once
+// CollisionShape: anything physics can query (seed 000, "The collision world").
+// Implemented by analytic field colliders, baked sparse brickmaps and triangle-mesh BVHs.
+// All queries are const and thread-safe. Positions in world meters, time t in seconds.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "floptle/core/math.h"
+
+namespace floptle::physics {
+
+class CollisionShape {
+ public:
+  virtual ~CollisionShape() = default;
+
+  /// Signed distance at world point p at time t (m). Negative inside.
+  virtual float distance(Vec3 p, double t) const = 0;
+  /// Outward unit normal at p (analytic where available, else finite differences).
+  virtual Vec3 normal(Vec3 p, double t) const = 0;
+  /// Conservative world AABB at time t (may grow with morph); used by the broadphase.
+  virtual Aabb aabb(double t) const = 0;
+
+  /// Label of the face nearest p (a material slot index), only for shapes with several
+  /// surfaces (meshes). Costs its own closest-point search: read on demand, never on the
+  /// query path. Shapes with one surface answer nullopt, deliberately.
+  virtual std::optional<std::uint16_t> faceLabel(Vec3 /*p*/) const { return std::nullopt; }
+  /// Name of a face label (the mesh's material slot name); empty when unknown.
+  virtual std::string labelName(std::uint16_t /*label*/) const { return {}; }
+
+  /// Optional fast paths. Shapes that can answer a ray or sphere cast faster than sphere
+  /// marching (a mesh BVH) override these; `handled` false means "march me".
+  struct CastResult {
+    bool handled = false;
+    bool hit = false;
+    float distance = 0.0f;  ///< along the unit direction (m)
+    Vec3 point{0.0f};
+    Vec3 normal{0.0f};
+  };
+  virtual CastResult castSphere(Vec3 /*origin*/, Vec3 /*unitDir*/, float /*radius*/,
+                                float /*maxDistance*/, double /*t*/) const {
+    return {};
+  }
+};
+
+}  // namespace floptle::physics

@@ -1,0 +1,36 @@
+#pragma once
+// GLSL (330 core) twin of the CPU renderer: the shading model of shading_model.h around the
+// `vec2 map(vec3 p, float t)` that field::emitGlsl writes, for the viewport and for
+// stand-alone shader benchmarks.
+#include <string>
+
+#include "floptle/core/field/field_program.h"
+#include "floptle/core/render/camera.h"
+#include "floptle/core/render/cpu_renderer.h"
+
+namespace floptle::render {
+
+/// Vertex shader of a full-screen triangle (no attributes: draw 3 vertices) that hands the
+/// fragment shader `vec2 vUv` in [0, 1]^2 (0 = bottom-left).
+std::string fullscreenVertexShader();
+
+/// Number of vec4 slots holding `parameterCount` packed floats (at least 1).
+int packedParameterSlots(int parameterCount);
+
+/// The viewport's fragment shader around `mapGlsl` (field::emitGlsl output, reading FP(i)).
+/// Uniforms: vec3 u_camPos, u_camRight, u_camUp, u_camForward (Camera::basis()),
+/// float u_tanHalfFovY, u_aspect (width / height), u_time (s), vec4 u_params[slots] (the
+/// packed FieldProgram::parameterValues), vec3 u_materials[shading::kMaxMaterials],
+/// int u_materialCount. Writes fragColor (display colour, alpha 1) and gl_FragDepth
+/// (window depth of the hit under Camera::projectionMatrix(aspect, kDepthNear, kDepthFar),
+/// 1 for sky).
+std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCount);
+
+/// A self-contained fragment shader for /work/shared/tools/gpu-shader-bench and similar
+/// hosts (`in vec2 vUv`, `uniform vec2 iResolution`, `uniform float iTime`,
+/// `out vec4 fragColor`): the program's GLSL with its parameter values at `time`, the camera
+/// and the material colours baked in as constants; map() is evaluated at iTime.
+std::string standaloneFragmentShader(const field::FieldProgram& program, const Camera& camera,
+                                     const MaterialColors& materials, double time);
+
+}  // namespace floptle::render

@@ -1,0 +1,171 @@
+// CPU side of the shading model. Every function here has a GLSL twin of the same name in
+// raymarch_glsl.cpp; change both together (the viewport test compares their images).
+#include "floptle/core/render/cpu_renderer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <system_error>
+#include <thread>
+
+#include "floptle/core/render/shading_model.h"
+
+namespace floptle::render {
+
+using namespace shading;
+
+namespace {
+
+float hitEpsilon(float t) { return kHitEpsilonBase + kHitEpsilonPerMeter * t; }
+
+/// Tetrahedron-tap normal (same taps and epsilon as the shader's calcNormal).
+Vec3 calcNormal(const field::FieldProgram& program, Vec3 p, double time) {
+  const Vec3 kxyy{1, -1, -1}, kyyx{-1, -1, 1}, kyxy{-1, 1, -1}, kxxx{1, 1, 1};
+  const float e = kNormalEpsilon;
+  const Vec3 n = kxyy * program.distance(p + kxyy * e, time) +
+                 kyyx * program.distance(p + kyyx * e, time) +
+                 kyxy * program.distance(p + kyxy * e, time) +
+                 kxxx * program.distance(p + kxxx * e, time);
+  const float len = glm::length(n);
+  return len > 0.0f && std::isfinite(len) ? n / len : kUp;
+}
+
+/// Soft shadow factor towards the sun (0 = fully shadowed).
+float softShadow(const field::FieldProgram& program, Vec3 ro, Vec3 rd, double time) {
+  float result = 1.0f;
+  float t = kShadowMinT;
+  for (int i = 0; i < kShadowSteps && t < kShadowMaxT; ++i) {
+    const float h = program.distance(ro + rd * t, time);
+    if (h < kHitEpsilonBase) return 0.0f;
+    result = std::min(result, kShadowSharpness * h / t);
+    t += std::clamp(h, kShadowMinStep, kShadowMaxStep);
+  }
+  return std::clamp(result, 0.0f, 1.0f);
+}
+
+float ambientOcclusion(const field::FieldProgram& program, Vec3 p, Vec3 n, double time) {
+  float occlusion = 0.0f;
+  float weight = 1.0f;
+  for (int i = 0; i < kAoSamples; ++i) {
+    const float h = kAoStart + kAoSpacing * float(i);
+    const float d = program.distance(p + n * h, time);
+    occlusion += (h - d) * weight;
+    weight *= kAoDecay;
+  }
+  return std::clamp(1.0f - kAoStrength * occlusion, 0.0f, 1.0f);
+}
+
+Vec3 albedoOf(const MaterialColors& materials, field::MaterialIndex index) {
+  if (index == 0 || index >= materials.size() || index >= kMaxMaterials) return kDefaultAlbedo;
+  return materials[index];
+}
+
+std::uint8_t toByte(float c) {
+  return static_cast<std::uint8_t>(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f));
+}
+
+}  // namespace
+
+std::optional<MarchHit> marchRay(const field::FieldProgram& program, const Ray& ray, double time,
+                                 float maxDistance) {
+  float t = kNearDistance;
+  for (int i = 0; i < kMaxSteps; ++i) {
+    const Vec3 p = ray.at(t);
+    const float d = program.distance(p, time);
+    if (!std::isfinite(d)) return std::nullopt;
+    if (d < hitEpsilon(t)) {
+      MarchHit hit;
+      hit.distance = t;
+      hit.point = p;
+      hit.material = program.sample(p, time).material;
+      return hit;
+    }
+    t += d * kStepScale;
+    if (t > maxDistance) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Vec3 skyColor(Vec3 rd) {
+  Vec3 sky = rd.y >= 0.0f ? glm::mix(kSkyHorizon, kSkyZenith, std::clamp(rd.y, 0.0f, 1.0f))
+                          : glm::mix(kSkyHorizon, kSkyBelow, std::clamp(-4.0f * rd.y, 0.0f, 1.0f));
+  const float sun = std::max(glm::dot(rd, kSunDirection), 0.0f);
+  return sky + kSunColor * (kSunGlow * std::pow(sun, kSunGlowPower));
+}
+
+Vec3 shadeRay(const field::FieldProgram& program, const Ray& ray, double time,
+              const MaterialColors& materials, float& hitDistance) {
+  const Vec3 sky = skyColor(ray.direction);
+  Vec3 color = sky;
+  hitDistance = std::numeric_limits<float>::infinity();
+  if (auto hit = marchRay(program, ray, time, kMaxDistance)) {
+    hitDistance = hit->distance;
+    const Vec3 n = calcNormal(program, hit->point, time);
+    const float diffuse = std::max(glm::dot(n, kSunDirection), 0.0f);
+    const float shadow =
+        diffuse > 0.0f ? softShadow(program, hit->point + n * kShadowBias, kSunDirection, time)
+                       : 0.0f;
+    const float ao = ambientOcclusion(program, hit->point, n, time);
+    const float skyLight = kAmbientBase + (1.0f - kAmbientBase) * (0.5f + 0.5f * n.y);
+    const Vec3 lit = kSunColor * (diffuse * shadow) + kSkyAmbient * (skyLight * ao);
+    color = albedoOf(materials, hit->material) * lit;
+    const float fog = 1.0f - std::exp(-kFogDensity * hit->distance * hit->distance);
+    color = glm::mix(color, sky, fog);
+  }
+  const float g = 1.0f / kGamma;
+  return {std::pow(std::max(color.x, 0.0f), g), std::pow(std::max(color.y, 0.0f), g),
+          std::pow(std::max(color.z, 0.0f), g)};
+}
+
+Expected<Image> renderImage(const field::FieldProgram& program, const Camera& camera,
+                            const MaterialColors& materials, const RenderSettings& settings) {
+  if (settings.width < 1 || settings.width > 16384)
+    return Error{"width", "must be between 1 and 16384 pixels"};
+  if (settings.height < 1 || settings.height > 16384)
+    return Error{"height", "must be between 1 and 16384 pixels"};
+  if (!std::isfinite(settings.time)) return Error{"time", "must be finite"};
+  if (auto ok = camera.validate(); !ok) return ok.error();
+
+  Image image;
+  image.width = settings.width;
+  image.height = settings.height;
+  image.rgba.assign(std::size_t(image.width) * image.height * 4, 255);
+  image.depth.assign(std::size_t(image.width) * image.height, 0.0f);
+
+  // Rows are handed out one at a time through an atomic counter (the fractal rows cost far
+  // more than the sky rows); each pixel is a pure function of its ray, so the image does not
+  // depend on the thread count.
+  std::atomic<int> nextRow{0};
+  auto work = [&] {
+    for (int y = nextRow++; y < image.height; y = nextRow++) {
+      for (int x = 0; x < image.width; ++x) {
+        const Ray ray =
+            camera.rayThroughPixel({float(x) + 0.5f, float(y) + 0.5f}, image.width, image.height);
+        float depth = 0.0f;
+        const Vec3 c = shadeRay(program, ray, settings.time, materials, depth);
+        std::uint8_t* px = &image.rgba[(std::size_t(y) * image.width + x) * 4];
+        px[0] = toByte(c.x);
+        px[1] = toByte(c.y);
+        px[2] = toByte(c.z);
+        image.depth[std::size_t(y) * image.width + x] = depth;
+      }
+    }
+  };
+  int threads = settings.threads > 0 ? settings.threads
+                                     : int(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min(threads, image.height);
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // fewer workers; the calling thread still renders every remaining row
+    }
+  }
+  work();
+  for (auto& thread : pool) thread.join();
+  return image;
+}
+
+}  // namespace floptle::render

@@ -13,6 +13,7 @@ struct Key {
   /// Time (s).
   double time = 0.0;
   float value = 0.0f;
+  bool operator==(const Key&) const = default;
 };
 
 struct AnimatedScalar {
@@ -33,6 +34,8 @@ struct AnimatedScalar {
 
   AnimatedScalar() = default;
   AnimatedScalar(float constant) : base(constant) {}  // NOLINT: a number is a constant
+
+  bool operator==(const AnimatedScalar&) const = default;
 
   bool animated() const { return driver != Driver::Constant; }
   /// Value at time t (s).

@@ -57,6 +57,8 @@ struct FieldNode {
   MaterialIndex material = 0;
   /// True when `material` was set on this node (and so is written back to JSON).
   bool hasOwnMaterial = false;
+
+  bool operator==(const FieldNode&) const = default;
 };
 
 }  // namespace floptle::field

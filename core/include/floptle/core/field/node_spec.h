@@ -3,7 +3,10 @@
 // component count, default, valid range, unit, tooltip) and how many children it takes.
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "floptle/core/expected.h"
 
 #include "floptle/core/field/field_node.h"
 
@@ -46,5 +49,14 @@ std::span<const NodeSpec> allNodeSpecs();
 
 /// A node of `type` with every parameter at its default and no children.
 FieldNode makeDefaultNode(NodeType type);
+
+/// First scalar slot of parameter `key` within a node of `type`, or -1 when it has none.
+int paramSlotOffset(NodeType type, std::string_view key);
+
+/// Checks a whole graph: parameter counts, finite values, every driver's min/max inside the
+/// spec range, child counts and per-type rules (round_box radius <= smallest half extent,
+/// plane normal not zero, mandelbox |scale| >= 1.05 and min_radius < fixed_radius, keys
+/// sorted). `where` is the JSON pointer of `node`; errors name the offending parameter.
+Expected<void> validateNode(const FieldNode& node, const std::string& where);
 
 }  // namespace floptle::field

@@ -1,0 +1,261 @@
+// GLSL emission: the same instruction list as the CPU evaluators, one statement per
+// instruction, values and points in variables named after their stack positions. Parameters
+// are read through FP(slot), so only the structure (ops, slots, materials) is baked in.
+#include "floptle/core/field/field_glsl.h"
+
+#include <string>
+
+#include "program_impl.h"
+
+namespace floptle::field {
+namespace {
+
+// Helpers shared by every emitted map function (guarded so two maps can share a shader).
+// They mirror sdf_math.h line for line.
+constexpr const char* kHelpers = R"GLSL(
+#ifndef FLOPTLE_FIELD_HELPERS
+#define FLOPTLE_FIELD_HELPERS
+float fp_box(vec3 p, vec3 b) {
+  vec3 q = abs(p) - b;
+  return length(max(q, 0.0)) + min(max(q.x, max(q.y, q.z)), 0.0);
+}
+float fp_capsule(vec3 p, vec3 a, vec3 b, float r) {
+  vec3 pa = p - a, ba = b - a;
+  float l2 = dot(ba, ba);
+  float h = l2 > 0.0 ? clamp(dot(pa, ba) / l2, 0.0, 1.0) : 0.0;
+  return length(pa - ba * h) - r;
+}
+float fp_cylinder(vec3 p, float r, float h) {
+  vec2 d = vec2(length(p.xz) - r, abs(p.y) - h);
+  return min(max(d.x, d.y), 0.0) + length(max(d, 0.0));
+}
+float fp_torus(vec3 p, float R, float r) { return length(vec2(length(p.xz) - R, p.y)) - r; }
+float fp_extrude(float d2, float z, float hz) {
+  vec2 w = vec2(d2, abs(z) - hz);
+  return min(max(w.x, w.y), 0.0) + length(max(w, 0.0));
+}
+float fp_wedge2(vec2 p, float hx, float hy) {
+  float bx = clamp(p.x, -hx, hx);
+  float dB = (p.x - bx) * (p.x - bx) + (p.y + hy) * (p.y + hy);
+  float ry = clamp(p.y, -hy, hy);
+  float dR = (p.x - hx) * (p.x - hx) + (p.y - ry) * (p.y - ry);
+  vec2 e = vec2(2.0 * hx, 2.0 * hy);
+  vec2 v = p + vec2(hx, hy);
+  float e2 = dot(e, e);
+  float s = e2 > 0.0 ? clamp(dot(v, e) / e2, 0.0, 1.0) : 0.0;
+  vec2 w = v - e * s;
+  float d = sqrt(min(dB, min(dR, dot(w, w))));
+  bool inside = p.y > -hy && p.x < hx && (e.x * v.y - e.y * v.x) < 0.0;
+  return inside ? -d : d;
+}
+float fp_vert2(vec2 p, float cx, float y0, float y1) {
+  vec2 d = vec2(p.x - cx, p.y - clamp(p.y, y0, y1));
+  return dot(d, d);
+}
+float fp_horz2(vec2 p, float cy, float x0, float x1) {
+  vec2 d = vec2(p.x - clamp(p.x, x0, x1), p.y - cy);
+  return dot(d, d);
+}
+float fp_stairs2(vec2 p, float n, float rise, float run) {
+  float w = n * run, hgt = n * rise, last = n - 1.0;
+  float d2 = min(fp_horz2(p, 0.0, 0.0, w), fp_vert2(p, w, 0.0, hgt));
+  float ix = run > 0.0 ? clamp(floor(p.x / run), 0.0, last) : (p.x > 0.0 ? last : 0.0);
+  float iy = rise > 0.0 ? clamp(floor(p.y / rise), 0.0, last) : (p.y > 0.0 ? last : 0.0);
+  float dl2 = run * run + rise * rise;
+  float proj = dl2 > 0.0 ? (p.x * run + p.y * rise) / dl2 : 0.0;
+  float ip = clamp(floor(proj), min(ix, iy), max(ix, iy));
+  float cand[5] = float[5](ix, iy, ip - 1.0, ip, ip + 1.0);
+  for (int c = 0; c < 5; ++c) {
+    float i = cand[c];
+    if (i < 0.0 || i > last) continue;
+    d2 = min(d2, fp_vert2(p, i * run, i * rise, (i + 1.0) * rise));
+    d2 = min(d2, fp_horz2(p, (i + 1.0) * rise, i * run, (i + 1.0) * run));
+  }
+  float d = sqrt(d2);
+  bool inside = false;
+  if (p.x > 0.0 && p.x < w && p.y > 0.0) {
+    float col = run > 0.0 ? min(floor(p.x / run), last) : last;
+    inside = p.y < (col + 1.0) * rise;
+  }
+  return inside ? -d : d;
+}
+float fp_smin(float a, float b, float k) {
+  if (k <= 0.0) return min(a, b);
+  float h = max(k - abs(a - b), 0.0) / k;
+  return min(a, b) - h * h * k * 0.25;
+}
+float fp_smax(float a, float b, float k) { return -fp_smin(-a, -b, k); }
+float fp_mandelbulb(vec3 p, float power, int iterations, float bailout) {
+  float r0 = length(p);
+  if (r0 > 2.0 * bailout) return r0 - bailout;
+  vec3 z = p;
+  float dr = 1.0, r = r0;
+  for (int i = 0; i < 64; ++i) {
+    if (i >= iterations) break;
+    r = length(z);
+    if (r > bailout) break;
+    if (r < 1e-12) { dr = 1.0; z = p; continue; }
+    float theta = acos(clamp(z.y / r, -1.0, 1.0)) * power;
+    float phi = atan(z.z, z.x) * power;
+    float rp1 = pow(r, power - 1.0);
+    dr = rp1 * power * dr + 1.0;
+    float zr = rp1 * r, st = sin(theta);
+    z = zr * vec3(st * cos(phi), cos(theta), st * sin(phi)) + p;
+    r = length(z);
+  }
+  r = max(r, 1e-20);
+  return 0.5 * log(r) * r / dr;
+}
+float fp_menger(vec3 p, int iterations) {
+  float d = fp_box(p, vec3(1.0));
+  float s = 1.0;
+  for (int m = 0; m < 10; ++m) {
+    if (m >= iterations) break;
+    vec3 a = p * s - 2.0 * floor(p * s * 0.5) - 1.0;
+    s *= 3.0;
+    vec3 r = abs(1.0 - 3.0 * abs(a));
+    float da = max(r.x, r.y), db = max(r.y, r.z), dc = max(r.z, r.x);
+    d = max(d, (min(da, min(db, dc)) - 1.0) / s);
+  }
+  return d;
+}
+float fp_mandelbox(vec3 p, float scale, int iterations, float minR2, float fixedR2) {
+  vec3 z = p;
+  float dr = 1.0;
+  for (int i = 0; i < 64; ++i) {
+    if (i >= iterations) break;
+    z = clamp(z, -1.0, 1.0) * 2.0 - z;
+    float r2 = dot(z, z);
+    float f = 1.0;
+    if (r2 < minR2) f = fixedR2 / minR2;
+    else if (r2 < fixedR2) f = fixedR2 / r2;
+    z *= f;
+    dr *= f;
+    z = scale * z + p;
+    dr = dr * abs(scale) + 1.0;
+    if (dot(z, z) > 1e12) break;
+  }
+  return (length(z) - abs(scale - 1.0)) / abs(dr) - pow(abs(scale), 1.0 - float(iterations));
+}
+vec3 fp_rotate_inverse(vec3 v, vec4 q) {
+  float l = length(q);
+  q = l > 1e-20 ? q / l : vec4(0.0, 0.0, 0.0, 1.0);
+  vec3 u = -q.xyz;  // conjugate
+  vec3 t = 2.0 * cross(u, v);
+  return v + q.w * t + cross(u, t);
+}
+float fp_repeat(float v, float period) { return period > 0.0 ? v - period * floor(v / period + 0.5) : v; }
+float fp_twist_lipschitz(float rate, float rho) {
+  float s = abs(rate) * rho;
+  return 0.5 * (s + sqrt(s * s + 4.0));
+}
+#endif
+)GLSL";
+
+std::string fp(int slot) { return "FP(" + std::to_string(slot) + ")"; }
+std::string fp3(int slot) { return "vec3(" + fp(slot) + ", " + fp(slot + 1) + ", " + fp(slot + 2) + ")"; }
+std::string V(int i) { return "v" + std::to_string(i); }
+std::string M(int i) { return "m" + std::to_string(i); }
+std::string P(int i) { return "p" + std::to_string(i); }
+
+std::string primitiveExpr(const Instr& in) {
+  const int s = in.slot;
+  const std::string p = P(in.pointIndex);
+  switch (in.op) {
+    case Op::Sphere: return "length(" + p + ") - " + fp(s);
+    case Op::Box: return "fp_box(" + p + ", " + fp3(s) + ")";
+    case Op::RoundBox: {
+      const std::string b = fp3(s);
+      const std::string r = "clamp(" + fp(s + 3) + ", 0.0, min(" + fp(s) + ", min(" + fp(s + 1) + ", " + fp(s + 2) + ")))";
+      return "fp_box(" + p + ", " + b + " - vec3(" + r + ")) - " + r;
+    }
+    case Op::Capsule: return "fp_capsule(" + p + ", " + fp3(s) + ", " + fp3(s + 3) + ", " + fp(s + 6) + ")";
+    case Op::Cylinder: return "fp_cylinder(" + p + ", " + fp(s) + ", " + fp(s + 1) + ")";
+    case Op::Torus: return "fp_torus(" + p + ", " + fp(s) + ", " + fp(s + 1) + ")";
+    case Op::Plane: {
+      const std::string n = fp3(s);
+      return "dot(" + p + ", length(" + n + ") > 1e-20 ? normalize(" + n + ") : vec3(0.0, 1.0, 0.0)) - " + fp(s + 3);
+    }
+    case Op::Wedge:
+      return "fp_extrude(fp_wedge2(" + p + ".xy, " + fp(s) + ", " + fp(s + 1) + "), " + p + ".z, " + fp(s + 2) + ")";
+    case Op::Stairs:
+      return "fp_extrude(fp_stairs2(" + p + ".xy, max(1.0, floor(" + fp(s) + ")), " + fp(s + 1) + ", " +
+             fp(s + 2) + "), " + p + ".z, " + fp(s + 3) + ")";
+    case Op::Mandelbulb:
+      return "fp_mandelbulb(" + p + ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " + fp(s + 2) + ")";
+    case Op::Menger:
+      return "(" + fp(s + 1) + " > 0.0 ? " + fp(s + 1) + " * fp_menger(" + p + " * (1.0 / " + fp(s + 1) +
+             "), int(max(0.0, floor(" + fp(s) + ")))) : length(" + p + "))";
+    case Op::Mandelbox:
+      return "fp_mandelbox(" + p + ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " + fp(s + 2) +
+             " * " + fp(s + 2) + ", " + fp(s + 3) + " * " + fp(s + 3) + ")";
+    default: return "0.0";
+  }
+}
+
+std::string statement(const Instr& in) {
+  const int s = in.slot, vi = in.valueIndex, pi = in.pointIndex;
+  const std::string v = V(vi), w = V(vi + 1), m = M(vi), mw = M(vi + 1);
+  switch (in.op) {
+    case Op::PushTransform:
+      return P(pi) + " = fp_rotate_inverse(" + P(pi - 1) + " - " + fp3(s) + ", vec4(" + fp(s + 3) + ", " +
+             fp(s + 4) + ", " + fp(s + 5) + ", " + fp(s + 6) + ")) / max(" + fp(s + 7) + ", 1e-6);";
+    case Op::PopTransform: return v + " *= max(" + fp(s + 7) + ", 1e-6);";
+    case Op::PushRepeat: {
+      const std::string q = P(pi - 1);
+      return P(pi) + " = vec3(fp_repeat(" + q + ".x, " + fp(s) + "), fp_repeat(" + q + ".y, " + fp(s + 1) +
+             "), fp_repeat(" + q + ".z, " + fp(s + 2) + "));";
+    }
+    case Op::PopRepeat: return "";
+    case Op::PushTwist: {
+      const std::string q = P(pi - 1);
+      return "{ float a = -" + fp(s) + " * " + q + ".y; float c = cos(a), sn = sin(a); " + P(pi) +
+             " = vec3(c * " + q + ".x - sn * " + q + ".z, " + q + ".y, sn * " + q + ".x + c * " + q + ".z); }";
+    }
+    case Op::PopTwist:
+      return v + " /= fp_twist_lipschitz(" + fp(s) + ", length(" + P(pi - 1) + ".xz) + abs(" + v + "));";
+    case Op::Union:
+      return m + " = " + w + " < " + v + " ? " + mw + " : " + m + "; " + v + " = min(" + v + ", " + w + ");";
+    case Op::Intersection:
+      return m + " = " + w + " > " + v + " ? " + mw + " : " + m + "; " + v + " = max(" + v + ", " + w + ");";
+    case Op::Subtract: return v + " = max(" + v + ", -" + w + ");";
+    case Op::SmoothUnion:
+      return m + " = " + w + " < " + v + " ? " + mw + " : " + m + "; " + v + " = fp_smin(" + v + ", " + w + ", " + fp(s) + ");";
+    case Op::SmoothIntersection:
+      return m + " = " + w + " > " + v + " ? " + mw + " : " + m + "; " + v + " = fp_smax(" + v + ", " + w + ", " + fp(s) + ");";
+    case Op::SmoothSubtract: return v + " = fp_smax(" + v + ", -" + w + ", " + fp(s) + ");";
+    default:
+      return v + " = " + primitiveExpr(in) + "; " + m + " = " + std::to_string(in.material) + ".0;";
+  }
+}
+
+}  // namespace
+
+std::string emitGlsl(const FieldProgram& program, const GlslOptions& options) {
+  const FieldProgram::Impl& impl = program.impl();
+  std::string out = kHelpers;
+  out += "vec2 " + options.functionName + "(vec3 p, float t) {\n";
+  out += "  vec3 p0 = p;\n";
+  for (int i = 1; i < impl.pointDepth; ++i) out += "  vec3 " + P(i) + " = p;\n";
+  // The value stack is one deeper than used so binary ops may name v[vi + 1] uniformly.
+  for (int i = 0; i <= impl.valueDepth; ++i) out += "  float " + V(i) + " = 0.0; float " + M(i) + " = 0.0;\n";
+  for (const Instr& in : impl.code) {
+    const std::string s = statement(in);
+    if (!s.empty()) out += "  " + s + "\n";
+  }
+  out += "  return vec2(v0, m0);\n}\n";
+  return out;
+}
+
+std::uint64_t structureHash(const FieldProgram& program) {
+  // FNV-1a over the emitted text: equal exactly when the GLSL is equal.
+  const std::string text = emitGlsl(program);
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace floptle::field

@@ -1,0 +1,296 @@
+// FieldProgram: compile (validate, flatten, assign stack positions and slots), the derived
+// constants, and the public per-point entry points.
+#include "floptle/core/field/field_program.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "floptle/core/field/node_spec.h"
+#include "program_impl.h"
+
+namespace floptle::field {
+namespace {
+
+Op primitiveOp(NodeType t) {
+  switch (t) {
+    case NodeType::Sphere: return Op::Sphere;
+    case NodeType::Box: return Op::Box;
+    case NodeType::RoundBox: return Op::RoundBox;
+    case NodeType::Capsule: return Op::Capsule;
+    case NodeType::Cylinder: return Op::Cylinder;
+    case NodeType::Torus: return Op::Torus;
+    case NodeType::Plane: return Op::Plane;
+    case NodeType::Wedge: return Op::Wedge;
+    case NodeType::Stairs: return Op::Stairs;
+    case NodeType::Mandelbulb: return Op::Mandelbulb;
+    case NodeType::Menger: return Op::Menger;
+    default: return Op::Mandelbox;
+  }
+}
+
+/// A length that says how big the graph is (m), for the gradient epsilon.
+float characteristicSize(const FieldNode& n) {
+  auto v = [&](int i) { return std::abs(n.params[i].maxValue()); };
+  float childMax = 0.0f;
+  for (const FieldNode& c : n.children) childMax = std::max(childMax, characteristicSize(c));
+  switch (n.type) {
+    case NodeType::Sphere: return v(0);
+    case NodeType::Box: case NodeType::RoundBox: case NodeType::Wedge: return std::max({v(0), v(1), v(2)});
+    case NodeType::Capsule: return std::max({v(0), v(1), v(2), v(3), v(4), v(5), v(6)});
+    case NodeType::Cylinder: case NodeType::Torus: return std::max(v(0), v(1));
+    case NodeType::Plane: return 1.0f;
+    case NodeType::Stairs: return std::max({v(0) * v(1), v(0) * v(2), v(3)});
+    case NodeType::Transform: return childMax * v(7);
+    case NodeType::Mandelbulb: return 1.2f;
+    case NodeType::Menger: return v(1);
+    case NodeType::Mandelbox: return 4.0f;
+    default: return childMax;
+  }
+}
+
+struct Compiler {
+  FieldProgram::Impl& impl;
+  int derivedCursor = 0;
+
+  Instr& add(Op op, MaterialIndex mat, int slot, int vi, int pi, int data = -1) {
+    Instr in;
+    in.op = op;
+    in.material = mat;
+    in.slot = slot;
+    if (data >= 0) {
+      in.data = data;
+    } else {
+      in.data = derivedCursor;
+      derivedCursor += derivedSize(op);
+    }
+    in.valueIndex = vi;
+    in.pointIndex = pi;
+    impl.valueDepth = std::max(impl.valueDepth, vi + 1);
+    impl.pointDepth = std::max(impl.pointDepth, pi + 1);
+    impl.code.push_back(in);
+    return impl.code.back();
+  }
+
+  Expected<void> emit(const FieldNode& n, MaterialIndex inherited, int vi, int pi, const std::string& where) {
+    if (vi + 2 >= kMaxStack || pi + 1 >= kMaxStack)
+      return Error{where, "graph is nested too deeply (at most " + std::to_string(kMaxStack - 2) + " levels)"};
+    const MaterialIndex mat = n.hasOwnMaterial ? n.material : inherited;
+    const int slot = static_cast<int>(impl.params.size());
+    for (const AnimatedScalar& a : n.params) {
+      if (a.animated()) impl.animatedSlots.push_back(static_cast<int>(impl.params.size()));
+      impl.params.push_back(a);
+    }
+    const int pslot = n.params.empty() ? -1 : slot;
+    auto child = [&](std::size_t i, int cvi, int cpi) {
+      return emit(n.children[i], mat, cvi, cpi, where + "/children/" + std::to_string(i));
+    };
+    switch (n.type) {
+      case NodeType::Transform:
+      case NodeType::Repeat:
+      case NodeType::Twist: {
+        const Op push = n.type == NodeType::Transform ? Op::PushTransform
+                        : n.type == NodeType::Repeat  ? Op::PushRepeat
+                                                      : Op::PushTwist;
+        const int data = add(push, mat, pslot, vi, pi + 1).data;
+        if (auto r = child(0, vi, pi + 1); !r) return r;
+        if (push == Op::PushTransform) add(Op::PopTransform, mat, pslot, vi, pi + 1, data);
+        if (push == Op::PushTwist) add(Op::PopTwist, mat, pslot, vi, pi + 1, data);
+        return {};
+      }
+      case NodeType::Union:
+      case NodeType::Intersection:
+      case NodeType::SmoothUnion:
+      case NodeType::SmoothIntersection: {
+        const Op op = n.type == NodeType::Union          ? Op::Union
+                      : n.type == NodeType::Intersection ? Op::Intersection
+                      : n.type == NodeType::SmoothUnion  ? Op::SmoothUnion
+                                                         : Op::SmoothIntersection;
+        if (auto r = child(0, vi, pi); !r) return r;
+        for (std::size_t i = 1; i < n.children.size(); ++i) {
+          if (auto r = child(i, vi + 1, pi); !r) return r;
+          add(op, mat, pslot, vi, pi);
+        }
+        return {};
+      }
+      case NodeType::Subtraction:
+      case NodeType::SmoothSubtraction: {
+        // first minus the (smooth) union of the rest, so the blend acts on the cutter as one.
+        const bool smooth = n.type == NodeType::SmoothSubtraction;
+        if (auto r = child(0, vi, pi); !r) return r;
+        if (n.children.size() == 1) return {};
+        if (auto r = child(1, vi + 1, pi); !r) return r;
+        for (std::size_t i = 2; i < n.children.size(); ++i) {
+          if (auto r = child(i, vi + 2, pi); !r) return r;
+          add(smooth ? Op::SmoothUnion : Op::Union, mat, pslot, vi + 1, pi);
+        }
+        add(smooth ? Op::SmoothSubtract : Op::Subtract, mat, pslot, vi, pi);
+        return {};
+      }
+      default:
+        add(primitiveOp(n.type), mat, pslot, vi, pi);
+        return {};
+    }
+  }
+};
+
+}  // namespace
+
+int derivedSize(Op op) {
+  switch (op) {
+    case Op::Sphere: return 1;
+    case Op::Box: case Op::Wedge: case Op::Mandelbulb: case Op::PushRepeat: return 3;
+    case Op::RoundBox: case Op::Plane: case Op::Stairs: case Op::Mandelbox: return 4;
+    case Op::Capsule: return 8;
+    case Op::Cylinder: case Op::Torus: case Op::Menger: return 2;
+    case Op::PushTransform: return 14;
+    case Op::PushTwist: case Op::SmoothUnion: case Op::SmoothIntersection: case Op::SmoothSubtract: return 1;
+    default: return 0;
+  }
+}
+
+void deriveInstr(const Instr& in, const float* Pall, float* Dall) {
+  const float* P = Pall + std::max(in.slot, 0);
+  float* D = Dall + in.data;
+  switch (in.op) {
+    case Op::Sphere: D[0] = P[0]; break;
+    case Op::Box: case Op::Wedge: D[0] = P[0], D[1] = P[1], D[2] = P[2]; break;
+    case Op::RoundBox: {
+      const float r = std::clamp(P[3], 0.0f, std::min({P[0], P[1], P[2]}));
+      D[0] = P[0] - r, D[1] = P[1] - r, D[2] = P[2] - r, D[3] = r;
+      break;
+    }
+    case Op::Capsule: {
+      const Vec3 a(P[0], P[1], P[2]), ba = Vec3(P[3], P[4], P[5]) - a;
+      const float l2 = glm::dot(ba, ba);
+      D[0] = a.x, D[1] = a.y, D[2] = a.z, D[3] = ba.x, D[4] = ba.y, D[5] = ba.z;
+      D[6] = l2 > 0.0f ? 1.0f / l2 : 0.0f;
+      D[7] = P[6];
+      break;
+    }
+    case Op::Cylinder: case Op::Torus: D[0] = P[0], D[1] = P[1]; break;
+    case Op::Plane: {
+      Vec3 nrm(P[0], P[1], P[2]);
+      const float l = glm::length(nrm);
+      nrm = l > 1e-20f ? nrm / l : kUp;  // a driver passing through zero keeps the last sane normal: up
+      D[0] = nrm.x, D[1] = nrm.y, D[2] = nrm.z, D[3] = P[3];
+      break;
+    }
+    case Op::Stairs: D[0] = std::max(1.0f, std::floor(P[0])), D[1] = P[1], D[2] = P[2], D[3] = P[3]; break;
+    case Op::Mandelbulb: D[0] = P[0], D[1] = std::max(1.0f, std::floor(P[1])), D[2] = P[2]; break;
+    case Op::Menger: D[0] = std::max(0.0f, std::floor(P[0])), D[1] = P[1]; break;
+    case Op::Mandelbox:
+      D[0] = P[0], D[1] = std::max(1.0f, std::floor(P[1]));
+      D[2] = P[2] * P[2], D[3] = P[3] * P[3];
+      break;
+    case Op::PushTransform: {
+      Quat q(P[6], P[3], P[4], P[5]);  // glm order w, x, y, z
+      const float l = glm::length(q);
+      q = l > 1e-20f ? q / l : Quat(1, 0, 0, 0);
+      const Mat3 inv = glm::transpose(glm::mat3_cast(q));  // world -> local rotation
+      const float s = std::max(P[7], 1e-6f);
+      // Row-major world -> local matrix with the 1/scale folded in: p_local = M (p - pos).
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) D[r * 3 + c] = inv[c][r] / s;
+      D[9] = P[0], D[10] = P[1], D[11] = P[2];
+      D[12] = 1.0f / s, D[13] = s;
+      break;
+    }
+    case Op::PushRepeat: D[0] = P[0], D[1] = P[1], D[2] = P[2]; break;
+    case Op::PushTwist: case Op::SmoothUnion: case Op::SmoothIntersection: case Op::SmoothSubtract:
+      D[0] = P[0];
+      break;
+    default: break;
+  }
+}
+
+void FieldProgram::Impl::deriveAt(double t, float* out) const {
+  std::copy(derived.begin(), derived.end(), out);
+  if (!isAnimated()) return;
+  // Parameter values at t (constants copied, drivers evaluated), then every instruction with
+  // an animated slot is re-derived. Small graphs: a plain loop over all is cheap and simple.
+  constexpr std::size_t kLocal = 256;
+  float localP[kLocal];
+  std::vector<float> heapP;
+  float* P = localP;
+  if (params.size() > kLocal) {
+    heapP.resize(params.size());
+    P = heapP.data();
+  }
+  for (std::size_t i = 0; i < params.size(); ++i) P[i] = params[i].at(t);
+  for (const Instr& in : code)
+    if (in.slot >= 0) deriveInstr(in, P, out);
+}
+
+Expected<FieldProgram> FieldProgram::compile(const FieldNode& root) {
+  if (auto r = validateNode(root, ""); !r) return r.error();
+  FieldProgram prog;
+  Impl& impl = *prog.impl_;
+  impl.root = root;
+  Compiler c{impl};
+  if (auto r = c.emit(root, 0, 0, 0, ""); !r) return r.error();
+  impl.derived.assign(c.derivedCursor, 0.0f);
+  std::vector<float> P(impl.params.size());
+  for (std::size_t i = 0; i < P.size(); ++i) P[i] = impl.params[i].at(0.0);
+  for (const Instr& in : impl.code)
+    if (in.slot >= 0) deriveInstr(in, P.data(), impl.derived.data());
+  impl.epsilon = std::max(1e-3f * std::clamp(characteristicSize(root), 1e-3f, 1e4f), 1e-5f);
+  // Analytic normal: transforms around a single primitive with a closed-form gradient.
+  std::size_t i = 0;
+  while (i < impl.code.size() && impl.code[i].op == Op::PushTransform) ++i;
+  const std::size_t pushes = i;
+  if (i < impl.code.size() && impl.code.size() == 2 * pushes + 1) {
+    const Op op = impl.code[i].op;
+    impl.analyticNormal = op == Op::Sphere || op == Op::Box || op == Op::RoundBox || op == Op::Capsule ||
+                          op == Op::Cylinder || op == Op::Torus || op == Op::Plane;
+  }
+  return prog;
+}
+
+FieldProgram::FieldProgram() : impl_(new Impl) {}
+FieldProgram::FieldProgram(const FieldProgram& o) : impl_(new Impl(*o.impl_)) {}
+FieldProgram::FieldProgram(FieldProgram&& o) noexcept : impl_(o.impl_) { o.impl_ = new Impl; }
+FieldProgram& FieldProgram::operator=(const FieldProgram& o) {
+  if (this != &o) *impl_ = *o.impl_;
+  return *this;
+}
+FieldProgram& FieldProgram::operator=(FieldProgram&& o) noexcept {
+  std::swap(impl_, o.impl_);
+  return *this;
+}
+FieldProgram::~FieldProgram() { delete impl_; }
+
+float FieldProgram::distance(Vec3 p, double t) const {
+  return withDerived(*impl_, t, [&](const float* D) { return evalDistance(*impl_, D, p); });
+}
+
+FieldSample FieldProgram::sample(Vec3 p, double t) const {
+  return withDerived(*impl_, t, [&](const float* D) { return evalSample(*impl_, D, p); });
+}
+
+void FieldProgram::distanceBatch(std::span<const Vec3> points, double t, std::span<float> out) const {
+  const std::size_t n = std::min(points.size(), out.size());
+  withDerived(*impl_, t, [&](const float* D) {
+    float xs[kBlock], ys[kBlock], zs[kBlock];
+    for (std::size_t start = 0; start < n; start += kBlock) {
+      const int count = static_cast<int>(std::min<std::size_t>(kBlock, n - start));
+      for (int i = 0; i < count; ++i) {
+        const Vec3& p = points[start + i];
+        xs[i] = p.x, ys[i] = p.y, zs[i] = p.z;
+      }
+      evalBlock(*impl_, D, xs, ys, zs, count, out.data() + start);
+    }
+    return 0;
+  });
+}
+
+bool FieldProgram::animated() const { return impl_->isAnimated(); }
+float FieldProgram::gradientEpsilon() const { return impl_->epsilon; }
+int FieldProgram::parameterCount() const { return static_cast<int>(impl_->params.size()); }
+
+std::vector<float> FieldProgram::parameterValues(double t) const {
+  std::vector<float> v(impl_->params.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = impl_->params[i].at(t);
+  return v;
+}
+
+}  // namespace floptle::field

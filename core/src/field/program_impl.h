@@ -1,0 +1,96 @@
+#pragma once
+// FieldProgram's private representation, shared by the evaluators, the bounds, the normal
+// and the GLSL emitter.
+//
+// The graph is flattened into instructions in evaluation order. Every value and every point
+// has a fixed stack position decided at compile time (valueIndex / pointIndex), so the
+// evaluators index small fixed arrays on the caller's stack instead of pushing and popping,
+// and the GLSL emitter names one variable per position.
+//   primitive      v[vi] = f(pts[pi]),  material m[vi] = instruction material
+//   PushTransform  pts[pi] = inverse transform of pts[pi-1]   (PopTransform: v[vi] *= scale)
+//   PushRepeat     pts[pi] = pts[pi-1] folded into one cell
+//   PushTwist      pts[pi] = pts[pi-1] rotated about Y by -rate*y (PopTwist: v[vi] /= Lipschitz)
+//   binary CSG     v[vi] = op(v[vi], v[vi+1])
+// Parameters live in slots (FieldProgram::parameterValues); `derive` turns an instruction's
+// slots into ready-to-use constants (normalized quaternion as a matrix, 1/scale, ...), once at
+// compile time for a static graph and once per call for an animated one.
+#include <cstdint>
+#include <vector>
+
+#include "floptle/core/field/field_program.h"
+
+namespace floptle::field {
+
+enum class Op : std::uint8_t {
+  Sphere, Box, RoundBox, Capsule, Cylinder, Torus, Plane, Wedge, Stairs,
+  Mandelbulb, Menger, Mandelbox,
+  PushTransform, PopTransform, PushRepeat, PopRepeat, PushTwist, PopTwist,
+  Union, Intersection, Subtract, SmoothUnion, SmoothIntersection, SmoothSubtract,
+};
+
+inline bool isPrimitive(Op op) { return op <= Op::Mandelbox; }
+
+struct Instr {
+  Op op;
+  MaterialIndex material = 0;
+  /// First parameter slot of the node (-1 for parameterless ops).
+  std::int32_t slot = -1;
+  /// Offset of the derived constants.
+  std::int32_t data = 0;
+  std::int32_t valueIndex = 0;
+  std::int32_t pointIndex = 0;
+};
+
+/// Deepest value / point stack a graph may need (compile refuses deeper graphs).
+inline constexpr int kMaxStack = 48;
+/// Block width of the batch evaluator (points per instruction sweep).
+inline constexpr int kBlock = 64;
+
+struct FieldProgram::Impl {
+  FieldNode root;
+  std::vector<Instr> code;
+  /// One driver per parameter slot, in slot order.
+  std::vector<AnimatedScalar> params;
+  /// Slots whose driver is animated.
+  std::vector<std::int32_t> animatedSlots;
+  /// Derived constants at any t when !animated (else at t = 0, rebuilt per call).
+  std::vector<float> derived;
+  int valueDepth = 1;
+  int pointDepth = 1;
+  float epsilon = 1e-3f;
+  /// The whole program is transforms around one primitive with an analytic gradient.
+  bool analyticNormal = false;
+
+  bool isAnimated() const { return !animatedSlots.empty(); }
+  /// Fills `out` (size = derived.size()) with the derived constants at time t.
+  void deriveAt(double t, float* out) const;
+};
+
+/// Number of derived floats of an instruction.
+int derivedSize(Op op);
+/// Computes an instruction's derived constants from parameter values P.
+void deriveInstr(const Instr& in, const float* P, float* D);
+
+/// Per-point evaluation with the derived constants D.
+float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p);
+FieldSample evalSample(const FieldProgram::Impl& impl, const float* D, Vec3 p);
+/// Batch evaluation of up to kBlock points (SoA) with the derived constants D.
+void evalBlock(const FieldProgram::Impl& impl, const float* D, const float* xs, const float* ys,
+               const float* zs, int count, float* out);
+
+/// Runs f(D) with the derived constants at t, on the stack when they fit.
+template <class F>
+auto withDerived(const FieldProgram::Impl& impl, double t, F&& f) {
+  if (!impl.isAnimated()) return f(impl.derived.data());
+  constexpr std::size_t kLocal = 512;
+  if (impl.derived.size() <= kLocal) {
+    float local[kLocal];
+    impl.deriveAt(t, local);
+    return f(static_cast<const float*>(local));
+  }
+  std::vector<float> heap(impl.derived.size());
+  impl.deriveAt(t, heap.data());
+  return f(static_cast<const float*>(heap.data()));
+}
+
+}  // namespace floptle::field

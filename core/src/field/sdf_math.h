@@ -1,0 +1,189 @@
+#pragma once
+// Closed-form signed distances (m) of the field primitives and the fractal distance
+// estimates, written on plain floats so the per-point and the 64-wide batch evaluators share
+// one definition. Every function is exact inside and outside (the fractals excepted, which
+// are estimates) and never divides by zero for degenerate (zero-size) parameters.
+#include <algorithm>
+#include <cmath>
+
+namespace floptle::field::sdf {
+
+inline float len2(float x, float y) { return std::sqrt(x * x + y * y); }
+inline float len3(float x, float y, float z) { return std::sqrt(x * x + y * y + z * z); }
+inline float clampf(float v, float lo, float hi) { return std::min(std::max(v, lo), hi); }
+
+inline float sphere(float x, float y, float z, float r) { return len3(x, y, z) - r; }
+
+/// Box of half extents (bx, by, bz).
+inline float box(float x, float y, float z, float bx, float by, float bz) {
+  const float qx = std::abs(x) - bx, qy = std::abs(y) - by, qz = std::abs(z) - bz;
+  const float outside = len3(std::max(qx, 0.0f), std::max(qy, 0.0f), std::max(qz, 0.0f));
+  return outside + std::min(std::max(qx, std::max(qy, qz)), 0.0f);
+}
+
+/// Segment from a to a+ba, invLen2 = 1/|ba|^2 (0 for a degenerate segment).
+inline float capsule(float x, float y, float z, float ax, float ay, float az, float bax, float bay,
+                     float baz, float invLen2, float r) {
+  const float px = x - ax, py = y - ay, pz = z - az;
+  const float h = clampf((px * bax + py * bay + pz * baz) * invLen2, 0.0f, 1.0f);
+  return len3(px - bax * h, py - bay * h, pz - baz * h) - r;
+}
+
+/// Capped cylinder around Y: radius r, half height h.
+inline float cylinder(float x, float y, float z, float r, float h) {
+  const float dx = len2(x, z) - r, dy = std::abs(y) - h;
+  return std::min(std::max(dx, dy), 0.0f) + len2(std::max(dx, 0.0f), std::max(dy, 0.0f));
+}
+
+/// Torus in XZ around Y: ring radius R, tube radius r.
+inline float torus(float x, float y, float z, float R, float r) { return len2(len2(x, z) - R, y) - r; }
+
+/// Extrudes a 2D signed distance d2 along z with half depth hz.
+inline float extrude(float d2, float z, float hz) {
+  const float wx = d2, wy = std::abs(z) - hz;
+  return std::min(std::max(wx, wy), 0.0f) + len2(std::max(wx, 0.0f), std::max(wy, 0.0f));
+}
+
+/// Right triangle (-hx,-hy), (hx,-hy), (hx,hy): the ramp rising toward +x. Exact 2D SDF.
+inline float wedge2d(float x, float y, float hx, float hy) {
+  // Edges: bottom (y = -hy), right (x = hx), hypotenuse from (-hx,-hy) to (hx,hy).
+  const float bx = clampf(x, -hx, hx), dBottom2 = (x - bx) * (x - bx) + (y + hy) * (y + hy);
+  const float ry = clampf(y, -hy, hy), dRight2 = (x - hx) * (x - hx) + (y - ry) * (y - ry);
+  const float ex = 2.0f * hx, ey = 2.0f * hy, e2 = ex * ex + ey * ey;
+  const float vx = x + hx, vy = y + hy;
+  const float s = e2 > 0.0f ? clampf((vx * ex + vy * ey) / e2, 0.0f, 1.0f) : 0.0f;
+  const float dHyp2 = (vx - ex * s) * (vx - ex * s) + (vy - ey * s) * (vy - ey * s);
+  const float d = std::sqrt(std::min(dBottom2, std::min(dRight2, dHyp2)));
+  // Inside: above the bottom, left of the right side, below the hypotenuse (cross >= 0).
+  const bool inside = y > -hy && x < hx && (ex * vy - ey * vx) < 0.0f;
+  return inside ? -d : d;
+}
+
+inline float wedge(float x, float y, float z, float hx, float hy, float hz) {
+  return extrude(wedge2d(x, y, hx, hy), z, hz);
+}
+
+/// Squared distance from (x, y) to the axis-aligned segment x = cx, y in [y0, y1].
+inline float distVert2(float x, float y, float cx, float y0, float y1) {
+  const float dy = y - clampf(y, y0, y1), dx = x - cx;
+  return dx * dx + dy * dy;
+}
+/// Squared distance from (x, y) to the segment y = cy, x in [x0, x1].
+inline float distHorz2(float x, float y, float cy, float x0, float x1) {
+  const float dx = x - clampf(x, x0, x1), dy = y - cy;
+  return dx * dx + dy * dy;
+}
+
+/// 2D staircase profile: step i covers x in [i*run, (i+1)*run], y in [0, (i+1)*rise].
+/// The boundary is the bottom, the back (x = n*run) and a monotone zigzag of risers (riser i:
+/// x = i*run, y in [i*rise, (i+1)*rise]) and treads (tread i: y = (i+1)*rise, x in
+/// [i*run, (i+1)*run]). The nearest zigzag point lies between the zigzag points with the
+/// same x and the same y as p, on the segment holding one of those two or next to the corner
+/// nearest p's projection onto the stair diagonal (distance to a line of corners is convex in
+/// the index), so only a handful of steps are measured whatever n is.
+inline float stairs2d(float x, float y, float n, float rise, float run) {
+  const float w = n * run, hgt = n * rise;
+  float d2 = distHorz2(x, y, 0.0f, 0.0f, w);      // bottom
+  d2 = std::min(d2, distVert2(x, y, w, 0.0f, hgt));  // back
+  const float last = n - 1.0f;
+  // Step indices worth measuring.
+  const float ix = run > 0.0f ? clampf(std::floor(x / run), 0.0f, last) : (x > 0.0f ? last : 0.0f);
+  const float iy = rise > 0.0f ? clampf(std::floor(y / rise), 0.0f, last) : (y > 0.0f ? last : 0.0f);
+  const float dl2 = run * run + rise * rise;
+  const float proj = dl2 > 0.0f ? (x * run + y * rise) / dl2 : 0.0f;
+  const float ip = clampf(std::floor(proj), std::min(ix, iy), std::max(ix, iy));
+  const float cand[5] = {ix, iy, ip - 1.0f, ip, ip + 1.0f};
+  for (float i : cand) {
+    if (i < 0.0f || i > last) continue;
+    d2 = std::min(d2, distVert2(x, y, i * run, i * rise, (i + 1.0f) * rise));  // riser i
+    d2 = std::min(d2, distHorz2(x, y, (i + 1.0f) * rise, i * run, (i + 1.0f) * run));  // tread i
+  }
+  const float d = std::sqrt(d2);
+  bool inside = false;
+  if (x > 0.0f && x < w && y > 0.0f) {
+    const float col = run > 0.0f ? std::min(std::floor(x / run), last) : last;
+    inside = y < (col + 1.0f) * rise;
+  }
+  return inside ? -d : d;
+}
+
+inline float stairs(float x, float y, float z, float n, float rise, float run, float hw) {
+  return extrude(stairs2d(x, y, n, rise, run), z, hw);
+}
+
+/// Polynomial smooth minimum of the seed: h = max(k - |a-b|, 0)/k; min(a,b) - h*h*k/4.
+inline float smin(float a, float b, float k) {
+  if (k <= 0.0f) return std::min(a, b);
+  const float h = std::max(k - std::abs(a - b), 0.0f) / k;
+  return std::min(a, b) - h * h * k * 0.25f;
+}
+inline float smax(float a, float b, float k) { return -smin(-a, -b, k); }
+
+/// Mandelbulb distance estimate 0.5*log(r)*r/dr with the running derivative dr. Points
+/// farther than twice the bailout use |p| - bailout (the set lies inside the bailout ball),
+/// where the log estimate would overshoot.
+inline float mandelbulb(float px, float py, float pz, float power, int iterations, float bailout) {
+  const float r0 = len3(px, py, pz);
+  if (r0 > 2.0f * bailout) return r0 - bailout;
+  float zx = px, zy = py, zz = pz, dr = 1.0f, r = r0;
+  for (int i = 0; i < iterations; ++i) {
+    r = len3(zx, zy, zz);
+    if (r > bailout) break;
+    if (r < 1e-12f) {  // z = 0: z^power = 0, the next z is p and dr restarts at 1
+      dr = 1.0f;
+      zx = px, zy = py, zz = pz;
+      continue;
+    }
+    const float theta = std::acos(clampf(zy / r, -1.0f, 1.0f)) * power;
+    const float phi = std::atan2(zz, zx) * power;
+    const float rp1 = std::pow(r, power - 1.0f);
+    dr = rp1 * power * dr + 1.0f;
+    const float zr = rp1 * r, st = std::sin(theta);
+    zx = zr * st * std::cos(phi) + px;
+    zy = zr * std::cos(theta) + py;
+    zz = zr * st * std::sin(phi) + pz;
+    r = len3(zx, zy, zz);
+  }
+  r = std::max(r, 1e-20f);
+  return 0.5f * std::log(r) * r / dr;
+}
+
+/// Menger sponge of half extent 1 (Inigo Quilez's iterated cross subtraction, exact).
+inline float menger(float x, float y, float z, int iterations) {
+  float d = box(x, y, z, 1.0f, 1.0f, 1.0f);
+  float s = 1.0f;
+  for (int m = 0; m < iterations; ++m) {
+    auto modc = [](float v) { return v - 2.0f * std::floor(v * 0.5f) - 1.0f; };  // mod(v,2)-1
+    const float ax = modc(x * s), ay = modc(y * s), az = modc(z * s);
+    s *= 3.0f;
+    const float rx = std::abs(1.0f - 3.0f * std::abs(ax)), ry = std::abs(1.0f - 3.0f * std::abs(ay)),
+                rz = std::abs(1.0f - 3.0f * std::abs(az));
+    const float da = std::max(rx, ry), db = std::max(ry, rz), dc = std::max(rz, rx);
+    const float c = (std::min(da, std::min(db, dc)) - 1.0f) / s;
+    d = std::max(d, c);
+  }
+  return d;
+}
+
+/// Mandelbox: box fold at 1, sphere fold (minR2, fixedR2), z = scale*z + p. Estimate
+/// (|z| - |scale-1|)/|dr| - |scale|^(1-iterations) (Hvidtfeldt), negative inside.
+inline float mandelbox(float px, float py, float pz, float scale, int iterations, float minR2, float fixedR2) {
+  float zx = px, zy = py, zz = pz, dr = 1.0f;
+  for (int i = 0; i < iterations; ++i) {
+    zx = clampf(zx, -1.0f, 1.0f) * 2.0f - zx;
+    zy = clampf(zy, -1.0f, 1.0f) * 2.0f - zy;
+    zz = clampf(zz, -1.0f, 1.0f) * 2.0f - zz;
+    const float r2 = zx * zx + zy * zy + zz * zz;
+    float f = 1.0f;
+    if (r2 < minR2) f = fixedR2 / minR2;
+    else if (r2 < fixedR2) f = fixedR2 / r2;
+    zx *= f, zy *= f, zz *= f, dr *= f;
+    zx = scale * zx + px, zy = scale * zy + py, zz = scale * zz + pz;
+    dr = dr * std::abs(scale) + 1.0f;
+    if (zx * zx + zy * zy + zz * zz > 1e12f) break;  // escaped: keeps the floats finite
+  }
+  return (len3(zx, zy, zz) - std::abs(scale - 1.0f)) / std::abs(dr) -
+         std::pow(std::abs(scale), 1.0f - static_cast<float>(iterations));
+}
+
+}  // namespace floptle::field::sdf

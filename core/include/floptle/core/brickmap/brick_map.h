@@ -1,0 +1,130 @@
+#pragma once
+// BrickMap: a sparse signed-distance grid (seed 000, "Baked sparse SDF / voxel field colliders").
+//
+// Layout: a dense top-level grid of brick cells, each 8 x 8 x 8 fine cells of `cellSize`. A top
+// cell holds either a brick (9 x 9 x 9 samples at the fine-cell corners, faces shared with the
+// neighbours duplicated so an interpolation never leaves its brick) or nothing: empty space is
+// stored once, as the signed distance at the cell's centre. Bricks sit contiguously in one pool
+// (729 floats each, x fastest), so a query touches one brick-index load and one 3 KB block.
+//
+// Invariant: a top cell without a brick contains no surface within `bandWidth` of any of its
+// points (|d| >= bandWidth there), which is what lets a ray skip it whole.
+//
+// Queries are const and thread-safe; bake/rebake mutate.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/math.h"
+
+namespace floptle {
+
+/// Fills out[i] with the signed distance at points[i] (m), negative inside. Where the true
+/// |distance| exceeds maxDistance the value may be any number of the right sign with magnitude
+/// >= maxDistance (a bounded search may stop there); analytic fields just ignore maxDistance.
+/// Called from several threads at once when a bake runs multithreaded.
+using DistanceBatchFn =
+    std::function<void(std::span<const Vec3> points, float maxDistance, std::span<float> out)>;
+
+/// Progress of a bake: fraction in [0, 1] and the stage in words. Called from the calling thread.
+using BakeProgress = std::function<void(float fraction, std::string_view stage)>;
+
+struct BrickMapSettings {
+  /// Region to cover (m); grown by the band and a cell on every side, then to whole bricks.
+  Aabb bounds;
+  /// Fine cell edge (m), > 0.
+  float cellSize = 0.25f;
+  /// Narrow-band half width (m): bricks exist wherever the surface is this close; 0 = 3 cells.
+  float bandWidth = 0.0f;
+  /// Worker threads for the bake (>= 1).
+  int threads = 1;
+};
+
+class BrickMap {
+ public:
+  static constexpr int kCells = 8;                                   ///< fine cells per brick edge
+  static constexpr int kSamples = kCells + 1;                        ///< samples per brick edge
+  static constexpr int kBrickSamples = kSamples * kSamples * kSamples;  ///< 729 floats a brick
+
+  /// Bakes `distance` over the settings' region. Errors: non-finite or empty bounds, a cell
+  /// size <= 0, more than 2^26 top cells, cancellation.
+  static Expected<BrickMap> bake(const BrickMapSettings& settings, const DistanceBatchFn& distance,
+                                 const BakeProgress& progress = {},
+                                 const std::atomic<bool>* cancel = nullptr);
+
+  /// Signed distance (m): trilinear inside bricks; in empty space the centre values of the
+  /// top cells interpolated, never smaller in magnitude than the band; outside the grid the
+  /// distance to the grid box added to the value at the nearest grid point.
+  float distance(Vec3 p) const;
+  /// Distance and the gradient of the same interpolated field (not normalized).
+  float distanceGradient(Vec3 p, Vec3& gradient) const;
+  /// Nearest surface point estimate p - d * n with n the normalized gradient; returns d.
+  float closestPoint(Vec3 p, Vec3& point, Vec3& normal) const;
+
+  struct RayHit {
+    bool hit = false;
+    float distance = 0.0f;  ///< along the unit direction (m)
+    Vec3 point{0.0f};       ///< ray point at the hit (m)
+    Vec3 normal{0.0f};      ///< outward unit normal of the field there
+  };
+  /// First point along origin + s * unitDir, s in [0, maxDistance], where the field is <=
+  /// radius (radius 0: a ray; > 0: a sphere cast, valid while radius < bandWidth; larger radii
+  /// are traced through the coarse field, conservative but slower). Empty top cells are
+  /// skipped whole or by their stored lower bound, bricks are sphere-traced with a secant
+  /// refinement at the crossing. A start already within `radius` hits at s = 0.
+  RayHit raycast(Vec3 origin, Vec3 unitDir, float maxDistance, float radius = 0.0f) const;
+
+  /// Re-samples up to `budget` top cells nearest to `points` (within searchRadius (m) of one),
+  /// least recently baked first among equally near ones: allocates a brick where the surface
+  /// came near, frees one where it left. Returns how many cells were re-baked.
+  int rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points, int budget,
+                    float searchRadius);
+
+  // Layout, for tests, benchmarks and writers.
+  float cellSize() const { return cellSize_; }
+  float bandWidth() const { return bandWidth_; }
+  /// Minimum corner of the top-level grid (m).
+  Vec3 origin() const { return origin_; }
+  /// Top-level grid size in bricks.
+  glm::ivec3 dims() const { return dims_; }
+  Aabb gridBounds() const { return {origin_, origin_ + Vec3(dims_) * brickSize_}; }
+  int brickCount() const { return liveBricks_; }
+  /// Brick pool index of a top cell, -1 when empty.
+  int brickAt(glm::ivec3 cell) const { return brickOf_[cellIndex(cell)]; }
+  /// Signed distance stored at a top cell's centre (m).
+  float centreValue(glm::ivec3 cell) const { return centre_[cellIndex(cell)]; }
+  /// Sample (i, j, k) in [0, 8]^3 of a brick (m).
+  float brickSample(int brick, int i, int j, int k) const {
+    return pool_[static_cast<std::size_t>(brick) * kBrickSamples + i + kSamples * (j + kSamples * k)];
+  }
+  std::size_t memoryBytes() const;
+
+ private:
+  int cellIndex(glm::ivec3 c) const { return c.x + dims_.x * (c.y + dims_.y * c.z); }
+  Vec3 cellMin(glm::ivec3 c) const { return origin_ + Vec3(c) * brickSize_; }
+  float emptyDistance(Vec3 p, Vec3* gradient) const;
+  float insideDistance(Vec3 p, Vec3* gradient) const;
+  void bakeBrick(int cell, int brick, const DistanceBatchFn& distance);
+  int allocateBrick();
+
+  float cellSize_ = 0.25f, invCellSize_ = 4.0f;
+  float brickSize_ = 2.0f, invBrickSize_ = 0.5f;
+  float bandWidth_ = 0.75f;
+  float brickHalfDiagonal_ = 1.7320508f;
+  Vec3 origin_{0.0f};
+  glm::ivec3 dims_{0};
+  std::vector<std::int32_t> brickOf_;   ///< per top cell: pool index or -1
+  std::vector<float> centre_;           ///< per top cell: signed distance at its centre (m)
+  std::vector<std::uint32_t> bakedAt_;  ///< per top cell: rebake epoch it was last sampled
+  std::vector<float> pool_;             ///< bricks, kBrickSamples floats each
+  std::vector<std::int32_t> freeBricks_;
+  std::uint32_t epoch_ = 0;
+  int liveBricks_ = 0;
+};
+
+}  // namespace floptle

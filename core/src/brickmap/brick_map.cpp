@@ -1,0 +1,262 @@
+// BrickMap: bake, trilinear queries, rebake on a budget (raycast in brick_map_raycast.cpp).
+#include "floptle/core/brickmap/brick_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "brickmap/brick_trilinear.h"
+
+namespace floptle {
+namespace {
+
+/// Runs body(i) for i in [0, count) on `threads` threads (the caller is one of them), calling
+/// `tick(done)` from the caller every so often. Stops early (returns false) when cancelled.
+template <class Body, class Tick>
+bool parallelFor(int count, int threads, const std::atomic<bool>* cancel, Body body, Tick tick) {
+  std::atomic<int> next{0}, done{0};
+  auto work = [&] {
+    for (;;) {
+      if (cancel && cancel->load(std::memory_order_relaxed)) return;
+      const int i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= count) return;
+      body(i);
+      done.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (int k = 1; k < std::max(1, threads); ++k) helpers.emplace_back(work);
+  for (;;) {  // the caller works too, reporting between items
+    if (cancel && cancel->load(std::memory_order_relaxed)) break;
+    const int i = next.fetch_add(1, std::memory_order_relaxed);
+    if (i >= count) break;
+    body(i);
+    tick(done.fetch_add(1, std::memory_order_relaxed) + 1);
+  }
+  for (auto& h : helpers) h.join();
+  return !(cancel && cancel->load());
+}
+
+}  // namespace
+
+Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const DistanceBatchFn& distance,
+                                  const BakeProgress& progress, const std::atomic<bool>* cancel) {
+  if (!(settings.cellSize > 0.0f) || !std::isfinite(settings.cellSize))
+    return Error{"cell_size", "must be a finite number > 0"};
+  if (settings.bounds.empty() || !isFinite(settings.bounds.min) || !isFinite(settings.bounds.max))
+    return Error{"bounds", "the region to bake must be finite and non-empty"};
+  if (!(settings.bandWidth >= 0.0f) || !std::isfinite(settings.bandWidth))
+    return Error{"band_width", "must be a finite number >= 0"};
+  BrickMap map;
+  map.cellSize_ = settings.cellSize;
+  map.invCellSize_ = 1.0f / settings.cellSize;
+  map.brickSize_ = settings.cellSize * kCells;
+  map.invBrickSize_ = 1.0f / map.brickSize_;
+  map.bandWidth_ = settings.bandWidth > 0.0f ? settings.bandWidth : 3.0f * settings.cellSize;
+  map.brickHalfDiagonal_ = 0.5f * std::sqrt(3.0f) * map.brickSize_;
+  const float pad = map.bandWidth_ + settings.cellSize;
+  const Vec3 lo = settings.bounds.min - Vec3(pad), hi = settings.bounds.max + Vec3(pad);
+  const glm::dvec3 counts = glm::ceil(glm::dvec3(hi - lo) / static_cast<double>(map.brickSize_));
+  if (counts.x * counts.y * counts.z > double(1 << 26))
+    return Error{"cell_size", "too small for the region: more than 2^26 bricks"};
+  map.dims_ = glm::max(glm::ivec3(counts), glm::ivec3(1));
+  map.origin_ = 0.5f * (lo + hi) - 0.5f * Vec3(map.dims_) * map.brickSize_;
+  const int cells = map.dims_.x * map.dims_.y * map.dims_.z;
+  map.brickOf_.assign(cells, -1);
+  map.centre_.assign(cells, 0.0f);
+  map.bakedAt_.assign(cells, 0);
+
+  // 1. The distance at every top cell's centre, exact (unbounded): 256 centres per task.
+  constexpr int kChunk = 256;
+  const int chunks = (cells + kChunk - 1) / kChunk;
+  auto report = [&](float f, std::string_view stage) { if (progress) progress(f, stage); };
+  report(0.0f, "classifying bricks");
+  const bool classified = parallelFor(chunks, settings.threads, cancel, [&](int chunk) {
+    const int first = chunk * kChunk, n = std::min(kChunk, cells - first);
+    std::vector<Vec3> points(n);
+    for (int i = 0; i < n; ++i) {
+      const int c = first + i;
+      const glm::ivec3 cell(c % map.dims_.x, (c / map.dims_.x) % map.dims_.y, c / (map.dims_.x * map.dims_.y));
+      points[i] = map.cellMin(cell) + Vec3(0.5f * map.brickSize_);
+    }
+    distance(points, std::numeric_limits<float>::infinity(), std::span<float>(map.centre_.data() + first, n));
+  }, [&](int done) { if (done % 16 == 0) report(0.1f * done / chunks, "classifying bricks"); });
+  if (!classified) return Error{"bake", "cancelled"};
+
+  // 2. A brick wherever the surface may come within the band of the cell.
+  std::vector<int> brickCells;
+  for (int c = 0; c < cells; ++c) {
+    if (!std::isfinite(map.centre_[c])) return Error{"bake", "the distance function returned a non-finite value"};
+    if (std::abs(map.centre_[c]) <= map.brickHalfDiagonal_ + map.bandWidth_) {
+      map.brickOf_[c] = static_cast<std::int32_t>(brickCells.size());
+      brickCells.push_back(c);
+    }
+  }
+  map.liveBricks_ = static_cast<int>(brickCells.size());
+  map.pool_.assign(brickCells.size() * kBrickSamples, 0.0f);
+
+  // 3. Sample the bricks, one brick per task.
+  const int total = static_cast<int>(brickCells.size());
+  const int every = std::max(1, total / 100);
+  const bool baked = parallelFor(total, settings.threads, cancel, [&](int i) {
+    map.bakeBrick(brickCells[i], i, distance);
+  }, [&](int done) { if (done % every == 0) report(0.1f + 0.9f * done / total, "sampling bricks"); });
+  if (!baked) return Error{"bake", "cancelled"};
+  for (float v : map.pool_)
+    if (!std::isfinite(v)) return Error{"bake", "the distance function returned a non-finite value"};
+  report(1.0f, "done");
+  return map;
+}
+
+void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
+  const glm::ivec3 c(cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y));
+  const Vec3 base = cellMin(c);
+  std::vector<Vec3> points(kBrickSamples);
+  for (int k = 0, n = 0; k < kSamples; ++k)
+    for (int j = 0; j < kSamples; ++j)
+      for (int i = 0; i < kSamples; ++i, ++n)
+        points[n] = base + Vec3(static_cast<float>(i), static_cast<float>(j), static_cast<float>(k)) * cellSize_;
+  distance(points, bandWidth_,
+           std::span<float>(pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples, kBrickSamples));
+}
+
+float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {
+  const Vec3 q = (p - origin_) * invBrickSize_;
+  const glm::ivec3 c = glm::clamp(glm::ivec3(glm::floor(q)), glm::ivec3(0), dims_ - 1);
+  const int b = brickOf_[cellIndex(c)];
+  if (b < 0) return emptyDistance(p, gradient);
+  const Vec3 l = (p - cellMin(c)) * invCellSize_;
+  return brickTrilinear(pool_.data() + static_cast<std::size_t>(b) * kBrickSamples, l, gradient, invCellSize_);
+}
+
+float BrickMap::emptyDistance(Vec3 p, Vec3* gradient) const {
+  // Trilinear over the top cells' centre values; the magnitude kept >= band with the sign of
+  // the cell p is in (an empty cell has one sign throughout).
+  const Vec3 q = (p - origin_) * invBrickSize_;
+  const glm::ivec3 home = glm::clamp(glm::ivec3(glm::floor(q)), glm::ivec3(0), dims_ - 1);
+  const float sign = centre_[cellIndex(home)] < 0.0f ? -1.0f : 1.0f;
+  const Vec3 g = q - 0.5f;
+  glm::ivec3 i0 = glm::clamp(glm::ivec3(glm::floor(g)), glm::ivec3(0), glm::max(dims_ - 2, glm::ivec3(0)));
+  const glm::ivec3 i1 = glm::min(i0 + 1, dims_ - 1);
+  const Vec3 f = glm::clamp(g - Vec3(i0), Vec3(0.0f), Vec3(1.0f));
+  auto at = [&](int x, int y, int z) { return centre_[cellIndex({x, y, z})]; };
+  const float c000 = at(i0.x, i0.y, i0.z), c100 = at(i1.x, i0.y, i0.z);
+  const float c010 = at(i0.x, i1.y, i0.z), c110 = at(i1.x, i1.y, i0.z);
+  const float c001 = at(i0.x, i0.y, i1.z), c101 = at(i1.x, i0.y, i1.z);
+  const float c011 = at(i0.x, i1.y, i1.z), c111 = at(i1.x, i1.y, i1.z);
+  const float x00 = c000 + (c100 - c000) * f.x, x10 = c010 + (c110 - c010) * f.x;
+  const float x01 = c001 + (c101 - c001) * f.x, x11 = c011 + (c111 - c011) * f.x;
+  const float y0 = x00 + (x10 - x00) * f.y, y1 = x01 + (x11 - x01) * f.y;
+  const float v = y0 + (y1 - y0) * f.z;
+  if (gradient) {
+    const float dx0 = (c100 - c000) + ((c110 - c010) - (c100 - c000)) * f.y;
+    const float dx1 = (c101 - c001) + ((c111 - c011) - (c101 - c001)) * f.y;
+    *gradient = Vec3(dx0 + (dx1 - dx0) * f.z, (x10 - x00) + ((x11 - x01) - (x10 - x00)) * f.z, y1 - y0) *
+                invBrickSize_;
+  }
+  return sign * std::max(sign * v, bandWidth_);
+}
+
+float BrickMap::distanceGradient(Vec3 p, Vec3& gradient) const {
+  const Aabb box = gridBounds();
+  if (box.contains(p)) return insideDistance(p, &gradient);
+  // Outside the grid: from the nearest grid point, moving away adds distance on its side.
+  const Vec3 q = glm::clamp(p, box.min, box.max);
+  const float d = insideDistance(q, &gradient);
+  const Vec3 away = p - q;
+  const float gap = glm::length(away);
+  if (gap > 0.0f) gradient = (d < 0.0f ? -1.0f : 1.0f) * away / gap;
+  return d + std::copysign(gap, d);
+}
+
+float BrickMap::distance(Vec3 p) const {
+  if (gridBounds().contains(p)) return insideDistance(p, nullptr);
+  Vec3 gradient;
+  return distanceGradient(p, gradient);
+}
+
+float BrickMap::closestPoint(Vec3 p, Vec3& point, Vec3& normal) const {
+  Vec3 gradient;
+  const float d = distanceGradient(p, gradient);
+  const float len = glm::length(gradient);
+  normal = len > 0.0f ? gradient / len : kUp;
+  point = p - d * normal;
+  return d;
+}
+
+int BrickMap::allocateBrick() {
+  ++liveBricks_;
+  if (!freeBricks_.empty()) {
+    const int b = freeBricks_.back();
+    freeBricks_.pop_back();
+    return b;
+  }
+  pool_.resize(pool_.size() + kBrickSamples, 0.0f);
+  return static_cast<int>(pool_.size() / kBrickSamples) - 1;
+}
+
+int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points, int budget,
+                            float searchRadius) {
+  if (budget <= 0 || points.empty() || dims_.x == 0) return 0;
+  struct Candidate {
+    float distance;  // from the cell's box to the nearest point (m)
+    std::uint32_t bakedAt;
+    int cell;
+  };
+  std::vector<Candidate> candidates;
+  for (const Vec3& p : points) {
+    if (!isFinite(p)) continue;
+    const glm::ivec3 lo = glm::clamp(glm::ivec3(glm::floor((p - Vec3(searchRadius) - origin_) * invBrickSize_)), glm::ivec3(0), dims_ - 1);
+    const glm::ivec3 hi = glm::clamp(glm::ivec3(glm::floor((p + Vec3(searchRadius) - origin_) * invBrickSize_)), glm::ivec3(0), dims_ - 1);
+    for (int z = lo.z; z <= hi.z; ++z)
+      for (int y = lo.y; y <= hi.y; ++y)
+        for (int x = lo.x; x <= hi.x; ++x) {
+          const glm::ivec3 c(x, y, z);
+          const float d = Aabb{cellMin(c), cellMin(c) + Vec3(brickSize_)}.distance(p);
+          if (d <= searchRadius) candidates.push_back({d, bakedAt_[cellIndex(c)], cellIndex(c)});
+        }
+  }
+  // Nearest first; a cell seen from several points keeps its nearest entry.
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return a.cell != b.cell ? a.cell < b.cell : a.distance < b.distance;
+  });
+  candidates.erase(std::unique(candidates.begin(), candidates.end(),
+                               [](const Candidate& a, const Candidate& b) { return a.cell == b.cell; }),
+                   candidates.end());
+  // Bucketed by a brick's size so that among equally near cells the stalest goes first.
+  std::sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
+    const int ba = static_cast<int>(a.distance * invBrickSize_), bb = static_cast<int>(b.distance * invBrickSize_);
+    if (ba != bb) return ba < bb;
+    if (a.bakedAt != b.bakedAt) return a.bakedAt < b.bakedAt;
+    return a.cell < b.cell;
+  });
+  ++epoch_;
+  const int n = std::min<int>(budget, static_cast<int>(candidates.size()));
+  for (int i = 0; i < n; ++i) {
+    const int cell = candidates[i].cell;
+    const glm::ivec3 c(cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y));
+    const Vec3 centre = cellMin(c) + Vec3(0.5f * brickSize_);
+    float value = 0.0f;
+    distance(std::span<const Vec3>(&centre, 1), std::numeric_limits<float>::infinity(), std::span<float>(&value, 1));
+    if (!std::isfinite(value)) continue;
+    centre_[cell] = value;
+    bakedAt_[cell] = epoch_;
+    const bool needsBrick = std::abs(value) <= brickHalfDiagonal_ + bandWidth_;
+    if (needsBrick) {
+      if (brickOf_[cell] < 0) brickOf_[cell] = allocateBrick();
+      bakeBrick(cell, brickOf_[cell], distance);
+    } else if (brickOf_[cell] >= 0) {
+      freeBricks_.push_back(brickOf_[cell]);
+      brickOf_[cell] = -1;
+      --liveBricks_;
+    }
+  }
+  return n;
+}
+
+std::size_t BrickMap::memoryBytes() const {
+  return pool_.size() * sizeof(float) + brickOf_.size() * sizeof(std::int32_t) +
+         centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t);
+}
+
+}  // namespace floptle

@@ -116,8 +116,33 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
     for (int j = 0; j < kSamples; ++j)
       for (int i = 0; i < kSamples; ++i, ++n)
         points[n] = base + Vec3(static_cast<float>(i), static_cast<float>(j), static_cast<float>(k)) * cellSize_;
-  distance(points, bandWidth_,
-           std::span<float>(pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples, kBrickSamples));
+  float* out = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+  distance(points, bandWidth_, std::span<float>(out, kBrickSamples));
+  // Samples beyond the band with their side unknown (+inf): take it from a known neighbour.
+  std::vector<int> queue;
+  bool anyUnknown = false;
+  for (int n = 0; n < kBrickSamples; ++n) {
+    if (std::isinf(out[n]) && out[n] > 0.0f) anyUnknown = true;
+    else queue.push_back(n);
+  }
+  if (!anyUnknown) return;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const int n = queue[head];
+    const int i = n % kSamples, j = (n / kSamples) % kSamples, k = n / (kSamples * kSamples);
+    const float side = out[n] < 0.0f ? -1.0f : 1.0f;
+    const int neighbours[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k}, {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
+    for (const auto& q : neighbours) {
+      if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= kSamples || q[1] >= kSamples || q[2] >= kSamples) continue;
+      const int m = q[0] + kSamples * (q[1] + kSamples * q[2]);
+      if (std::isinf(out[m]) && out[m] > 0.0f) {
+        out[m] = side * bandWidth_;
+        queue.push_back(m);
+      }
+    }
+  }
+  const float side = centre_[cell] < 0.0f ? -1.0f : 1.0f;
+  for (int n = 0; n < kBrickSamples; ++n)
+    if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
 }
 
 float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {

@@ -318,6 +318,13 @@ std::string TriMeshCollider::labelName(std::uint16_t label) const {
   return impl_->mesh.slots[label].name;
 }
 
+float TriMeshCollider::boundedDistance(Vec3 p, float maxDistance, std::uint32_t& hint) const {
+  const LeafClosest c = impl_->closestLeaf(p, maxDistance, hint);
+  if (!c.found) return std::numeric_limits<float>::infinity();
+  hint = c.leaf;
+  return impl_->signAt(p, c) * std::sqrt(c.distance2);
+}
+
 float TriMeshCollider::windingNumber(Vec3 p) const { return impl_->windingNumber(p); }
 std::size_t TriMeshCollider::triangleCount() const { return impl_->mesh.triangles.size(); }
 std::uint16_t TriMeshCollider::triangleLabel(std::uint32_t triangle) const {

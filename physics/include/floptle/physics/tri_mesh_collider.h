@@ -79,6 +79,10 @@ class TriMeshCollider final : public CollisionShape {
   /// Capsule (segment a-b, radius) swept along unitDir, by conservative advancement on the
   /// exact segment-to-mesh distance; contact within 1e-4 m.
   Hit capsuleCast(Vec3 a, Vec3 b, float radius, Vec3 unitDir, float maxDistance) const;
+  /// Signed distance when the surface lies within maxDistance (m) of p, else +infinity (side
+  /// not searched). `hint` (opaque; start with ~0u) carries the nearest triangle from call to
+  /// call, so a run of nearby queries (a bake) prunes most of the tree at once.
+  float boundedDistance(Vec3 p, float maxDistance, std::uint32_t& hint) const;
   /// Generalized winding number at p (-): 1 inside a closed outward-wound mesh, 0 outside.
   float windingNumber(Vec3 p) const;
   /// Distance from segment a-b to the nearest triangle (m, unsigned).

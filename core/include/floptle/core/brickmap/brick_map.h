@@ -27,6 +27,9 @@ namespace floptle {
 /// Fills out[i] with the signed distance at points[i] (m), negative inside. Where the true
 /// |distance| exceeds maxDistance the value may be any number of the right sign with magnitude
 /// >= maxDistance (a bounded search may stop there); analytic fields just ignore maxDistance.
+/// +infinity means "farther than maxDistance, side unknown": a brick then takes the side from
+/// an adjacent sample (two samples a cell apart, one at least a band from the surface, are on
+/// the same side) or from its centre value, with magnitude maxDistance.
 /// Called from several threads at once when a bake runs multithreaded.
 using DistanceBatchFn =
     std::function<void(std::span<const Vec3> points, float maxDistance, std::span<float> out)>;

@@ -1,0 +1,41 @@
+#pragma once
+// Colliders for the scene's "mesh" and "terrain" components; called by buildCollisionWorld.
+//
+// "mesh": {"file": "relative/path.glb|.gltf|.obj|.fbx",   (required, relative to the scene file)
+//          "collision": "mesh" | "field",                   (default "mesh")
+//          "cell_size": m,                                  (field only, default 0.25, > 0)
+//          "near_radius": m,                                (field only, default 2: exact mesh
+//                                                            within this radius of active bodies)
+//          "up_axis": "auto" | "y" | "z",                   (default "auto", see mesh_import.h)
+//          "unit_scale": meters per file unit}              (default from the format)
+//   "mesh"  -> a TriMeshCollider (labelled with the file's material slots);
+//   "field" -> a BakedFieldCollider baked from it (the TriMeshCollider kept as the near field).
+// "terrain": {"collision": "drawn" | "field", "cell_size": m, "bounds": {"min": [..], "max": [..]}}
+//   "drawn" (default) -> the field collider's drawn_surface at cell_size (default 0.25) as an
+//            unlabelled TriMeshCollider (a terrain has one surface: faceLabel answers none);
+//   "field"  -> the field collider itself.
+//   "bounds" limits the drawn region (needed when the field is unbounded, e.g. a plane).
+// Errors name the offending member ("mesh/file", "terrain/cell_size", ...); the caller prefixes
+// the node's JSON pointer.
+#include <filesystem>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/math.h"
+#include "floptle/physics/collision_shape.h"
+
+namespace floptle::physics {
+
+/// `world` is the node's full world transform, applied to the mesh's vertices.
+Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& meshComponent,
+                                                           const std::filesystem::path& sceneDir,
+                                                           const Transform& world);
+
+/// `field` is the terrain node's analytic field collider (its shape under its full transform).
+Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::ordered_json& terrainComponent,
+                                                              std::unique_ptr<CollisionShape> field,
+                                                              double t = 0.0);
+
+}  // namespace floptle::physics

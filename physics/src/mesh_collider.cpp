@@ -1,0 +1,131 @@
+// makeMeshCollider / makeTerrainCollider: scene components -> colliders.
+#include "floptle/physics/mesh_collider.h"
+
+#include <cmath>
+
+#include "floptle/core/asset/mesh_import.h"
+#include "floptle/physics/baked_field_collider.h"
+#include "floptle/physics/drawn_surface.h"
+#include "floptle/physics/mesh_field_bake.h"
+#include "floptle/physics/tri_mesh_collider.h"
+
+namespace floptle::physics {
+namespace {
+
+Expected<float> positiveNumber(const nlohmann::ordered_json& component, const char* key, float fallback,
+                               const std::string& where) {
+  if (!component.contains(key)) return fallback;
+  const auto& v = component[key];
+  if (!v.is_number()) return Error{where + "/" + key, "must be a number"};
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || !(x > 0.0) || x > 1e5) return Error{where + "/" + key, "must be a finite number > 0"};
+  return static_cast<float>(x);
+}
+
+Expected<std::string> choice(const nlohmann::ordered_json& component, const char* key, const std::string& fallback,
+                             std::initializer_list<const char*> allowed, const std::string& where) {
+  if (!component.contains(key)) return fallback;
+  const auto& v = component[key];
+  std::string names;
+  for (const char* a : allowed) names += std::string(names.empty() ? "" : ", ") + "\"" + a + "\"";
+  if (!v.is_string()) return Error{where + "/" + key, "must be one of " + names};
+  const std::string s = v.get<std::string>();
+  for (const char* a : allowed)
+    if (s == a) return s;
+  return Error{where + "/" + key, "'" + s + "' is not one of " + names};
+}
+
+Expected<Vec3> vec3At(const nlohmann::ordered_json& v, const std::string& where) {
+  if (!v.is_array() || v.size() != 3) return Error{where, "must be an array of 3 numbers"};
+  Vec3 out;
+  for (int i = 0; i < 3; ++i) {
+    if (!v[i].is_number() || !std::isfinite(v[i].get<double>())) return Error{where, "must be an array of 3 finite numbers"};
+    out[i] = v[i].get<float>();
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& component,
+                                                           const std::filesystem::path& sceneDir,
+                                                           const Transform& world) {
+  const std::string where = "mesh";
+  if (!component.is_object()) return Error{where, "must be an object"};
+  if (!component.contains("file") || !component["file"].is_string() || component["file"].get<std::string>().empty())
+    return Error{where + "/file", "must name the mesh file (a path relative to the scene)"};
+  auto collision = choice(component, "collision", "mesh", {"mesh", "field"}, where);
+  if (!collision) return collision.error();
+  auto cellSize = positiveNumber(component, "cell_size", 0.25f, where);
+  if (!cellSize) return cellSize.error();
+  auto nearRadius = positiveNumber(component, "near_radius", 2.0f, where);
+  if (!nearRadius) return nearRadius.error();
+  auto upAxis = choice(component, "up_axis", "auto", {"auto", "y", "z"}, where);
+  if (!upAxis) return upAxis.error();
+  asset::ImportOptions options;
+  options.upAxis = *upAxis == "y" ? asset::ImportOptions::UpAxis::Y
+                   : *upAxis == "z" ? asset::ImportOptions::UpAxis::Z
+                                    : asset::ImportOptions::UpAxis::Automatic;
+  if (component.contains("unit_scale")) {
+    auto scale = positiveNumber(component, "unit_scale", 1.0f, where);
+    if (!scale) return scale.error();
+    options.unitScale = *scale;
+  }
+  if (!isFinite(world.position) || !std::isfinite(world.scale) || !(world.scale > 0.0f))
+    return Error{where, "the node's transform is not finite with a scale > 0"};
+
+  const std::filesystem::path file = sceneDir / std::filesystem::path(component["file"].get<std::string>());
+  auto mesh = asset::importMesh(file, options);
+  if (!mesh) return Error{where + "/file", mesh.error().message()};
+  mesh->transform(world);
+  auto collider = TriMeshCollider::create(*mesh);
+  if (!collider) return Error{where + "/file", collider.error().message()};
+  if (*collision == "mesh") return std::unique_ptr<CollisionShape>(std::move(collider).value());
+
+  MeshFieldBakeSettings bake;
+  bake.cellSize = *cellSize;
+  bake.threads = 2;
+  auto map = bakeMeshField(**collider, bake);
+  if (!map) return Error{where + "/cell_size", map.error().message()};
+  BakedFieldSettings settings;
+  settings.cellSize = *cellSize;
+  settings.nearRadius = *nearRadius;
+  return std::unique_ptr<CollisionShape>(
+      std::make_unique<BakedFieldCollider>(std::move(map).value(), std::move(collider).value(), settings));
+}
+
+Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::ordered_json& component,
+                                                              std::unique_ptr<CollisionShape> field, double t) {
+  const std::string where = "terrain";
+  if (!component.is_object()) return Error{where, "must be an object"};
+  if (!field) return Error{where, "a terrain needs a shape (its field)"};
+  auto collision = choice(component, "collision", "drawn", {"drawn", "field"}, where);
+  if (!collision) return collision.error();
+  auto cellSize = positiveNumber(component, "cell_size", 0.25f, where);
+  if (!cellSize) return cellSize.error();
+  if (*collision == "field") return field;
+
+  DrawnSurfaceSettings settings;
+  settings.cellSize = *cellSize;
+  settings.t = t;
+  if (component.contains("bounds")) {
+    const auto& b = component["bounds"];
+    if (!b.is_object() || !b.contains("min") || !b.contains("max"))
+      return Error{where + "/bounds", "must be {\"min\": [x,y,z], \"max\": [x,y,z]}"};
+    auto lo = vec3At(b["min"], where + "/bounds/min");
+    if (!lo) return lo.error();
+    auto hi = vec3At(b["max"], where + "/bounds/max");
+    if (!hi) return hi.error();
+    if (glm::any(glm::greaterThan(*lo, *hi))) return Error{where + "/bounds", "min must not exceed max"};
+    settings.bounds = Aabb{*lo, *hi};
+  }
+  auto drawn = drawnSurface(*field, settings);
+  if (!drawn) return Error{where + "/" + (component.contains("bounds") ? std::string("bounds") : drawn.error().where),
+                           drawn.error().what};
+  if (drawn->triangles.empty()) return Error{where, "the terrain's field has no surface inside its bounds"};
+  auto collider = TriMeshCollider::create(*drawn, TriMeshCollider::Settings{false});
+  if (!collider) return Error{where, collider.error().message()};
+  return std::unique_ptr<CollisionShape>(std::move(collider).value());
+}
+
+}  // namespace floptle::physics

@@ -1,0 +1,192 @@
+// render::renderImage and marchRay against closed forms: a sphere's pixels are where the
+// analytic ray-sphere intersection says, at the analytic depth.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/field/field_json.h"
+#include "floptle/core/field/field_program.h"
+#include "floptle/core/render/cpu_renderer.h"
+#include "floptle/core/render/image.h"
+#include "floptle/core/render/raymarch_glsl.h"
+#include "floptle/core/render/shading_model.h"
+
+using namespace floptle;
+
+namespace {
+
+field::FieldProgram compileShape(const char* json) {
+  auto shape = field::parseShape(nlohmann::ordered_json::parse(json), "/shape",
+                                 [](const nlohmann::ordered_json& id) -> Expected<field::MaterialIndex> {
+                                   return field::MaterialIndex(id.get<int>());
+                                 });
+  EXPECT_TRUE(shape.ok()) << (shape.ok() ? "" : shape.error().message());
+  auto program = field::FieldProgram::compile(*shape);
+  EXPECT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message());
+  return *program;
+}
+
+/// Distance along the unit ray to a sphere (centre c, radius r), or -1 when it misses by more
+/// than `margin` (m); -2 when it is within the margin of the silhouette (ambiguous).
+float sphereHit(const Ray& ray, Vec3 c, float r, float margin) {
+  const Vec3 oc = ray.origin - c;
+  const float b = glm::dot(oc, ray.direction);
+  const float closest = glm::length(oc - b * ray.direction);  // ray's distance to the centre
+  if (closest > r + margin) return -1.0f;
+  if (closest > r - margin) return -2.0f;
+  const float disc = b * b - (glm::dot(oc, oc) - r * r);
+  return -b - std::sqrt(disc);
+}
+
+}  // namespace
+
+TEST(RenderImage, SpherePixelsAreWhereProjectionSays) {
+  const field::FieldProgram sphere =
+      compileShape(R"({"type": "sphere", "radius": 1.0, "transform": {"position": [0.5, 0.25, 0]}})");
+  render::Camera camera;
+  camera.position = {0.0f, 1.0f, 6.0f};
+  camera.lookAt = {0.0f, 0.0f, 0.0f};
+  render::RenderSettings settings;
+  settings.width = 96;
+  settings.height = 64;
+  auto image = render::renderImage(sphere, camera, {}, settings);
+  ASSERT_TRUE(image.ok()) << image.error().message();
+  ASSERT_EQ(image->width, 96);
+  ASSERT_EQ(image->height, 64);
+  const Vec3 centre{0.5f, 0.25f, 0.0f};
+  int hits = 0, misses = 0;
+  for (int y = 0; y < settings.height; ++y) {
+    for (int x = 0; x < settings.width; ++x) {
+      const Ray ray = camera.rayThroughPixel({x + 0.5f, y + 0.5f}, settings.width, settings.height);
+      const float expected = sphereHit(ray, centre, 1.0f, 0.02f);
+      const float depth = image->depth[std::size_t(y) * settings.width + x];
+      if (expected == -2.0f) continue;
+      if (expected < 0.0f) {
+        EXPECT_TRUE(std::isinf(depth)) << "pixel " << x << "," << y << " should see sky";
+        ++misses;
+      } else {
+        // The trace stops within the hit epsilon (grows with distance) of the surface.
+        EXPECT_NEAR(depth, expected, 0.02f) << "pixel " << x << "," << y;
+        ++hits;
+      }
+    }
+  }
+  EXPECT_GT(hits, 200);
+  EXPECT_GT(misses, 2000);
+  // The sphere's centre projects onto a sphere pixel, a corner of the image onto sky.
+  Vec2 pixel;
+  ASSERT_TRUE(camera.project(centre, settings.width, settings.height, pixel));
+  EXPECT_TRUE(std::isfinite(image->depth[std::size_t(pixel.y) * settings.width + std::size_t(pixel.x)]));
+  EXPECT_TRUE(std::isinf(image->depth[0]));
+}
+
+TEST(RenderImage, SkyPixelsHaveTheSkyColour) {
+  const field::FieldProgram sphere = compileShape(R"({"type": "sphere", "radius": 0.1})");
+  render::Camera camera;
+  camera.position = {0.0f, 0.0f, 50.0f};
+  render::RenderSettings settings;
+  settings.width = 32;
+  settings.height = 16;
+  auto image = render::renderImage(sphere, camera, {}, settings);
+  ASSERT_TRUE(image.ok());
+  const Ray ray = camera.rayThroughPixel({0.5f, 0.5f}, 32, 16);
+  const Vec3 sky = render::skyColor(ray.direction);
+  for (int c = 0; c < 3; ++c) {
+    const float expected = std::pow(sky[c], 1.0f / render::shading::kGamma) * 255.0f;
+    EXPECT_NEAR(image->pixel(0, 0)[c], expected, 0.51f);
+  }
+  EXPECT_EQ(image->pixel(0, 0)[3], 255);
+}
+
+TEST(RenderImage, MaterialColourComesFromTheTable) {
+  // A big red floor below the camera: the pixel straight down the view is lit red, so its
+  // red channel dominates; with no table it is grey (equal channels up to the sky tint).
+  const field::FieldProgram floor = compileShape(R"({"type": "plane", "normal": [0, 1, 0], "material": 1})");
+  render::Camera camera;
+  camera.position = {0.0f, 3.0f, 0.0f};
+  camera.lookAt = {0.5f, 0.0f, 0.2f};
+  render::RenderSettings settings;
+  settings.width = 8;
+  settings.height = 8;
+  auto red = render::renderImage(floor, camera, {render::shading::kDefaultAlbedo, {0.9f, 0.05f, 0.05f}}, settings);
+  ASSERT_TRUE(red.ok());
+  const std::uint8_t* p = red->pixel(4, 4);
+  EXPECT_GT(int(p[0]), int(p[1]) + 60);
+  EXPECT_GT(int(p[0]), int(p[2]) + 60);
+}
+
+TEST(RenderImage, ThreadCountDoesNotChangeThePixels) {
+  const field::FieldProgram scene = compileShape(
+      R"({"type": "union", "children": [{"type": "plane", "normal": [0, 1, 0]},
+          {"type": "sphere", "radius": 0.7, "transform": {"position": [0, 0.7, 0]}}]})");
+  render::Camera camera;
+  render::RenderSettings settings;
+  settings.width = 40;
+  settings.height = 24;
+  settings.threads = 1;
+  auto one = render::renderImage(scene, camera, {}, settings);
+  settings.threads = 3;
+  auto three = render::renderImage(scene, camera, {}, settings);
+  ASSERT_TRUE(one.ok() && three.ok());
+  EXPECT_EQ(one->rgba, three->rgba);
+  auto diff = render::meanAbsoluteDifference(*one, *three);
+  ASSERT_TRUE(diff.ok());
+  EXPECT_EQ(*diff, 0.0);
+}
+
+TEST(RenderImage, MarchRayHitsAtTheAnalyticDistance) {
+  const field::FieldProgram sphere = compileShape(R"({"type": "sphere", "radius": 1.0, "material": 3})");
+  const Ray ray{{0.0f, 0.0f, 5.0f}, {0.0f, 0.0f, -1.0f}};
+  auto hit = render::marchRay(sphere, ray, 0.0);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->distance, 4.0f, 0.01f);
+  EXPECT_EQ(hit->material, 3);
+  EXPECT_FALSE(render::marchRay(sphere, {{0.0f, 3.0f, 5.0f}, {0.0f, 0.0f, -1.0f}}, 0.0).has_value());
+  EXPECT_FALSE(render::marchRay(sphere, ray, 0.0, 3.5f).has_value());  // beyond maxDistance
+}
+
+TEST(RenderImage, BadSettingsAreRefused) {
+  const field::FieldProgram sphere = compileShape(R"({"type": "sphere", "radius": 1.0})");
+  render::RenderSettings settings;
+  settings.width = 0;
+  EXPECT_FALSE(render::renderImage(sphere, {}, {}, settings).ok());
+  settings.width = 10;
+  settings.height = 20000;
+  EXPECT_FALSE(render::renderImage(sphere, {}, {}, settings).ok());
+  render::Camera bad;
+  bad.lookAt = bad.position;
+  EXPECT_FALSE(render::renderImage(sphere, bad, {}, {}).ok());
+}
+
+TEST(RenderImage, PngRoundTripKeepsEveryByte) {
+  const field::FieldProgram sphere = compileShape(R"({"type": "sphere", "radius": 1.0})");
+  render::RenderSettings settings;
+  settings.width = 21;
+  settings.height = 13;
+  auto image = render::renderImage(sphere, {}, {}, settings);
+  ASSERT_TRUE(image.ok());
+  const auto path = std::filesystem::temp_directory_path() / "floptle_render_png_roundtrip.png";
+  ASSERT_TRUE(render::writePng(path.string(), *image).ok());
+  auto back = render::readPng(path.string());
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->width, 21);
+  EXPECT_EQ(back->height, 13);
+  EXPECT_EQ(back->rgba, image->rgba);
+  std::filesystem::remove(path);
+  EXPECT_FALSE(render::readPng(path.string()).ok());
+  EXPECT_FALSE(render::writePng("/nonexistent-dir/x.png", *image).ok());
+}
+
+TEST(RenderGlsl, ShadersCarryTheFieldAndTheConstants) {
+  const field::FieldProgram sphere = compileShape(R"({"type": "sphere", "radius": 1.25})");
+  const std::string viewport = render::viewportFragmentShader("vec2 map(vec3 p, float t) { return vec2(length(p) - FP(0), 0.0); }", 1);
+  EXPECT_EQ(viewport.rfind("#version 330 core", 0), 0u);
+  EXPECT_NE(viewport.find("const int kMaxSteps = " + std::to_string(render::shading::kMaxSteps) + ";"), std::string::npos);
+  EXPECT_NE(viewport.find("gl_FragDepth"), std::string::npos);
+  const std::string standalone = render::standaloneFragmentShader(sphere, {}, {}, 0.0);
+  EXPECT_NE(standalone.find("1.25"), std::string::npos);  // the radius baked as a constant
+  EXPECT_NE(standalone.find("uniform vec2 iResolution"), std::string::npos);
+}

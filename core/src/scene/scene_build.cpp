@@ -1,0 +1,311 @@
+// buildScene: the typed model and the checks a schema cannot express (unique names, ids that
+// exist, shapes valid for their type). Every problem is collected before refusing.
+#include <map>
+#include <string>
+
+#include "floptle/core/field/field_json.h"
+#include "floptle/core/scene/scene.h"
+#include "floptle/core/scene/scene_io.h"
+#include "scene/scene_read.h"
+
+namespace floptle::scene {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// Component keys a node may carry; kept raw so later systems read them unchanged.
+constexpr std::string_view kComponentKeys[] = {"collider", "character", "vehicle", "gravity",
+                                               "matter",   "drift",     "mesh",    "terrain"};
+
+class SceneBuilder {
+ public:
+  SceneBuilder(const Json& document, Problems& problems)
+      : document_(document), read_(problems), problems_(problems) {}
+
+  Scene build() {
+    if (const auto version = document_.find("version");
+        version != document_.end() && version->is_number_integer()) {
+      scene_.version = static_cast<int>(version->get<std::int64_t>());
+    }
+    materials();
+    interactions();
+    settings();
+    cameras();
+    if (const auto nodes = array("nodes", "")) {
+      for (std::size_t i = 0; i < nodes->size(); ++i) {
+        node((*nodes)[i], "/nodes/" + std::to_string(i), -1, Transform::identity());
+      }
+    }
+    return std::move(scene_);
+  }
+
+ private:
+  /// document_[key] when it is an array; a problem when it is something else.
+  const Json* array(std::string_view key, const std::string& where) {
+    const auto found = document_.find(key);
+    if (found == document_.end()) return nullptr;
+    if (!found->is_array()) {
+      problems_.add(childPointer(where, key), "expected an array, found " + describeType(*found));
+      return nullptr;
+    }
+    return &*found;
+  }
+
+  Expected<MaterialIndex> resolve(const Json& id) const {
+    const std::string text = materialDisplayId(id);
+    if (text.empty()) {
+      return Error{"", "a material id is a non-empty string or a non-negative integer, found " +
+                           describeType(id)};
+    }
+    const auto found = materialIndex_.find(text);
+    if (found == materialIndex_.end()) {
+      return Error{"", "no material with id \"" + text + "\" in /materials"};
+    }
+    return found->second;
+  }
+
+  void materials() {
+    const Json* list = array("materials", "");
+    if (!list) return;
+    if (list->size() > 65535) {
+      problems_.add("/materials", "more than 65535 materials");
+      return;
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const Json& item = (*list)[i];
+      const std::string at = "/materials/" + std::to_string(i);
+      if (!item.is_object()) {
+        problems_.add(at, "expected an object, found " + describeType(item));
+        continue;
+      }
+      Material material;
+      material.pointer = at;
+      if (item.contains("id")) material.id = item["id"];
+      material.displayId = materialDisplayId(material.id);
+      if (material.displayId.empty()) {
+        problems_.add(at + "/id", "expected a non-empty string or non-negative integer id");
+      } else if (const auto first = materialIndex_.find(material.displayId);
+                 first != materialIndex_.end()) {
+        problems_.add(at + "/id", "duplicate material id \"" + material.displayId +
+                                      "\" (first used by " +
+                                      scene_.materials[first->second - 1u].pointer + ")");
+      }
+      if (const auto name = item.find("name"); name != item.end() && name->is_string()) {
+        material.name = name->get<std::string>();
+      }
+      read_.vec3(item, "color", at, 0.0, 1.0, material.color);
+      read_.number(item, "density", at, 1e-6, 1e6, material.density);
+      read_.number(item, "friction", at, 0.0, 10.0, material.friction);
+      read_.number(item, "restitution", at, 0.0, 1.0, material.restitution);
+      read_.number(item, "bulk_modulus", at, 1e-6, 1e13, material.bulkModulus);
+      read_.number(item, "yield_strength", at, 0.0, 1e13, material.yieldStrength);
+      scene_.materials.push_back(std::move(material));
+      const std::string& id = scene_.materials.back().displayId;
+      if (!id.empty() && !materialIndex_.count(id)) {
+        materialIndex_[id] = static_cast<MaterialIndex>(scene_.materials.size());
+      }
+    }
+  }
+
+  void interactions() {
+    const Json* list = array("interactions", "");
+    if (!list) return;
+    std::map<std::pair<MaterialIndex, MaterialIndex>, std::string> seen;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const Json& item = (*list)[i];
+      const std::string at = "/interactions/" + std::to_string(i);
+      if (!item.is_object()) {
+        problems_.add(at, "expected an object {a, b, rule, k}, found " + describeType(item));
+        continue;
+      }
+      Interaction interaction;
+      interaction.pointer = at;
+      bool ok = true;
+      for (const char* side : {"a", "b"}) {
+        if (!item.contains(side)) continue;  // the schema reports it missing
+        const auto index = resolve(item[side]);
+        if (!index) {
+          problems_.add(at + "/" + side, index.error().what);
+          ok = false;
+        } else {
+          (side[0] == 'a' ? interaction.a : interaction.b) = *index;
+        }
+      }
+      std::string rule;
+      if (read_.string(item, "rule", at, rule)) {
+        if (rule == "ignore") interaction.rule = InteractionRule::Ignore;
+        else if (rule == "merge") interaction.rule = InteractionRule::Merge;
+        else if (rule == "carve") interaction.rule = InteractionRule::Carve;
+        else if (rule == "hard") interaction.rule = InteractionRule::Hard;
+        else problems_.add(at + "/rule", "must be \"ignore\", \"merge\", \"carve\" or \"hard\"");
+      }
+      read_.number(item, "k", at, 0.0, 1000.0, interaction.k);
+      if (!ok || interaction.a == 0 || interaction.b == 0) continue;
+      const auto [first, inserted] = seen.emplace(std::pair{interaction.a, interaction.b}, at);
+      if (!inserted) {
+        problems_.add(at, "a second rule for the pair (" +
+                              scene_.materials[interaction.a - 1u].displayId + ", " +
+                              scene_.materials[interaction.b - 1u].displayId +
+                              "), first set at " + first->second);
+        continue;
+      }
+      scene_.interactions.push_back(interaction);
+    }
+  }
+
+  void settings() {
+    const auto found = document_.find("settings");
+    if (found == document_.end()) return;
+    if (!found->is_object()) {
+      problems_.add("/settings", "expected an object, found " + describeType(*found));
+      return;
+    }
+    Settings& settings = scene_.settings;
+    read_.number(*found, "fixed_dt", "/settings", 1e-4, 1.0, settings.fixedDt);
+    read_.vec3(*found, "gravity", "/settings", -1e6, 1e6, settings.gravity);
+    read_.number(*found, "slope_limit", "/settings", 0.0, 90.0, settings.slopeLimitDegrees);
+  }
+
+  void cameras() {
+    const Json* list = array("cameras", "");
+    if (!list) return;
+    std::map<std::string, std::string> names;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const Json& item = (*list)[i];
+      const std::string at = "/cameras/" + std::to_string(i);
+      if (!item.is_object()) {
+        problems_.add(at, "expected an object, found " + describeType(item));
+        continue;
+      }
+      Camera camera;
+      read_.string(item, "name", at, camera.name);
+      read_.vec3(item, "position", at, -1e6, 1e6, camera.position);
+      read_.vec3(item, "look_at", at, -1e6, 1e6, camera.lookAt);
+      read_.number(item, "fov", at, 1.0, 179.0, camera.fovDegrees);
+      if (item.contains("position") && item.contains("look_at") &&
+          glm::length(camera.lookAt - camera.position) < 1e-6f) {
+        problems_.add(at + "/look_at", "a camera cannot look at its own position");
+      }
+      if (!camera.name.empty()) {
+        const auto [first, inserted] = names.emplace(camera.name, at);
+        if (!inserted) {
+          problems_.add(at + "/name", "duplicate camera name \"" + camera.name +
+                                          "\" (first used by " + first->second + ")");
+        }
+      }
+      scene_.cameras.push_back(std::move(camera));
+    }
+  }
+
+  void collider(const Json& value, const std::string& at, SceneNode& node) {
+    Collider collider;
+    std::string body;
+    if (read_.string(value, "body", at, body)) {
+      if (body == "static") collider.body = BodyType::Static;
+      else if (body == "dynamic") collider.body = BodyType::Dynamic;
+      else if (body == "kinematic") collider.body = BodyType::Kinematic;
+      else problems_.add(at + "/body", "must be \"static\", \"dynamic\" or \"kinematic\"");
+    }
+    read_.boolean(value, "collidable", at, collider.collidable);
+    node.collider = collider;
+  }
+
+  void node(const Json& item, const std::string& at, int parent, const Transform& parentWorld) {
+    if (!item.is_object()) {
+      problems_.add(at, "expected a node object, found " + describeType(item));
+      return;
+    }
+    SceneNode node;
+    node.pointer = at;
+    node.parent = parent;
+    if (!read_.string(item, "name", at, node.name) && !item.contains("name")) {
+      problems_.add(at + "/name", "is required but missing");
+    }
+    if (!node.name.empty()) {
+      const auto [first, inserted] = nodeNames_.emplace(node.name, at);
+      if (!inserted) {
+        problems_.add(at + "/name", "duplicate node name \"" + node.name + "\" (first used by " +
+                                        first->second + ")");
+      }
+    }
+    node.local = read_.transform(item, at);
+    node.world = parentWorld.compose(node.local);
+    if (const auto material = item.find("material"); material != item.end()) {
+      const auto index = resolve(*material);
+      if (index) node.material = *index;
+      else problems_.add(at + "/material", index.error().what);
+    }
+    if (const auto shape = item.find("shape"); shape != item.end()) {
+      auto parsed = field::parseShape(
+          *shape, at + "/shape", [this](const Json& id) { return resolve(id); });
+      if (!parsed) {
+        problems_.add(parsed.error().where, parsed.error().what);
+      } else {
+        if (!parsed->hasOwnMaterial) parsed->material = node.material;
+        node.shape = std::move(*parsed);
+      }
+    }
+    for (std::string_view key : kComponentKeys) {
+      const auto component = item.find(key);
+      if (component == item.end()) continue;
+      const std::string componentAt = childPointer(at, key);
+      if (!component->is_object()) {
+        problems_.add(componentAt, "a component is an object, found " + describeType(*component));
+        continue;
+      }
+      node.components[std::string(key)] = *component;
+      if (key == "collider") collider(*component, componentAt, node);
+    }
+    const int index = static_cast<int>(scene_.nodes.size());
+    if (parent >= 0) scene_.nodes[static_cast<std::size_t>(parent)].children.push_back(index);
+    const Transform world = node.world;
+    scene_.nodes.push_back(std::move(node));
+    if (const auto children = item.find("children"); children != item.end()) {
+      if (!children->is_array()) {
+        problems_.add(at + "/children", "expected an array of nodes, found " +
+                                            describeType(*children));
+        return;
+      }
+      for (std::size_t i = 0; i < children->size(); ++i) {
+        this->node((*children)[i], at + "/children/" + std::to_string(i), index, world);
+      }
+    }
+  }
+
+  const Json& document_;
+  JsonReader read_;
+  Problems& problems_;
+  Scene scene_;
+  std::map<std::string, MaterialIndex> materialIndex_;
+  std::map<std::string, std::string> nodeNames_;
+};
+
+}  // namespace
+
+Scene buildSceneCollecting(const nlohmann::ordered_json& document, Problems& problems) {
+  if (!document.is_object()) {
+    problems.add("", "a scene document is a JSON object, found " + describeType(document));
+    return {};
+  }
+  if (auto deep = findTooDeep(document, kMaxSceneDepth)) {
+    problems.add(*deep, "nesting deeper than " + std::to_string(kMaxSceneDepth) +
+                            " arrays/objects (the limit of a scene file)");
+    return {};
+  }
+  try {
+    return SceneBuilder(document, problems).build();
+  } catch (const std::exception& e) {
+    // Every read above checks its type first; this only keeps a missed case from escaping.
+    problems.add("", std::string("internal error while building the scene: ") + e.what());
+  }
+  return {};
+}
+
+Expected<Scene> buildScene(const nlohmann::ordered_json& document) {
+  Problems problems;
+  Scene scene = buildSceneCollecting(document, problems);
+  if (!problems.empty()) return joinProblems(problems.list);
+  return scene;
+}
+
+}  // namespace floptle::scene

@@ -1,0 +1,172 @@
+// Step 1 of loading: the text itself. A RapidJSON SAX pass (iterative, so deep nesting
+// cannot overflow the stack) tracks the JSON pointer of the value being read, so that a
+// syntax error, a number beyond double range, a nesting deeper than kMaxSceneDepth or a
+// duplicate key is reported at its pointer with line and column. Only text that passes is
+// handed to nlohmann (which then cannot fail).
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+
+#include "floptle/core/scene/scene_io.h"
+#include "scene/scene_internal.h"
+
+namespace floptle::scene {
+namespace {
+
+struct Frame {
+  bool isArray = false;
+  /// Array: index of the next element. Object: the last key read.
+  std::size_t index = 0;
+  std::string key;
+  /// Object: true between a key and the end of its value.
+  bool awaitingValue = false;
+  std::set<std::string> keys;  // duplicate-key check (lookup only)
+};
+
+/// Tracks the pointer of the current value; stops the parse at the first structural problem.
+class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, PointerTracker> {
+ public:
+  std::vector<Frame> stack;
+  std::optional<Error> problem;
+
+  /// Pointer of the value now being read (or of the innermost container when none is).
+  std::string currentPointer(bool includePending) const {
+    std::string pointer;
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      const Frame& frame = stack[i];
+      const bool last = i + 1 == stack.size();
+      if (frame.isArray) {
+        if (!last || includePending) pointer += "/" + std::to_string(frame.index);
+      } else if (!last || (includePending && frame.awaitingValue)) {
+        pointer += "/" + escapePointerToken(frame.key);
+      }
+    }
+    return pointer;
+  }
+
+  bool Default() { return valueDone(); }
+  bool Null() { return valueDone(); }
+  bool Bool(bool) { return valueDone(); }
+  bool Int(int) { return valueDone(); }
+  bool Uint(unsigned) { return valueDone(); }
+  bool Int64(std::int64_t) { return valueDone(); }
+  bool Uint64(std::uint64_t) { return valueDone(); }
+  bool Double(double) { return valueDone(); }
+  bool String(const char*, rapidjson::SizeType, bool) { return valueDone(); }
+  bool StartObject() { return open(false); }
+  bool StartArray() { return open(true); }
+  bool Key(const char* text, rapidjson::SizeType length, bool) {
+    Frame& frame = stack.back();
+    frame.key.assign(text, length);
+    frame.awaitingValue = true;
+    if (!frame.keys.insert(frame.key).second) {
+      problem = Error{currentPointer(true), "duplicate key \"" + frame.key + "\" in one object"};
+      return false;
+    }
+    return true;
+  }
+  bool EndObject(rapidjson::SizeType) { return close(); }
+  bool EndArray(rapidjson::SizeType) { return close(); }
+
+ private:
+  bool open(bool isArray) {
+    if (static_cast<int>(stack.size()) + 1 > kMaxSceneDepth) {
+      problem = Error{currentPointer(true), "nesting deeper than " +
+                                                std::to_string(kMaxSceneDepth) +
+                                                " arrays/objects (the limit of a scene file)"};
+      return false;
+    }
+    stack.push_back(Frame{isArray, 0, {}, false, {}});
+    return true;
+  }
+  bool close() {
+    stack.pop_back();
+    return valueDone();
+  }
+  bool valueDone() {
+    if (stack.empty()) return true;
+    Frame& frame = stack.back();
+    if (frame.isArray) ++frame.index;
+    frame.awaitingValue = false;
+    return true;
+  }
+};
+
+/// 1-based line and column of a byte offset.
+std::string lineColumn(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line = 1;
+  std::size_t lineStart = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(offset - lineStart + 1);
+}
+
+/// Errors about a value (rather than about the container around it).
+bool isValueError(rapidjson::ParseErrorCode code) {
+  switch (code) {
+    case rapidjson::kParseErrorValueInvalid:
+    case rapidjson::kParseErrorNumberTooBig:
+    case rapidjson::kParseErrorNumberMissFraction:
+    case rapidjson::kParseErrorNumberMissExponent:
+    case rapidjson::kParseErrorStringUnicodeEscapeInvalidHex:
+    case rapidjson::kParseErrorStringUnicodeSurrogateInvalid:
+    case rapidjson::kParseErrorStringEscapeInvalid:
+    case rapidjson::kParseErrorStringMissQuotationMark:
+    case rapidjson::kParseErrorStringInvalidEncoding:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Expected<nlohmann::ordered_json> parseJsonText(std::string_view text) {
+  if (text.size() > kMaxSceneFileBytes) {
+    return Error{"", "the scene text is " + std::to_string(text.size()) +
+                         " bytes, more than the limit of " +
+                         std::to_string(kMaxSceneFileBytes / (1024 * 1024)) + " MiB"};
+  }
+  PointerTracker tracker;
+  rapidjson::Reader reader;
+  rapidjson::MemoryStream stream(text.data(), text.size());
+  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+                              rapidjson::kParseValidateEncodingFlag;
+  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, tracker);
+  if (result.IsError()) {
+    const std::string where = lineColumn(text, result.Offset());
+    if (tracker.problem) {
+      return Error{tracker.problem->where, where + ": " + tracker.problem->what};
+    }
+    const rapidjson::ParseErrorCode code = result.Code();
+    std::string what = rapidjson::GetParseError_En(code);
+    if (code == rapidjson::kParseErrorNumberTooBig) {
+      what = "number too big for a double (JSON numbers must be finite)";
+    } else if (code == rapidjson::kParseErrorValueInvalid) {
+      what += " (JSON has no NaN or Infinity; check for a missing quote or a typo)";
+    }
+    if (!what.empty() && what.back() == '.') what.pop_back();
+    return Error{tracker.currentPointer(isValueError(code)), where + ": " + what};
+  }
+  // Structurally valid, finite, shallow enough: nlohmann agrees and cannot throw here, but a
+  // library disagreement must still not escape as an exception.
+  try {
+    return nlohmann::ordered_json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception& e) {
+    return Error{"", e.what()};
+  }
+}
+
+}  // namespace floptle::scene

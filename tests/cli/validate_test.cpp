@@ -1,0 +1,123 @@
+// `floptle validate SCENE`, run as a process: exit 0 and a summary for good scenes, every
+// problem on stderr and exit 1 for bad ones, exit 2 for usage errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct RunResult {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+class ValidateCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (std::filesystem::temp_directory_path() / "floptle-validate-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  RunResult run(const std::string& arguments) {
+    const auto out = dir_ / "stdout.txt";
+    const auto err = dir_ / "stderr.txt";
+    const std::string command = std::string("'") + FLOPTLE_CLI + "' validate " + arguments +
+                                " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    RunResult result;
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = slurp(out);
+    result.err = slurp(err);
+    return result;
+  }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const auto path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path.string();
+  }
+
+  std::filesystem::path dir_;
+};
+
+const char* kGood = R"({
+  "format": "floptle.scene", "version": 1,
+  "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2600, "friction": 0.8,
+                 "restitution": 0.1, "bulk_modulus": 5e10, "yield_strength": 1e8}],
+  "interactions": [],
+  "nodes": [{"name": "ground", "shape": {"type": "plane", "normal": [0, 1, 0]}, "material": "rock",
+             "children": [{"name": "ball", "shape": {"type": "sphere", "radius": 1}}]}]
+})";
+
+TEST_F(ValidateCli, SampleScenesAreOk) {
+  for (const char* name : {"showcase.json", "primitives.json"}) {
+    const std::string path = std::string(FLOPTLE_SOURCE_DIR) + "/scenes/" + name;
+    const RunResult result = run("'" + path + "'");
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(result.out.rfind(path + ": ok (", 0), 0u) << result.out;
+    EXPECT_TRUE(result.err.empty()) << result.err;
+  }
+}
+
+TEST_F(ValidateCli, CountsNodesAndMaterials) {
+  const std::string path = write("good.json", kGood);
+  const RunResult result = run(path);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out, path + ": ok (2 nodes, 1 materials)\n");
+}
+
+TEST_F(ValidateCli, EveryProblemOnStderrWithItsPointer) {
+  std::string bad = kGood;
+  bad.replace(bad.find("\"radius\": 1"), 11, "\"radius\": \"one\"");
+  bad.replace(bad.find("\"material\": \"rock\""), 18, "\"material\": \"lava\"");
+  bad.replace(bad.find("\"name\": \"ball\""), 14, "\"name\": \"ground\"");
+  const RunResult result = run(write("bad.json", bad));
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  EXPECT_NE(result.err.find("/nodes/0/children/0/shape/radius: "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("/nodes/0/material: "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("/nodes/0/children/0/name: "), std::string::npos) << result.err;
+}
+
+TEST_F(ValidateCli, TruncatedNewerAndMissingFiles) {
+  const std::string text = kGood;
+  RunResult truncated = run(write("cut.json", text.substr(0, text.size() / 2)));
+  EXPECT_EQ(truncated.exitCode, 1);
+  EXPECT_NE(truncated.err.find("line "), std::string::npos) << truncated.err;
+
+  std::string newer = kGood;
+  newer.replace(newer.find("\"version\": 1"), 12, "\"version\": 3");
+  RunResult newerResult = run(write("newer.json", newer));
+  EXPECT_EQ(newerResult.exitCode, 1);
+  EXPECT_NE(newerResult.err.find("/version: "), std::string::npos) << newerResult.err;
+  EXPECT_NE(newerResult.err.find("newer Floptle"), std::string::npos) << newerResult.err;
+
+  RunResult missing = run((dir_ / "absent.json").string());
+  EXPECT_EQ(missing.exitCode, 1);
+  EXPECT_NE(missing.err.find("absent.json"), std::string::npos);
+}
+
+TEST_F(ValidateCli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run("").exitCode, 2);
+  EXPECT_EQ(run("a.json b.json").exitCode, 2);
+  EXPECT_EQ(run("--bogus").exitCode, 2);
+}
+
+}  // namespace

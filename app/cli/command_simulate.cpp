@@ -1,12 +1,132 @@
+// floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE]
+// Runs a scene headless for N fixed ticks and prints one JSON object (see drift/replay.h).
+// Dispatch by scene content: a scene with a "drift" component runs the Drift sandbox; other
+// simulations (characters, rigid bodies) plug in next to runDriftScene below.
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "floptle/core/expected.h"
+#include "floptle/core/scene/scene_io.h"
+#include "floptle/drift/replay.h"
 
 namespace floptle::cli {
 
-int runSimulate(Args) {
-  std::fputs("floptle simulate: not built yet\n", stderr);
-  return 2;
+namespace {
+
+constexpr const char* kUsage = "usage: floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE]\n";
+
+struct SimulateArgs {
+  std::string scene;
+  std::uint64_t ticks = 0;
+  std::optional<std::string> inputs;
+  std::optional<std::string> trace;
+};
+
+Expected<SimulateArgs> parseArgs(Args args) {
+  SimulateArgs out;
+  bool haveTicks = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    const bool hasValue = i + 1 < args.size();
+    if (arg == "--ticks" || arg == "--inputs" || arg == "--trace") {
+      if (!hasValue) return Error{std::string(arg), "needs a value"};
+      const std::string_view value = args[++i];
+      if (arg == "--ticks") {
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), out.ticks);
+        if (ec != std::errc() || end != value.data() + value.size()) {
+          return Error{"--ticks", "must be a whole number >= 0, got '" + std::string(value) + "'"};
+        }
+        haveTicks = true;
+      } else if (arg == "--inputs") {
+        out.inputs = std::string(value);
+      } else {
+        out.trace = std::string(value);
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      return Error{std::string(arg), "unknown option"};
+    } else if (out.scene.empty()) {
+      out.scene = std::string(arg);
+    } else {
+      return Error{std::string(arg), "unexpected argument (one SCENE only)"};
+    }
+  }
+  if (out.scene.empty()) return Error{"SCENE", "missing scene file"};
+  if (!haveTicks) return Error{"--ticks", "missing (how many ticks to run)"};
+  return out;
+}
+
+Expected<nlohmann::json> readJsonFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error{path, "cannot open file"};
+  std::stringstream text;
+  text << file.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    return Error{path + ": byte " + std::to_string(e.byte), "invalid JSON: " + std::string(e.what())};
+  }
+}
+
+int fail(const Error& error) {
+  std::fprintf(stderr, "floptle simulate: %s\n", error.message().c_str());
+  return 1;
+}
+
+int runDriftScene(const SimulateArgs& args, const drift::DriftNode& node) {
+  auto setup = drift::driftSetupFromJson(*node.component, node.pointer);
+  if (!setup) return fail(Error{args.scene + ": " + setup.error().where, setup.error().what});
+
+  drift::ReplayOptions options;
+  options.ticks = args.ticks;
+  if (args.inputs) {
+    auto inputsJson = readJsonFile(*args.inputs);
+    if (!inputsJson) return fail(inputsJson.error());
+    auto inputs = drift::placementInputsFromJson(*inputsJson, *args.inputs);
+    if (!inputs) return fail(inputs.error());
+    options.inputs = std::move(*inputs);
+  }
+  std::string traceLines;
+  if (args.trace) options.traceLines = &traceLines;
+
+  auto result = drift::replayDrift(*setup, node.name, options);
+  if (!result) return fail(result.error());
+  if (args.trace) {
+    std::ofstream out(*args.trace, std::ios::binary | std::ios::trunc);
+    out << traceLines;
+    if (!out) return fail(Error{*args.trace, "cannot write the trace file"});
+  }
+  std::cout << result->dump() << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int runSimulate(Args args) {
+  auto parsed = parseArgs(args);
+  if (!parsed) {
+    fail(parsed.error());
+    std::fputs(kUsage, stderr);
+    return 1;
+  }
+  auto scene = scene::loadSceneFile(parsed->scene);
+  if (!scene) return fail(Error{parsed->scene, scene.error().message()});
+
+  auto driftNode = drift::findDriftNode(*scene);
+  if (!driftNode) return fail(Error{parsed->scene + ": " + driftNode.error().where, driftNode.error().what});
+  if (driftNode->component != nullptr) return runDriftScene(*parsed, *driftNode);
+
+  return fail(Error{parsed->scene,
+                    "no simulation for this scene: it has no \"drift\" component (the "
+                    "character / rigid-body simulation is not built yet)"});
 }
 
 }  // namespace floptle::cli

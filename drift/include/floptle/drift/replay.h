@@ -1,0 +1,61 @@
+#pragma once
+// Headless replay of a Drift scene: the work behind `floptle simulate` for scenes with a
+// "drift" component. Runs the sandbox tick by tick (no frame clock), feeding tick-addressed
+// placement inputs, and reports the final state as one JSON object:
+//   {"tick":N,"hash":"<16 hex>","nodes":{"<boat node>":{"position":[x,0,z],
+//    "velocity":[vx,0,vz]}},"counters":{"ticks":..,"placements":..,"contacts":..,
+//    "discarded_ticks":..,"rejected_placements":..}}
+// Tick numbering: the first tick is tick 0; an input {"tick":n,...} is consumed by tick n;
+// "tick" in the result is the number of ticks run.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/expected.h"
+#include "floptle/drift/drift_json.h"
+
+namespace floptle::drift {
+
+/// One tick-addressed placement command.
+struct PlacementInput {
+  /// Tick that consumes it (-).
+  std::uint64_t tick = 0;
+  /// Ripple centre (m).
+  Vec2d position{};
+};
+
+/// Reads `[{"tick":n,"place":[x,z]}, ...]`; order within one tick is kept. `where` names the
+/// source (a file name) in errors.
+Expected<std::vector<PlacementInput>> placementInputsFromJson(const nlohmann::json& inputs,
+                                                              const std::string& where);
+
+/// A node of a scene document that carries a "drift" component.
+struct DriftNode {
+  /// The node's "name" (or its JSON pointer when unnamed).
+  std::string name;
+  /// JSON pointer of the component, e.g. "/nodes/1/drift".
+  std::string pointer;
+  /// The component itself (points into the scene JSON, which must outlive this).
+  const nlohmann::ordered_json* component = nullptr;
+};
+
+/// Finds the first node (depth first through "nodes" and nested "children") with a "drift"
+/// component. A scene without one gives a DriftNode with a null component, not an error.
+Expected<DriftNode> findDriftNode(const nlohmann::ordered_json& scene);
+
+struct ReplayOptions {
+  /// Ticks to run (-).
+  std::uint64_t ticks = 0;
+  std::vector<PlacementInput> inputs;
+  /// When set, receives the event trace, one JSON object per line.
+  std::string* traceLines = nullptr;
+};
+
+/// Replays `setup` and returns the result object described above. `nodeName` names the boat.
+Expected<nlohmann::ordered_json> replayDrift(const DriftSetup& setup, const std::string& nodeName,
+                                             const ReplayOptions& options);
+
+}  // namespace floptle::drift

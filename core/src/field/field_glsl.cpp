@@ -104,7 +104,7 @@ float fp_mandelbulb(vec3 p, float power, int iterations, float bailout) {
     r = length(z);
   }
   r = max(r, 1e-20);
-  return 0.5 * log(r) * r / dr;
+  return 0.5 * 0.5 * log(r) * r / dr;  // kMandelbulbSafety * estimate (sdf_math.h)
 }
 float fp_menger(vec3 p, int iterations) {
   float d = fp_box(p, vec3(1.0));

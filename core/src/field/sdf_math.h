@@ -119,9 +119,14 @@ inline float smin(float a, float b, float k) {
 }
 inline float smax(float a, float b, float k) { return -smin(-a, -b, k); }
 
-/// Mandelbulb distance estimate 0.5*log(r)*r/dr with the running derivative dr. Points
-/// farther than twice the bailout use |p| - bailout (the set lies inside the bailout ball),
-/// where the log estimate would overshoot.
+/// Safety factor on the Mandelbulb's estimate 0.5*log(r)*r/dr: the bare estimate overshoots
+/// thin filaments (sphere tracing passed the first inside sample on 3 of 1000 test rays at
+/// factor 1, 2 at 0.9 and 0.7, none of 5000 at 0.6 or 0.5), so the marching stays conservative.
+inline constexpr float kMandelbulbSafety = 0.5f;
+
+/// Mandelbulb distance estimate kMandelbulbSafety * 0.5*log(r)*r/dr with the running
+/// derivative dr. Points farther than twice the bailout use |p| - bailout (the set lies
+/// inside the bailout ball), where the log estimate would overshoot.
 inline float mandelbulb(float px, float py, float pz, float power, int iterations, float bailout) {
   const float r0 = len3(px, py, pz);
   if (r0 > 2.0f * bailout) return r0 - bailout;
@@ -145,10 +150,11 @@ inline float mandelbulb(float px, float py, float pz, float power, int iteration
     r = len3(zx, zy, zz);
   }
   r = std::max(r, 1e-20f);
-  return 0.5f * std::log(r) * r / dr;
+  return kMandelbulbSafety * 0.5f * std::log(r) * r / dr;
 }
 
-/// Menger sponge of half extent 1 (Inigo Quilez's iterated cross subtraction, exact).
+/// Menger sponge of half extent 1 (Inigo Quilez's iterated cross subtraction): exact outside
+/// the cube, a lower bound inside the holes (the cross is measured in the max norm).
 inline float menger(float x, float y, float z, int iterations) {
   float d = box(x, y, z, 1.0f, 1.0f, 1.0f);
   float s = 1.0f;

@@ -118,7 +118,12 @@ int runSimulate(Args args) {
     return 1;
   }
   auto scene = scene::loadSceneFile(parsed->scene);
-  if (!scene) return fail(Error{parsed->scene, scene.error().message()});
+  if (!scene) {
+    // File-level errors already name the path; content errors name a JSON pointer in it.
+    const Error& e = scene.error();
+    if (e.where == parsed->scene) return fail(e);
+    return fail(Error{parsed->scene + (e.where.empty() ? "" : ": " + e.where), e.what});
+  }
 
   auto driftNode = drift::findDriftNode(*scene);
   if (!driftNode) return fail(Error{parsed->scene + ": " + driftNode.error().where, driftNode.error().what});

@@ -217,6 +217,17 @@ class Walker {
     const RjValue& schema = set_.at(schemaPointer);
     if (value.IsObject() && schema.HasMember("properties")) {
       object(value, schemaPointer, where);
+    } else if (value.IsObject() && schema.HasMember("anyOf") && schema["anyOf"].IsArray()) {
+      // "number or driver object": an object can only mean the object form, so walk that
+      // one for precise pointers.
+      for (rapidjson::SizeType i = 0; i < schema["anyOf"].Size(); ++i) {
+        const std::string branch = resolve(schemaPointer + "/anyOf/" + std::to_string(i));
+        if (set_.at(branch).HasMember("properties")) {
+          object(value, branch, where);
+          return;
+        }
+      }
+      set_.validate(value, schemaPointer, where, problems_);
     } else if (value.IsArray() && schema.HasMember("items") && schema["items"].IsObject()) {
       array(value, schemaPointer, where);
     } else {

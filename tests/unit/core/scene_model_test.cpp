@@ -166,3 +166,29 @@ TEST(SceneModel, BuildSceneNeverThrowsOnGarbage) {
 
 }  // namespace
 }  // namespace floptle::scene
+
+namespace floptle::scene {
+namespace {
+
+TEST(SceneFormatDoc, TheExampleInTheFormatDocumentIsValid) {
+  const std::string doc =
+      test::readBytes(std::filesystem::path(FLOPTLE_SOURCE_DIR) / "resources/scene-format.md");
+  const std::size_t section = doc.find("## Example");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t begin = doc.find("```json\n", section);
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = doc.find("```", begin + 8);
+  auto parsed = parseSceneText(doc.substr(begin + 8, end - begin - 8));
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  auto scene = buildScene(*parsed);
+  ASSERT_TRUE(scene.ok());
+  EXPECT_EQ(scene->nodes.size(), 3u);
+}
+
+TEST(SceneSchema, EmbeddedSchemaIsTheResourceFile) {
+  EXPECT_EQ(std::string(sceneSchemaText()),
+            test::readBytes(std::filesystem::path(FLOPTLE_SOURCE_DIR) / "resources/scene.schema.json"));
+}
+
+}  // namespace
+}  // namespace floptle::scene

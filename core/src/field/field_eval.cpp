@@ -44,14 +44,63 @@ inline float repeatAxis(float v, float period) {
   return period > 0.0f ? v - period * std::floor(v / period + 0.5f) : v;
 }
 
+/// The binary CSG ops on (a, material ma) and (b, mb); unions take the nearer child's
+/// material, intersections the farther's, subtractions keep the first's.
 template <bool kMaterial>
-inline void run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, float& outD, MaterialIndex& outM) {
+inline void combine(Op op, const float* D, float& a, MaterialIndex& ma, float b, MaterialIndex mb) {
+  switch (op) {
+    case Op::Union:
+      if constexpr (kMaterial) ma = b < a ? mb : ma;
+      a = std::min(a, b);
+      break;
+    case Op::Intersection:
+      if constexpr (kMaterial) ma = b > a ? mb : ma;
+      a = std::max(a, b);
+      break;
+    case Op::Subtract: a = std::max(a, -b); break;
+    case Op::SmoothUnion:
+      if constexpr (kMaterial) ma = b < a ? mb : ma;
+      a = sdf::smin(a, b, D[0]);
+      break;
+    case Op::SmoothIntersection:
+      if constexpr (kMaterial) ma = b > a ? mb : ma;
+      a = sdf::smax(a, b, D[0]);
+      break;
+    case Op::SmoothSubtract: a = sdf::smax(a, -b, D[0]); break;
+    default: break;
+  }
+}
+
+template <bool kMaterial>
+inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, MaterialIndex* outM) {
   float px[kMaxStack], py[kMaxStack], pz[kMaxStack], v[kMaxStack];
   MaterialIndex m[kMaxStack];
   px[0] = p.x, py[0] = p.y, pz[0] = p.z;
-  for (const Instr& in : impl.code) {
-    const float* D = Dall + in.data;
+  for (const FastInstr& in : impl.fast) {
     const int vi = in.valueIndex, pi = in.pointIndex;
+    if (isPrimitive(in.op)) {
+      float x = px[pi], y = py[pi], z = pz[pi];
+      const float* T = Dall + in.xformData;
+      if (in.xform != 0) {
+        x -= T[9], y -= T[10], z -= T[11];
+        if (in.xform == 2) {
+          const float lx = T[0] * x + T[1] * y + T[2] * z;
+          const float ly = T[3] * x + T[4] * y + T[5] * z;
+          const float lz = T[6] * x + T[7] * y + T[8] * z;
+          x = lx, y = ly, z = lz;
+        }
+      }
+      float d = primitive(in.op, Dall + in.data, x, y, z);
+      if (in.xform == 2) d *= T[13];
+      if (in.hasCombine) {
+        combine<kMaterial>(in.combine, Dall + in.combineData, v[vi - 1], m[vi - 1], d, in.material);
+      } else {
+        v[vi] = d;
+        if constexpr (kMaterial) m[vi] = in.material;
+      }
+      continue;
+    }
+    const float* D = Dall + in.data;
     switch (in.op) {
       case Op::PushTransform: {
         const float x = px[pi - 1] - D[9], y = py[pi - 1] - D[10], z = pz[pi - 1] - D[11];
@@ -66,7 +115,6 @@ inline void run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, float
         py[pi] = repeatAxis(py[pi - 1], D[1]);
         pz[pi] = repeatAxis(pz[pi - 1], D[2]);
         break;
-      case Op::PopRepeat: break;
       case Op::PushTwist: {
         const float a = -D[0] * py[pi - 1], c = std::cos(a), s = std::sin(a);
         px[pi] = c * px[pi - 1] - s * pz[pi - 1];
@@ -79,51 +127,60 @@ inline void run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, float
         v[vi] /= twistLipschitz(D[0], rho + std::abs(v[vi]));
         break;
       }
-      case Op::Union:
-        if constexpr (kMaterial) m[vi] = v[vi + 1] < v[vi] ? m[vi + 1] : m[vi];
-        v[vi] = std::min(v[vi], v[vi + 1]);
-        break;
-      case Op::Intersection:
-        if constexpr (kMaterial) m[vi] = v[vi + 1] > v[vi] ? m[vi + 1] : m[vi];
-        v[vi] = std::max(v[vi], v[vi + 1]);
-        break;
-      case Op::Subtract: v[vi] = std::max(v[vi], -v[vi + 1]); break;  // keeps the first's material
-      case Op::SmoothUnion:
-        if constexpr (kMaterial) m[vi] = v[vi + 1] < v[vi] ? m[vi + 1] : m[vi];
-        v[vi] = sdf::smin(v[vi], v[vi + 1], D[0]);
-        break;
-      case Op::SmoothIntersection:
-        if constexpr (kMaterial) m[vi] = v[vi + 1] > v[vi] ? m[vi + 1] : m[vi];
-        v[vi] = sdf::smax(v[vi], v[vi + 1], D[0]);
-        break;
-      case Op::SmoothSubtract: v[vi] = sdf::smax(v[vi], -v[vi + 1], D[0]); break;
       default:
-        v[vi] = primitive(in.op, D, px[pi], py[pi], pz[pi]);
-        if constexpr (kMaterial) m[vi] = in.material;
+        combine<kMaterial>(in.op, D, v[vi], m[vi], v[vi + 1], m[vi + 1]);
         break;
     }
   }
+  if constexpr (kMaterial) *outM = m[0];
   const float d = v[0];
-  outD = std::isnan(d) ? 1e30f : d;  // unreachable for finite input; never hand out NaN
-  if constexpr (kMaterial) outM = m[0];
+  return std::isnan(d) ? 1e30f : d;  // unreachable for finite input; never hand out NaN
 }
 
 }  // namespace
 
 float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
-  float d;
-  MaterialIndex m;
-  run<false>(impl, D, p, d, m);
-  return d;
+  return run<false>(impl, D, p, nullptr);
 }
 
 FieldSample evalSample(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
   FieldSample s;
-  run<true>(impl, D, p, s.distance, s.material);
+  s.distance = run<true>(impl, D, p, &s.material);
   return s;
 }
 
-float evalPrimitive(Op op, const float* D, float x, float y, float z) { return primitive(op, D, x, y, z); }
 float evalTwistLipschitz(float rate, float rho) { return twistLipschitz(rate, rho); }
+
+/// A program of one (possibly transformed) primitive: no stacks, no loop.
+inline float runSingle(const FastInstr& in, const float* Dall, Vec3 p) {
+  float x = p.x, y = p.y, z = p.z;
+  const float* T = Dall + in.xformData;
+  if (in.xform != 0) {
+    x -= T[9], y -= T[10], z -= T[11];
+    if (in.xform == 2) {
+      const float lx = T[0] * x + T[1] * y + T[2] * z;
+      const float ly = T[3] * x + T[4] * y + T[5] * z;
+      const float lz = T[6] * x + T[7] * y + T[8] * z;
+      x = lx, y = ly, z = lz;
+    }
+  }
+  float d = primitive(in.op, Dall + in.data, x, y, z);
+  if (in.xform == 2) d *= T[13];
+  return std::isnan(d) ? 1e30f : d;
+}
+
+// The public per-point entry points live here so the interpreter inlines into them.
+float FieldProgram::distance(Vec3 p, double t) const {
+  const Impl& impl = *impl_;
+  if (!impl.isAnimated()) {
+    if (impl.single) return runSingle(impl.fast[0], impl.derived.data(), p);
+    return run<false>(impl, impl.derived.data(), p, nullptr);
+  }
+  return withDerived(impl, t, [&](const float* D) { return run<false>(impl, D, p, nullptr); });
+}
+
+FieldSample FieldProgram::sample(Vec3 p, double t) const {
+  return withDerived(*impl_, t, [&](const float* D) { return evalSample(*impl_, D, p); });
+}
 
 }  // namespace floptle::field

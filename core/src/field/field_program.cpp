@@ -203,6 +203,43 @@ void deriveInstr(const Instr& in, const float* Pall, float* Dall) {
   }
 }
 
+void buildFastCode(FieldProgram::Impl& impl) {
+  const auto& code = impl.code;
+  auto isBinary = [](Op op) { return op >= Op::Union; };
+  impl.fast.clear();
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    FastInstr f;
+    const Instr& in = code[i];
+    f.op = in.op, f.material = in.material, f.data = in.data, f.valueIndex = in.valueIndex, f.pointIndex = in.pointIndex;
+    std::size_t prim = i;
+    if (in.op == Op::PushTransform && i + 2 < code.size() && isPrimitive(code[i + 1].op) &&
+        code[i + 2].op == Op::PopTransform) {
+      prim = i + 1;
+      const Instr& p = code[prim];
+      f.op = p.op, f.material = p.material, f.data = p.data, f.pointIndex = in.pointIndex - 1;
+      f.xformData = in.data;
+      // Translation only when rotation and scale are static and identity (a w of either sign).
+      const AnimatedScalar* T = impl.params.data() + in.slot;
+      bool rigidStatic = true;
+      for (int k = 3; k < 8; ++k) rigidStatic = rigidStatic && !T[k].animated();
+      const bool identity = rigidStatic && T[3].base == 0.0f && T[4].base == 0.0f && T[5].base == 0.0f &&
+                            T[6].base != 0.0f && T[7].base == 1.0f;
+      f.xform = identity ? 1 : 2;
+      i += 2;
+    }
+    if (isPrimitive(code[prim].op) && i + 1 < code.size() && isBinary(code[i + 1].op) &&
+        code[i + 1].valueIndex == f.valueIndex - 1) {
+      f.hasCombine = true;
+      f.combine = code[i + 1].op;
+      f.combineData = code[i + 1].data;
+      i += 1;
+    }
+    impl.fast.push_back(f);
+  }
+  impl.single = impl.fast.size() == 1 && isPrimitive(impl.fast[0].op) && !impl.fast[0].hasCombine &&
+                impl.fast[0].pointIndex == 0;
+}
+
 void FieldProgram::Impl::deriveAt(double t, float* out) const {
   std::copy(derived.begin(), derived.end(), out);
   if (!isAnimated()) return;
@@ -234,6 +271,7 @@ Expected<FieldProgram> FieldProgram::compile(const FieldNode& root) {
   for (const Instr& in : impl.code)
     if (in.slot >= 0) deriveInstr(in, P.data(), impl.derived.data());
   impl.epsilon = std::max(1e-3f * std::clamp(characteristicSize(root), 1e-3f, 1e4f), 1e-5f);
+  buildFastCode(impl);
   // Analytic normal: transforms around a single primitive with a closed-form gradient.
   std::size_t i = 0;
   while (i < impl.code.size() && impl.code[i].op == Op::PushTransform) ++i;
@@ -259,13 +297,6 @@ FieldProgram& FieldProgram::operator=(FieldProgram&& o) noexcept {
 }
 FieldProgram::~FieldProgram() { delete impl_; }
 
-float FieldProgram::distance(Vec3 p, double t) const {
-  return withDerived(*impl_, t, [&](const float* D) { return evalDistance(*impl_, D, p); });
-}
-
-FieldSample FieldProgram::sample(Vec3 p, double t) const {
-  return withDerived(*impl_, t, [&](const float* D) { return evalSample(*impl_, D, p); });
-}
 
 void FieldProgram::distanceBatch(std::span<const Vec3> points, double t, std::span<float> out) const {
   const std::size_t n = std::min(points.size(), out.size());

@@ -1,0 +1,187 @@
+#pragma once
+// CollisionWorld: one per scene. Holds colliders densely (index = ColliderId), a BVH over
+// their AABBs that is refit (not rebuilt) each step, and answers the queries every
+// controller and the solver build on (seed 000, "The collision world"): closest,
+// sphereOverlap, capsuleOverlap, raycast, spherecast and sweep.
+//
+// Conventions (all queries):
+//  - Positions (m), time t (s). Bad arguments (NaN or infinite numbers, a zero direction or
+//    motion, a negative radius or max distance) give an Error naming the argument; no query
+//    ever returns a NaN.
+//  - A miss is std::nullopt. Every hit is built by one function (makeHit) and names its
+//    collider; nodeName(hit) is the node, material(hit) the face label resolved on read.
+//  - Among several colliders the best hit wins (nearest / deepest); ties go to the lower
+//    ColliderId, so results never depend on traversal order.
+//  - Queries use the AABBs of the last refit(t): call refit(t) once per step (or before
+//    querying at a new time when colliders morph or move).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/math.h"
+#include "floptle/physics/collider_bvh.h"
+#include "floptle/physics/collision_shape.h"
+
+namespace floptle::physics {
+
+/// How a node's body moves: never (static), by script/animation (kinematic), by the solver.
+enum class BodyKind : std::uint8_t { Static, Kinematic, Dynamic };
+std::optional<BodyKind> bodyKindFromName(std::string_view name);  ///< "static" ...
+std::string_view bodyKindName(BodyKind kind);
+
+/// Dense index of a collider in its world; valid for the world's lifetime (colliders are
+/// only ever added).
+using ColliderId = std::uint32_t;
+
+/// One hit on a collider's surface. What `distance` means depends on the query:
+///   raycast / spherecast / sweep: distance travelled along the unit direction (m);
+///   closest: signed distance from the query point (m), negative inside;
+///   sphereOverlap / capsuleOverlap: penetration depth (m), > 0.
+struct Hit {
+  ColliderId collider = 0;
+  /// Surface point for rays and closest; the deepest point of the swept or overlapping
+  /// sphere (centre - radius * normal) for sphere and capsule queries (m).
+  Vec3 point{0.0f};
+  /// Outward unit normal of the collider at the hit.
+  Vec3 normal{0.0f, 1.0f, 0.0f};
+  float distance = 0.0f;
+  /// sweep only: fraction of the motion travelled before contact, in [0, 1] (-).
+  float toi = 0.0f;
+  /// The query started inside (ray) or overlapping (sphere/capsule cast): distance 0.
+  bool inside = false;
+};
+
+/// A convex shape to sweep: a sphere (centre a) or a capsule (axis a..b), radius (m).
+struct SweepShape {
+  enum class Kind : std::uint8_t { Sphere, Capsule };
+  Kind kind = Kind::Sphere;
+  Vec3 a{0.0f};
+  Vec3 b{0.0f};
+  float radius = 0.0f;
+  static SweepShape sphere(Vec3 centre, float radius) { return {Kind::Sphere, centre, centre, radius}; }
+  static SweepShape capsule(Vec3 a, Vec3 b, float radius) { return {Kind::Capsule, a, b, radius}; }
+};
+
+class CollisionWorld {
+ public:
+  // ---- documented tuning (why these values: see collision_world.cpp) -------------------
+  /// Relative hit epsilon (-): a march stops when f < kHitEpsilon * max(1 m, |p|_inf), i.e.
+  /// a few float ulps of the point's coordinates, so accuracy holds at any world offset.
+  static constexpr float kHitEpsilon = 1e-6f;
+  /// Most sphere-marching steps per collider per cast; a ray that has not converged by then
+  /// (a near-tangent graze) is reported as a miss: it passed within the last f of the surface.
+  static constexpr int kMaxMarchSteps = 512;
+  /// Capsule axis search: coarse samples and golden-section refinements (seed 000).
+  static constexpr int kCapsuleCoarseSamples = 3;
+  static constexpr int kCapsuleGoldenSteps = 5;
+  /// Default dt of surfaceVelocity (s).
+  static constexpr double kSurfaceVelocityDt = 1.0 / 240.0;
+
+  CollisionWorld() = default;
+  CollisionWorld(CollisionWorld&&) noexcept = default;
+  CollisionWorld& operator=(CollisionWorld&&) noexcept = default;
+
+  /// Adds a collider for `node` and rebuilds the broadphase (adding is a load-time event;
+  /// stepping only refits). The world owns the shape.
+  ColliderId add(std::unique_ptr<CollisionShape> shape, std::string node,
+                 BodyKind body = BodyKind::Static, bool collidable = true);
+  /// Re-reads every collider's aabb(t) and refits the BVH bottom-up (topology unchanged).
+  void refit(double t);
+  double refitTime() const { return refitTime_; }
+
+  std::size_t size() const { return colliders_.size(); }
+  const std::string& nodeName(ColliderId id) const { return colliders_[id].node; }
+  const std::string& nodeName(const Hit& hit) const { return nodeName(hit.collider); }
+  BodyKind body(ColliderId id) const { return colliders_[id].body; }
+  bool collidable(ColliderId id) const { return colliders_[id].collidable; }
+  /// Non-collidable colliders are skipped by every query.
+  void setCollidable(ColliderId id, bool collidable) { colliders_[id].collidable = collidable; }
+  const CollisionShape& shape(ColliderId id) const { return *colliders_[id].shape; }
+  /// Mutable access (moving kinematic bodies); refit afterwards.
+  CollisionShape& shape(ColliderId id) { return *colliders_[id].shape; }
+  /// The collider's box as of the last refit (m).
+  const Aabb& colliderAabb(ColliderId id) const { return boxes_[id]; }
+  /// The collider whose node is `name`, if any (first by id).
+  std::optional<ColliderId> find(std::string_view node) const;
+
+  /// false: every query visits every collider in id order (brute force), for tests that
+  /// hold the BVH to it. Results are identical either way.
+  void setUseBroadphase(bool use) { useBroadphase_ = use; }
+
+  // ---- queries -------------------------------------------------------------------------
+  /// Nearest surface of the union of colliders: signed distance, surface point p - f*n and
+  /// normal. nullopt only when the world has no collidable collider.
+  Expected<std::optional<Hit>> closest(Vec3 p, double t) const;
+  /// Deepest collider a sphere overlaps (f(c) < r): penetration r - f(c), normal n(c),
+  /// point c - r*n.
+  Expected<std::optional<Hit>> sphereOverlap(Vec3 centre, float radius, double t) const;
+  /// Capsule a..b of radius r: its end spheres, and the axis point nearest each collider
+  /// (three coarse samples, five golden-section refinements) when strictly between the ends
+  /// and nearer than either. Reports the deepest.
+  Expected<std::optional<Hit>> capsuleOverlap(Vec3 a, Vec3 b, float radius, double t) const;
+  /// Sphere-marched ray. ray.direction need not be unit (it is normalized; distances are
+  /// along the unit direction). A ray starting inside a collider hits at distance 0 with
+  /// `inside` set and the normal at the origin.
+  Expected<std::optional<Hit>> raycast(const Ray& ray, float maxDistance, double t) const;
+  /// Moves a sphere of radius r from origin along dir up to maxDistance: hit when f < r,
+  /// steps by f - r, so it cannot tunnel whatever the distance. Starting overlapping gives
+  /// distance 0 with `inside` set.
+  Expected<std::optional<Hit>> spherecast(Vec3 origin, Vec3 dir, float radius,
+                                          float maxDistance, double t) const;
+  /// Sweeps a sphere or capsule by `motion` (m); toi in [0, 1] is the fraction travelled.
+  Expected<std::optional<Hit>> sweep(const SweepShape& shape, Vec3 motion, double t) const;
+
+  /// Material slot name at the hit (CollisionShape::faceLabel + labelName), resolved now:
+  /// nullopt for single-surface shapes. Never called on the query path.
+  std::optional<std::string> material(const Hit& hit) const;
+  /// Velocity of the surface at p along its normal from dF/dt (m/s):
+  /// v = -(f(p, t+dt) - f(p, t)) / dt * n.
+  Vec3 surfaceVelocity(ColliderId id, Vec3 p, double t, double dt = kSurfaceVelocityDt) const;
+  Vec3 surfaceVelocity(const Hit& hit, double t, double dt = kSurfaceVelocityDt) const {
+    return surfaceVelocity(hit.collider, hit.point, t, dt);
+  }
+
+  /// The one builder of hits: guards the normal (a degenerate gradient falls back to
+  /// `fallbackNormal`) and every number, so no NaN leaves a query.
+  static Hit makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance,
+                     bool inside, Vec3 fallbackNormal, float toi = 0.0f);
+
+ private:
+  struct Collider {
+    std::unique_ptr<CollisionShape> shape;
+    std::string node;
+    BodyKind body = BodyKind::Static;
+    bool collidable = true;
+  };
+
+  template <class Visit>
+  void forEachOverlapping(const Aabb& box, Visit&& visit) const;
+  std::optional<Hit> castAlong(Vec3 origin, Vec3 dir, float radius, float maxDistance,
+                               double t) const;
+  std::optional<Hit> sweepCapsule(const SweepShape& shape, Vec3 motion, double t) const;
+
+  std::vector<Collider> colliders_;
+  /// boxes_[id] = colliders_[id].shape->aabb(refitTime_).
+  std::vector<Aabb> boxes_;
+  ColliderBvh bvh_;
+  double refitTime_ = 0.0;
+  bool useBroadphase_ = true;
+};
+
+template <class Visit>
+void CollisionWorld::forEachOverlapping(const Aabb& box, Visit&& visit) const {
+  auto guarded = [&](std::uint32_t id) {
+    if (colliders_[id].collidable && boxes_[id].overlaps(box)) visit(static_cast<ColliderId>(id));
+  };
+  if (useBroadphase_) {
+    bvh_.forEachOverlapping(box, guarded);
+  } else {
+    for (std::uint32_t id = 0; id < colliders_.size(); ++id) guarded(id);
+  }
+}
+
+}  // namespace floptle::physics

@@ -1,0 +1,45 @@
+#pragma once
+// FieldCollider: an analytic field (a compiled field graph) placed in the world by a node's
+// transform. The program is evaluated in the node's local frame: a world point is taken to
+// local space by the inverse transform and the local distance is scaled back to meters
+// (uniform scale keeps a signed distance a signed distance). Same collision path for a
+// primitive and a fractal, no special cases (seed 000, "Collider types").
+#include <memory>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/field/field_node.h"
+#include "floptle/core/field/field_program.h"
+#include "floptle/core/math.h"
+#include "floptle/physics/collision_shape.h"
+
+namespace floptle::physics {
+
+class FieldCollider final : public CollisionShape {
+ public:
+  /// Compiles `shape` (errors name the offending node) and places it at `world`.
+  /// An invalid transform (non-finite, scale <= 0) is refused.
+  static Expected<FieldCollider> make(const field::FieldNode& shape, const Transform& world);
+
+  float distance(Vec3 p, double t) const override;
+  Vec3 normal(Vec3 p, double t) const override;
+  /// World box of the program's bounds at t; unbounded fields (planes, repeats) answer the
+  /// whole space (+-FLT_MAX), which the broadphase always visits.
+  Aabb aabb(double t) const override;
+
+  const Transform& worldTransform() const { return world_; }
+  /// Moves the collider (kinematic and dynamic bodies); the world refits on its next step.
+  void setWorldTransform(const Transform& world);
+  const field::FieldProgram& program() const { return *program_; }
+
+ private:
+  FieldCollider(std::shared_ptr<const field::FieldProgram> program, const Transform& world);
+
+  /// Shared so copies of a collider (world snapshots) do not recompile the graph.
+  std::shared_ptr<const field::FieldProgram> program_;
+  Transform world_;
+  Transform toLocal_;
+  /// True when world_ is the identity: points go to the program untouched.
+  bool identity_ = true;
+};
+
+}  // namespace floptle::physics

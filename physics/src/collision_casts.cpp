@@ -1,0 +1,180 @@
+// CollisionWorld casts: raycast, spherecast and sweep, all by sphere marching each collider
+// the ray meets inside its (inflated) box, nearest box first, pruned by the best hit so far.
+#include <cmath>
+
+#include "collision_detail.h"
+#include "floptle/physics/collision_world.h"
+
+namespace floptle::physics {
+
+std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, float maxDistance,
+                                             double t) const {
+  float best = maxDistance;
+  ColliderId bestId = 0;
+  bool found = false, bestInside = false;
+  const Ray ray{origin, dir};
+  auto visit = [&](std::uint32_t id, float tEnter, float tExit) {
+    if (!colliders_[id].collidable) return;
+    const CollisionShape& shape = *colliders_[id].shape;
+    const float end = std::min(tExit, best);
+    std::optional<detail::March> m;
+    // A shape with a faster exact cast (a mesh BVH) answers itself.
+    const CollisionShape::CastResult fast = shape.castSphere(origin, dir, r, end, t);
+    if (fast.handled) {
+      if (fast.hit) m = detail::March{fast.distance, fast.distance <= 0.0f};
+    } else {
+      m = detail::marchShape(shape, origin, dir, r, tEnter, end, t);
+    }
+    if (!m || m->distance > best) return;
+    if (!found || m->distance < best || (m->distance == best && id < bestId)) {
+      best = m->distance;
+      bestId = id;
+      bestInside = m->inside;
+      found = true;
+    }
+  };
+  if (useBroadphase_) {
+    bvh_.forEachOnRay(ray, r, [&] { return best; }, visit);
+  } else {
+    const Vec3 invDir = 1.0f / dir;
+    for (std::uint32_t id = 0; id < colliders_.size(); ++id) {
+      float tEnter, tExit;
+      if (ColliderBvh::rayBox(boxes_[id].inflated(r), origin, invDir, maxDistance, tEnter, tExit))
+        visit(id, tEnter, tExit);
+    }
+  }
+  if (!found) return std::nullopt;
+  const CollisionShape& shape = *colliders_[bestId].shape;
+  const Vec3 centre = origin + dir * best;
+  const Vec3 n = shape.normal(centre, t);
+  Hit hit = makeHit(bestId, centre, n, best, bestInside, -dir);
+  // Rays: the surface point itself. Spheres: the sphere's point touching the surface.
+  if (r > 0.0f) hit.point = centre - hit.normal * r;
+  return hit;
+}
+
+Expected<std::optional<Hit>> CollisionWorld::raycast(const Ray& ray, float maxDistance,
+                                                     double t) const {
+  if (auto e = detail::checkFinite(ray.origin, "origin")) return *e;
+  Vec3 dir;
+  if (auto e = detail::checkDirection(ray.direction, "dir", dir)) return *e;
+  if (auto e = detail::checkRadius(maxDistance, "max")) return *e;
+  if (auto e = detail::checkFinite(t, "t")) return *e;
+  return castAlong(ray.origin, dir, 0.0f, maxDistance, t);
+}
+
+Expected<std::optional<Hit>> CollisionWorld::spherecast(Vec3 origin, Vec3 direction, float r,
+                                                        float maxDistance, double t) const {
+  if (auto e = detail::checkFinite(origin, "origin")) return *e;
+  Vec3 dir;
+  if (auto e = detail::checkDirection(direction, "dir", dir)) return *e;
+  if (auto e = detail::checkRadius(r, "radius")) return *e;
+  if (auto e = detail::checkRadius(maxDistance, "max")) return *e;
+  if (auto e = detail::checkFinite(t, "t")) return *e;
+  return castAlong(origin, dir, r, maxDistance, t);
+}
+
+Expected<std::optional<Hit>> CollisionWorld::sweep(const SweepShape& shape, Vec3 motion,
+                                                   double t) const {
+  if (auto e = detail::checkFinite(shape.a, "shape/a")) return *e;
+  if (shape.kind == SweepShape::Kind::Capsule)
+    if (auto e = detail::checkFinite(shape.b, "shape/b")) return *e;
+  if (auto e = detail::checkRadius(shape.radius, "shape/radius")) return *e;
+  Vec3 dir;
+  if (auto e = detail::checkDirection(motion, "motion", dir)) return *e;
+  if (auto e = detail::checkFinite(t, "t")) return *e;
+  const float length = glm::length(motion);
+  std::optional<Hit> hit;
+  if (shape.kind == SweepShape::Kind::Sphere || shape.a == shape.b) {
+    hit = castAlong(shape.a, dir, shape.radius, length, t);
+  } else {
+    hit = sweepCapsule(shape, motion, t);
+  }
+  if (hit) hit->toi = std::clamp(hit->distance / length, 0.0f, 1.0f);
+  return hit;
+}
+
+// Capsule sweep. The clearance of the capsule from one collider is bounded below by sampling
+// the axis every h <= r: the axis' true nearest distance is at least min f(sample) - h/2
+// (f is 1-Lipschitz), so stepping by min f - h/2 - r can never pass through a surface.
+// Once that bound is within the hit epsilon, a few steps with the capsule's own
+// (golden-section) clearance bring the contact onto the surface.
+std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 motion,
+                                                double t) const {
+  const float length = glm::length(motion);
+  const Vec3 dir = motion / length;
+  const Vec3 axis = cap.b - cap.a;
+  const float axisLength = glm::length(axis);
+  const int intervals =
+      std::clamp(static_cast<int>(std::ceil(axisLength / std::max(cap.radius, 1e-3f))), 1, 64);
+  const float halfSpacing = 0.5f * axisLength / static_cast<float>(intervals);
+
+  Aabb swept;
+  for (Vec3 p : {cap.a, cap.b, cap.a + motion, cap.b + motion}) swept.expand(p);
+  swept = swept.inflated(cap.radius);
+
+  float best = length;
+  ColliderId bestId = 0;
+  Vec3 bestCentre{0.0f};
+  bool found = false, bestInside = false;
+  forEachOverlapping(swept, [&](ColliderId id) {
+    const CollisionShape& shape = *colliders_[id].shape;
+    auto conservative = [&](float s) {
+      float m = std::numeric_limits<float>::infinity();
+      for (int i = 0; i <= intervals; ++i)
+        m = std::min(m, shape.distance(cap.a + axis * (static_cast<float>(i) / intervals) +
+                                           dir * s, t));
+      return m - halfSpacing - cap.radius;
+    };
+    float s = 0.0f;
+    bool converged = false;
+    for (int step = 0; step < kMaxMarchSteps && s <= best; ++step) {
+      const float c = conservative(s);
+      if (!(c == c)) return;
+      if (c < detail::hitEpsilon(cap.a + dir * s)) {
+        converged = true;
+        break;
+      }
+      s += c;
+    }
+    if (!converged || s > best) return;
+    // Refine with the capsule's own nearest axis point (ends + golden section).
+    Vec3 centre{0.0f};
+    bool inside = false;
+    for (int step = 0; step < 16; ++step) {
+      const Vec3 a = cap.a + dir * s, b = cap.b + dir * s;
+      float f = shape.distance(a, t);
+      centre = a;
+      const float fb = shape.distance(b, t);
+      if (fb < f) {
+        f = fb;
+        centre = b;
+      }
+      const detail::AxisPoint q = detail::nearestAxisPoint(shape, a, b, t);
+      if (q.s > 0.0f && q.s < 1.0f && q.f < f) {
+        f = q.f;
+        centre = a + (b - a) * q.s;
+      }
+      const float clearance = f - cap.radius;
+      if (s == 0.0f && clearance < 0.0f) {
+        inside = true;
+        break;
+      }
+      if (clearance < detail::hitEpsilon(centre)) break;
+      s += clearance;
+    }
+    if (s > best || (s == best && found && id > bestId)) return;
+    best = s;
+    bestId = id;
+    bestCentre = centre;
+    bestInside = inside;
+    found = true;
+  });
+  if (!found) return std::nullopt;
+  const Vec3 n = colliders_[bestId].shape->normal(bestCentre, t);
+  Hit hit = makeHit(bestId, bestCentre, n, best, bestInside, -dir);
+  hit.point = bestCentre - hit.normal * cap.radius;
+  return hit;
+}
+
+}  // namespace floptle::physics

@@ -1,0 +1,243 @@
+// CollisionWorld: collider bookkeeping, the hit builder, closest and the overlap queries.
+// The casts live in collision_casts.cpp.
+#include "floptle/physics/collision_world.h"
+
+#include <cmath>
+
+#include "collision_detail.h"
+
+namespace floptle::physics {
+
+std::optional<BodyKind> bodyKindFromName(std::string_view name) {
+  if (name == "static") return BodyKind::Static;
+  if (name == "kinematic") return BodyKind::Kinematic;
+  if (name == "dynamic") return BodyKind::Dynamic;
+  return std::nullopt;
+}
+
+std::string_view bodyKindName(BodyKind kind) {
+  switch (kind) {
+    case BodyKind::Static: return "static";
+    case BodyKind::Kinematic: return "kinematic";
+    case BodyKind::Dynamic: return "dynamic";
+  }
+  return "static";
+}
+
+ColliderId CollisionWorld::add(std::unique_ptr<CollisionShape> shape, std::string node,
+                               BodyKind body, bool collidable) {
+  const auto id = static_cast<ColliderId>(colliders_.size());
+  boxes_.push_back(shape->aabb(refitTime_));
+  colliders_.push_back({std::move(shape), std::move(node), body, collidable});
+  bvh_.build(boxes_);
+  return id;
+}
+
+void CollisionWorld::refit(double t) {
+  refitTime_ = t;
+  for (std::size_t i = 0; i < colliders_.size(); ++i) boxes_[i] = colliders_[i].shape->aabb(t);
+  bvh_.refit(boxes_);
+}
+
+std::optional<ColliderId> CollisionWorld::find(std::string_view node) const {
+  for (std::size_t i = 0; i < colliders_.size(); ++i)
+    if (colliders_[i].node == node) return static_cast<ColliderId>(i);
+  return std::nullopt;
+}
+
+Hit CollisionWorld::makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance,
+                            bool inside, Vec3 fallbackNormal, float toi) {
+  Hit hit;
+  hit.collider = collider;
+  const float len = glm::length(normal);
+  // A degenerate gradient (a crease, the centre of a sphere) has no direction: use the
+  // caller's fallback rather than let a NaN out.
+  hit.normal = (std::isfinite(len) && len > 1e-6f) ? normal / len : fallbackNormal;
+  hit.point = isFinite(point) ? point : Vec3(0.0f);
+  hit.distance = std::isfinite(distance) ? distance : 0.0f;
+  hit.toi = std::isfinite(toi) ? std::clamp(toi, 0.0f, 1.0f) : 0.0f;
+  hit.inside = inside;
+  return hit;
+}
+
+std::optional<std::string> CollisionWorld::material(const Hit& hit) const {
+  const CollisionShape& s = shape(hit.collider);
+  const auto label = s.faceLabel(hit.point);
+  if (!label) return std::nullopt;
+  std::string name = s.labelName(*label);
+  if (name.empty()) return std::nullopt;
+  return name;
+}
+
+Vec3 CollisionWorld::surfaceVelocity(ColliderId id, Vec3 p, double t, double dt) const {
+  if (!(dt > 0.0) || !std::isfinite(t) || !isFinite(p)) return Vec3(0.0f);
+  const CollisionShape& s = shape(id);
+  const float f0 = s.distance(p, t);
+  const float f1 = s.distance(p, t + dt);
+  const Vec3 n = s.normal(p, t);
+  const Vec3 v = -static_cast<float>((static_cast<double>(f1) - f0) / dt) * n;
+  return isFinite(v) ? v : Vec3(0.0f);
+}
+
+namespace {
+/// (value, id) order: the smaller value wins, ties to the lower id.
+bool better(float value, ColliderId id, float bestValue, ColliderId bestId) {
+  return value < bestValue || (value == bestValue && id < bestId);
+}
+}  // namespace
+
+Expected<std::optional<Hit>> CollisionWorld::closest(Vec3 p, double t) const {
+  if (auto e = detail::checkFinite(p, "p")) return *e;
+  if (auto e = detail::checkFinite(t, "t")) return *e;
+  float best = std::numeric_limits<float>::infinity();
+  ColliderId bestId = 0;
+  bool found = false;
+  auto visit = [&](std::uint32_t id, float /*boxDistance*/) {
+    if (!colliders_[id].collidable) return;
+    const float f = colliders_[id].shape->distance(p, t);
+    if (!(f == f)) return;
+    if (!found || better(f, id, best, bestId)) {
+      best = f;
+      bestId = id;
+      found = true;
+    }
+  };
+  if (useBroadphase_) {
+    // An exact signed distance is never below the distance to its box, so a box farther
+    // than the best distance so far cannot hold a nearer surface.
+    bvh_.forEachNear(p, [&] { return best; }, visit);
+  } else {
+    for (std::uint32_t id = 0; id < colliders_.size(); ++id) visit(id, 0.0f);
+  }
+  if (!found) return std::optional<Hit>{};
+  const Vec3 n = colliders_[bestId].shape->normal(p, t);
+  Hit hit = makeHit(bestId, p, n, best, best < 0.0f, kUp);
+  hit.point = p - hit.normal * best;
+  return std::optional<Hit>{hit};
+}
+
+Expected<std::optional<Hit>> CollisionWorld::sphereOverlap(Vec3 c, float r, double t) const {
+  if (auto e = detail::checkFinite(c, "center")) return *e;
+  if (auto e = detail::checkRadius(r, "radius")) return *e;
+  if (auto e = detail::checkFinite(t, "t")) return *e;
+  float bestF = std::numeric_limits<float>::infinity();
+  ColliderId bestId = 0;
+  bool found = false;
+  forEachOverlapping(Aabb::fromCenterHalf(c, Vec3(r)), [&](ColliderId id) {
+    const float f = colliders_[id].shape->distance(c, t);
+    if (!(f < r)) return;  // also drops NaN
+    if (!found || better(f, id, bestF, bestId)) {
+      bestF = f;
+      bestId = id;
+      found = true;
+    }
+  });
+  if (!found) return std::optional<Hit>{};
+  const Vec3 n = colliders_[bestId].shape->normal(c, t);
+  Hit hit = makeHit(bestId, c, n, r - bestF, true, kUp);
+  hit.point = c - hit.normal * r;
+  return std::optional<Hit>{hit};
+}
+
+namespace detail {
+
+AxisPoint nearestAxisPoint(const CollisionShape& shape, Vec3 a, Vec3 b, double t) {
+  const Vec3 ab = b - a;
+  auto f = [&](float s) { return shape.distance(a + ab * s, t); };
+  // Three coarse interior samples at 1/4, 1/2, 3/4.
+  constexpr int kCoarse = CollisionWorld::kCapsuleCoarseSamples;
+  float bestS = 0.0f, bestF = std::numeric_limits<float>::infinity();
+  int bestK = 1;
+  for (int k = 1; k <= kCoarse; ++k) {
+    const float s = static_cast<float>(k) / (kCoarse + 1);
+    const float v = f(s);
+    if (v < bestF) {
+      bestF = v;
+      bestS = s;
+      bestK = k;
+    }
+  }
+  // Golden-section search on the bracket between the neighbouring samples (the ends count
+  // as samples 0 and kCoarse + 1 whose values the caller already has).
+  constexpr float kInvPhi = 0.6180339887f;
+  float lo = static_cast<float>(bestK - 1) / (kCoarse + 1);
+  float hi = static_cast<float>(bestK + 1) / (kCoarse + 1);
+  float x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
+  float f1 = f(x1), f2 = f(x2);
+  for (int i = 1; i < CollisionWorld::kCapsuleGoldenSteps; ++i) {
+    if (f1 < f2) {
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - kInvPhi * (hi - lo);
+      f1 = f(x1);
+    } else {
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + kInvPhi * (hi - lo);
+      f2 = f(x2);
+    }
+  }
+  if (f1 < bestF) {
+    bestF = f1;
+    bestS = x1;
+  }
+  if (f2 < bestF) {
+    bestF = f2;
+    bestS = x2;
+  }
+  return {bestS, bestF};
+}
+
+}  // namespace detail
+
+Expected<std::optional<Hit>> CollisionWorld::capsuleOverlap(Vec3 a, Vec3 b, float r,
+                                                            double t) const {
+  if (auto e = detail::checkFinite(a, "a")) return *e;
+  if (auto e = detail::checkFinite(b, "b")) return *e;
+  if (auto e = detail::checkRadius(r, "radius")) return *e;
+  if (auto e = detail::checkFinite(t, "t")) return *e;
+  Aabb box;
+  box.expand(a);
+  box.expand(b);
+  box = box.inflated(r);
+  float bestF = std::numeric_limits<float>::infinity();
+  ColliderId bestId = 0;
+  Vec3 bestCentre{0.0f};
+  bool found = false;
+  const bool segment = glm::dot(b - a, b - a) > 0.0f;
+  forEachOverlapping(box, [&](ColliderId id) {
+    const CollisionShape& s = *colliders_[id].shape;
+    const float fa = s.distance(a, t);
+    const float fb = segment ? s.distance(b, t) : fa;
+    float f = fa;
+    Vec3 centre = a;
+    if (fb < f) {
+      f = fb;
+      centre = b;
+    }
+    if (segment) {
+      const detail::AxisPoint q = detail::nearestAxisPoint(s, a, b, t);
+      // Used only strictly between the ends and nearer than either end.
+      if (q.s > 0.0f && q.s < 1.0f && q.f < f) {
+        f = q.f;
+        centre = a + (b - a) * q.s;
+      }
+    }
+    if (!(f < r)) return;
+    if (!found || better(f, id, bestF, bestId)) {
+      bestF = f;
+      bestId = id;
+      bestCentre = centre;
+      found = true;
+    }
+  });
+  if (!found) return std::optional<Hit>{};
+  const Vec3 n = colliders_[bestId].shape->normal(bestCentre, t);
+  Hit hit = makeHit(bestId, bestCentre, n, r - bestF, true, kUp);
+  hit.point = bestCentre - hit.normal * r;
+  return std::optional<Hit>{hit};
+}
+
+}  // namespace floptle::physics

@@ -1,0 +1,205 @@
+#include "floptle/physics/query_protocol.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace floptle::physics {
+
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+ordered_json errorAnswer(const std::string& what) { return ordered_json{{"error", what}}; }
+
+/// A request key read as the type we need, or an error message.
+struct Reader {
+  const json& request;
+  std::string problem;
+
+  bool failed() const { return !problem.empty(); }
+
+  std::optional<Vec3> vec3(const char* key) {
+    if (failed()) return std::nullopt;
+    auto it = request.find(key);
+    if (it == request.end()) return fail(std::string("missing \"") + key + "\"");
+    if (!it->is_array() || it->size() != 3)
+      return fail(std::string("\"") + key + "\" must be an array of three numbers");
+    Vec3 v;
+    for (int i = 0; i < 3; ++i) {
+      const json& c = (*it)[static_cast<std::size_t>(i)];
+      if (!c.is_number())
+        return fail(std::string("\"") + key + "\" must be an array of three numbers");
+      const double d = c.get<double>();
+      if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
+        return fail(std::string("\"") + key + "\" must be finite");
+      v[i] = static_cast<float>(d);
+    }
+    return v;
+  }
+
+  std::optional<double> number(const char* key, std::optional<double> fallback = std::nullopt) {
+    if (failed()) return std::nullopt;
+    auto it = request.find(key);
+    if (it == request.end()) {
+      if (fallback) return fallback;
+      return failNumber(std::string("missing \"") + key + "\"");
+    }
+    if (!it->is_number()) return failNumber(std::string("\"") + key + "\" must be a number");
+    const double d = it->get<double>();
+    if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
+      return failNumber(std::string("\"") + key + "\" must be finite");
+    return d;
+  }
+
+  std::optional<Vec3> fail(std::string what) {
+    problem = std::move(what);
+    return std::nullopt;
+  }
+  std::optional<double> failNumber(std::string what) {
+    problem = std::move(what);
+    return std::nullopt;
+  }
+};
+
+ordered_json vecJson(Vec3 v) { return ordered_json::array({v.x, v.y, v.z}); }
+
+ordered_json materialJson(const CollisionWorld& world, const Hit& hit) {
+  // Resolved here, on read: the query itself never paid for it.
+  auto m = world.material(hit);
+  return m ? ordered_json(*m) : ordered_json(nullptr);
+}
+
+ordered_json castAnswer(const CollisionWorld& world, const std::optional<Hit>& hit) {
+  if (!hit) return ordered_json{{"hit", false}};
+  ordered_json a{{"hit", true},
+                 {"distance", hit->distance},
+                 {"point", vecJson(hit->point)},
+                 {"normal", vecJson(hit->normal)},
+                 {"node", world.nodeName(*hit)},
+                 {"material", materialJson(world, *hit)}};
+  if (hit->inside) a["inside"] = true;
+  return a;
+}
+
+ordered_json overlapAnswer(const CollisionWorld& world, const std::optional<Hit>& hit) {
+  if (!hit) return ordered_json{{"hit", false}};
+  return ordered_json{{"hit", true},
+                      {"penetration", hit->distance},
+                      {"point", vecJson(hit->point)},
+                      {"normal", vecJson(hit->normal)},
+                      {"node", world.nodeName(*hit)}};
+}
+
+ordered_json sweepAnswer(const CollisionWorld& world, const std::optional<Hit>& hit) {
+  if (!hit) return ordered_json{{"hit", false}};
+  ordered_json a{{"hit", true},
+                 {"toi", hit->toi},
+                 {"distance", hit->distance},
+                 {"point", vecJson(hit->point)},
+                 {"normal", vecJson(hit->normal)},
+                 {"node", world.nodeName(*hit)},
+                 {"material", materialJson(world, *hit)}};
+  if (hit->inside) a["inside"] = true;
+  return a;
+}
+
+template <class T>
+ordered_json fromExpected(const Expected<T>& result, auto&& answer) {
+  if (!result) return errorAnswer(result.error().message());
+  return answer(result.value());
+}
+
+}  // namespace
+
+ordered_json answerQuery(CollisionWorld& world, const json& request) {
+  if (!request.is_object()) return errorAnswer("a query must be a JSON object");
+  auto opIt = request.find("op");
+  if (opIt == request.end() || !opIt->is_string())
+    return errorAnswer("missing \"op\" (a string)");
+  const std::string op = opIt->get<std::string>();
+  Reader in{request, {}};
+  const auto t = in.number("t", 0.0);
+  if (in.failed()) return errorAnswer(in.problem);
+  // Morphing and moving colliders have boxes for one time: refit before answering at another.
+  if (*t != world.refitTime()) world.refit(*t);
+
+  if (op == "raycast" || op == "spherecast") {
+    const auto origin = in.vec3("origin");
+    const auto dir = in.vec3("dir");
+    const auto radius = op == "spherecast" ? in.number("radius") : std::optional<double>(0.0);
+    const auto max = in.number("max", kDefaultMaxDistance);
+    if (in.failed()) return errorAnswer(in.problem);
+    auto cast = [&](const std::optional<Hit>& h) { return castAnswer(world, h); };
+    if (op == "raycast")
+      return fromExpected(world.raycast(Ray{*origin, *dir}, static_cast<float>(*max), *t), cast);
+    return fromExpected(world.spherecast(*origin, *dir, static_cast<float>(*radius),
+                                         static_cast<float>(*max), *t),
+                        cast);
+  }
+  if (op == "closest") {
+    const auto p = in.vec3("p");
+    if (in.failed()) return errorAnswer(in.problem);
+    return fromExpected(world.closest(*p, *t), [&](const std::optional<Hit>& h) {
+      if (!h) return ordered_json{{"distance", nullptr}};
+      return ordered_json{{"distance", h->distance},
+                          {"point", vecJson(h->point)},
+                          {"normal", vecJson(h->normal)},
+                          {"node", world.nodeName(*h)}};
+    });
+  }
+  auto overlap = [&](const std::optional<Hit>& h) { return overlapAnswer(world, h); };
+  if (op == "sphere_overlap") {
+    const auto c = in.vec3("center");
+    const auto r = in.number("radius");
+    if (in.failed()) return errorAnswer(in.problem);
+    return fromExpected(world.sphereOverlap(*c, static_cast<float>(*r), *t), overlap);
+  }
+  if (op == "capsule_overlap") {
+    const auto a = in.vec3("a");
+    const auto b = in.vec3("b");
+    const auto r = in.number("radius");
+    if (in.failed()) return errorAnswer(in.problem);
+    return fromExpected(world.capsuleOverlap(*a, *b, static_cast<float>(*r), *t), overlap);
+  }
+  if (op == "sweep") {
+    auto kindIt = request.find("shape");
+    if (kindIt == request.end() || !kindIt->is_string())
+      return errorAnswer("missing \"shape\" (\"sphere\" or \"capsule\")");
+    const std::string kind = kindIt->get<std::string>();
+    SweepShape shape;
+    if (kind == "sphere") {
+      const auto c = in.vec3("center");
+      const auto r = in.number("radius");
+      if (in.failed()) return errorAnswer(in.problem);
+      shape = SweepShape::sphere(*c, static_cast<float>(*r));
+    } else if (kind == "capsule") {
+      const auto a = in.vec3("a");
+      const auto b = in.vec3("b");
+      const auto r = in.number("radius");
+      if (in.failed()) return errorAnswer(in.problem);
+      shape = SweepShape::capsule(*a, *b, static_cast<float>(*r));
+    } else {
+      return errorAnswer("\"shape\" must be \"sphere\" or \"capsule\", got \"" + kind + "\"");
+    }
+    const auto motion = in.vec3("motion");
+    if (in.failed()) return errorAnswer(in.problem);
+    return fromExpected(world.sweep(shape, *motion, *t),
+                        [&](const std::optional<Hit>& h) { return sweepAnswer(world, h); });
+  }
+  return errorAnswer("unknown op \"" + op +
+                     "\" (raycast, spherecast, closest, sphere_overlap, capsule_overlap, sweep)");
+}
+
+ordered_json answerQueryLine(CollisionWorld& world, std::string_view line) {
+  json request = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) return errorAnswer("not valid JSON");
+  try {
+    return answerQuery(world, request);
+  } catch (const std::exception& e) {  // nothing may escape the protocol
+    return errorAnswer(std::string("internal error: ") + e.what());
+  }
+}
+
+}  // namespace floptle::physics

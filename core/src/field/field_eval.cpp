@@ -16,16 +16,10 @@ inline float twistLipschitz(float rate, float rho) {
   return 0.5f * (s + std::sqrt(s * s + 4.0f));
 }
 
-/// Primitive distance at (x, y, z) with derived constants D.
-inline float primitive(Op op, const float* D, float x, float y, float z) {
+/// The iterative / many-branch primitives, kept out of line so the interpreter loop stays
+/// small (few saved registers) for the cheap closed forms it inlines.
+[[gnu::noinline]] float primitiveSlow(Op op, const float* D, float x, float y, float z) {
   switch (op) {
-    case Op::Sphere: return sdf::sphere(x, y, z, D[0]);
-    case Op::Box: return sdf::box(x, y, z, D[0], D[1], D[2]);
-    case Op::RoundBox: return sdf::box(x, y, z, D[0], D[1], D[2]) - D[3];
-    case Op::Capsule: return sdf::capsule(x, y, z, D[0], D[1], D[2], D[3], D[4], D[5], D[6], D[7]);
-    case Op::Cylinder: return sdf::cylinder(x, y, z, D[0], D[1]);
-    case Op::Torus: return sdf::torus(x, y, z, D[0], D[1]);
-    case Op::Plane: return x * D[0] + y * D[1] + z * D[2] - D[3];
     case Op::Wedge: return sdf::wedge(x, y, z, D[0], D[1], D[2]);
     case Op::Stairs: return sdf::stairs(x, y, z, D[0], D[1], D[2], D[3]);
     case Op::Mandelbulb: return sdf::mandelbulb(x, y, z, D[0], static_cast<int>(D[1]), D[2]);
@@ -37,6 +31,20 @@ inline float primitive(Op op, const float* D, float x, float y, float z) {
     }
     case Op::Mandelbox: return sdf::mandelbox(x, y, z, D[0], static_cast<int>(D[1]), D[2], D[3]);
     default: return 0.0f;
+  }
+}
+
+/// Primitive distance at (x, y, z) with derived constants D.
+inline float primitive(Op op, const float* D, float x, float y, float z) {
+  switch (op) {
+    case Op::Sphere: return sdf::sphere(x, y, z, D[0]);
+    case Op::Box: return sdf::box(x, y, z, D[0], D[1], D[2]);
+    case Op::RoundBox: return sdf::box(x, y, z, D[0], D[1], D[2]) - D[3];
+    case Op::Capsule: return sdf::capsule(x, y, z, D[0], D[1], D[2], D[3], D[4], D[5], D[6], D[7]);
+    case Op::Cylinder: return sdf::cylinder(x, y, z, D[0], D[1]);
+    case Op::Torus: return sdf::torus(x, y, z, D[0], D[1]);
+    case Op::Plane: return x * D[0] + y * D[1] + z * D[2] - D[3];
+    default: return primitiveSlow(op, D, x, y, z);
   }
 }
 

@@ -18,6 +18,7 @@
 #include <QSurfaceFormat>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -185,6 +186,8 @@ Comparison compare(const FieldProgram& prog, GlFieldEvaluator& gpu, const std::v
     c.signMismatchFar += std::abs(s.distance) > 0.05f && (r.distance[i] < 0) != (s.distance < 0);
     c.materialMismatch += err <= 1e-3f && std::lround(r.material[i]) != s.material;
   }
+  std::printf("  GPU vs CPU at t = %.2f s: %d of %d points within tolerance, worst %.3g m, %d material ties\n", t,
+              c.withinTolerance, c.total, c.worst, c.materialMismatch);
   return c;
 }
 

@@ -1,0 +1,171 @@
+#pragma once
+// Simulation: the one code path that assembles a running simulation from a scene, used by
+// the editor's play mode, `floptle simulate` and the tests alike (ARCHITECTURE.md, "Data
+// flow of one tick"). One tick, as named stages:
+//
+//   applyInputs(tick) -> refitWorld(t_end) -> stepCharacters -> applyVehicleForces
+//   -> stepBodies -> tick + 1
+//
+// Fixed step from settings.fixed_dt (1/60 s by default); real-time use goes through
+// advance(frameDelta), which runs the whole ticks a core FixedStepClock hands out and leaves
+// alpha() for the viewport to interpolate by. Gravity (0, -9.81, 0) m/s^2 unless the scene
+// says otherwise.
+//
+// Determinism (what the simulation may not use; see physics/README.md): the state after tick
+// N depends only on the scene and on the inputs addressed to ticks < N, bit for bit on a
+// build: never on the frame rate, wall clock, thread count, pointer order, std::hash or
+// unordered containers' iteration; floating point without FMA contraction
+// (-ffp-contract=off); every loop runs in a fixed order (scene node order, body index,
+// sample index); every sort has a total order.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/fixed_step_clock.h"
+#include "floptle/core/math.h"
+#include "floptle/physics/character_controller.h"
+#include "floptle/physics/collision_world.h"
+#include "floptle/physics/rigid_body_system.h"
+#include "floptle/physics/vehicle.h"
+
+namespace floptle::scene {
+struct Scene;
+}
+
+namespace floptle::physics {
+
+struct SimulationSettings {
+  /// Fixed step (s), > 0.
+  double fixedDt = 1.0 / 60.0;
+  /// Uniform gravity (m/s^2).
+  Vec3 gravity{0.0f, -9.81f, 0.0f};
+  /// Steepest surface that counts as ground and carries weight (rad).
+  float slopeLimit = 1.0471976f;
+  /// Rigid-body solver tuning (its slopeLimit is overwritten by the one above).
+  SolverSettings solver;
+};
+
+/// One tick-addressed control change (holds until changed). Fields left empty keep their
+/// current value; `jump` is an edge, consumed by the next step.
+struct InputEvent {
+  std::uint64_t tick = 0;
+  std::string node;
+  std::optional<Vec2> move;       ///< character: horizontal direction (world XZ), |move| <= 1
+  bool jump = false;              ///< character: jump once
+  std::optional<float> throttle;  ///< vehicle [-1, 1]
+  std::optional<float> brake;     ///< vehicle [0, 1]
+  std::optional<float> steer;     ///< vehicle [-1, 1]
+};
+
+/// Reads the `--inputs` JSON: an array of {"tick": n, "node": "...", "move": [x, z],
+/// "jump": true} / {"tick": n, "node": "...", "throttle": t, "brake": b, "steer": s}.
+/// Errors name the element ("/3/move: ...").
+Expected<std::vector<InputEvent>> parseInputEvents(const nlohmann::json& document);
+
+/// Everything that changes while the simulation runs (save / restore, lockstep, hashes).
+struct SimulationState {
+  std::uint64_t tick = 0;
+  RigidBodySystem::Snapshot bodies;
+  std::vector<CharacterState> characters;
+  std::vector<CharacterInput> characterInputs;
+  std::vector<std::vector<WheelState>> wheels;
+  std::vector<VehicleInput> vehicleInputs;
+};
+
+class Simulation {
+ public:
+  /// Builds the simulation of a scene: static and kinematic collidable nodes become world
+  /// colliders, dynamic ones rigid bodies (mass = density x volume), "character" and
+  /// "vehicle" nodes controllers. `sceneDir` resolves relative asset paths.
+  static Expected<Simulation> fromScene(const scene::Scene& scene,
+                                        const std::filesystem::path& sceneDir = {});
+
+  /// Assembles from parts (tests, benchmarks). `worldMaterials[i]` is collider i's surface.
+  Simulation(SimulationSettings settings, CollisionWorld world,
+             std::vector<SurfaceMaterial> worldMaterials);
+
+  Simulation(Simulation&&) noexcept = default;
+  Simulation& operator=(Simulation&&) noexcept = default;
+
+  std::uint32_t addBody(const RigidBodyDesc& desc);
+  std::uint32_t addCharacter(const CharacterDesc& desc);
+  std::uint32_t addVehicle(const VehicleDesc& desc);
+
+  /// Inputs to apply at their ticks (sorted stably by tick; events for past ticks are
+  /// dropped by the next step).
+  void setInputEvents(std::vector<InputEvent> events);
+  /// Direct controls (play mode): take effect on the next step.
+  CharacterInput& characterInput(std::uint32_t i) { return characterInputs_[i]; }
+  VehicleInput& vehicleInput(std::uint32_t i) { return vehicleInputs_[i]; }
+
+  /// One fixed step.
+  void step();
+  /// Real time: runs the whole ticks the clock hands out for this frame (s); returns them.
+  int advance(double frameDelta);
+  /// Interpolation factor for rendering between the last two ticks, in [0, 1).
+  double alpha() const { return clock_.alpha(); }
+  FixedStepClock& clock() { return clock_; }
+
+  std::uint64_t tick() const { return tick_; }
+  /// Simulation time (s) = tick x fixedDt.
+  double time() const { return double(tick_) * settings_.fixedDt; }
+  const SimulationSettings& settings() const { return settings_; }
+  SimulationSettings& settings() { return settings_; }
+
+  const CollisionWorld& world() const { return *world_; }
+  CollisionWorld& world() { return *world_; }
+  const RigidBodySystem& bodies() const { return bodies_; }
+  RigidBodySystem& bodies() { return bodies_; }
+  const std::vector<CharacterController>& characters() const { return characters_; }
+  std::vector<CharacterController>& characters() { return characters_; }
+  const std::vector<Vehicle>& vehicles() const { return vehicles_; }
+  std::vector<Vehicle>& vehicles() { return vehicles_; }
+  /// Index of the character / vehicle / body called `name`, if any.
+  std::optional<std::uint32_t> findCharacter(std::string_view name) const;
+  std::optional<std::uint32_t> findVehicle(std::string_view name) const;
+  std::optional<std::uint32_t> findBody(std::string_view name) const;
+
+  SimulationState save() const;
+  void restore(const SimulationState& state);
+  /// FNV-1a 64 over the bit patterns of the whole state (tick included).
+  std::uint64_t stateHash() const;
+  static std::string hashHex(std::uint64_t hash);
+
+  /// {"tick": N, "hash": "<16 hex>", "nodes": {name: {"position", "rotation" [x,y,z,w],
+  /// "velocity", characters also "grounded" and "ground_normal" or "wall_normal",
+  /// vehicles "wheels"}}, "counters": {...}} in scene order.
+  nlohmann::ordered_json resultJson() const;
+
+  /// Wall-clock-free counters of the last step (contacts, sweeps, ...).
+  nlohmann::ordered_json countersJson() const;
+
+ private:
+  // ---- stages ----------------------------------------------------------------------------
+  void applyInputs();
+  void refitWorld(double tEnd);
+  void stepCharacters(double tEnd, float dt);
+  void applyVehicleForces(double tEnd, float dt);
+  void stepBodies(double tEnd, float dt);
+
+  SimulationSettings settings_;
+  std::unique_ptr<CollisionWorld> world_;  ///< own heap slot: moves keep its address
+  RigidBodySystem bodies_;
+  std::vector<std::uint32_t> freeBodies_;  ///< rigid bodies that are not vehicle chassis
+  std::vector<CharacterController> characters_;
+  std::vector<CharacterInput> characterInputs_;
+  std::vector<Vehicle> vehicles_;
+  std::vector<VehicleInput> vehicleInputs_;
+  std::vector<InputEvent> events_;
+  std::size_t nextEvent_ = 0;
+  std::uint64_t tick_ = 0;
+  FixedStepClock clock_;
+  bool worldMorphs_ = false;
+};
+
+}  // namespace floptle::physics

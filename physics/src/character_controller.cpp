@@ -1,0 +1,238 @@
+// The kinematic capsule character: one fixed step as named stages (see the header).
+#include "floptle/physics/character_controller.h"
+
+#include <cmath>
+
+namespace floptle::physics {
+namespace {
+
+/// Air control: how fast the horizontal velocity turns towards the input while airborne,
+/// as a multiple of the walking speed per second (1/s).
+constexpr float kAirControl = 2.0f;
+
+Vec3 horizontalPart(Vec3 v, Vec3 up) { return v - up * glm::dot(v, up); }
+
+}  // namespace
+
+CharacterController::CharacterController(const CharacterDesc& desc) : desc_(desc) {
+  state_.position = desc.position;
+}
+
+bool CharacterController::walkable(Vec3 normal, Vec3 up) const {
+  return glm::dot(normal, up) >= std::cos(desc_.slopeLimit) - 1e-6f;
+}
+
+std::optional<Hit> CharacterController::sweepCapsule(const CollisionWorld& world, double t,
+                                                     Vec3 centre, Vec3 motion, Vec3 up) {
+  if (glm::dot(motion, motion) < 1e-14f) return std::nullopt;
+  ++counters_.sweeps;
+  auto hit = world.sweep(SweepShape::capsule(bottomCentre(centre, up), topCentre(centre, up), desc_.radius),
+                         motion, t);
+  if (!hit.ok()) return std::nullopt;
+  return hit.value();
+}
+
+void CharacterController::step(const CollisionWorld& world, double tEnd, float dt, Vec3 gravity,
+                               CharacterInput& input) {
+  counters_ = {};
+  if (!(dt > 0.0f)) return;
+  const Vec3 up = upFromGravity(gravity);
+  const bool wasGrounded = state_.grounded != 0;
+  bool leaving = false;
+  Vec3 motion = applyInput(dt, gravity, up, input, leaving);
+  motion += state_.surfaceVelocity * dt;
+
+  Vec3 position = state_.position;
+  const bool walking = wasGrounded && !leaving;
+  if (walking) {
+    // Lift the capsule just clear of the floor the feet stand on (its round bottom dips
+    // into a slope by r (1/cos - 1)); the feet put it back down.
+    const float cosGround = std::max(glm::dot(state_.groundNormal, up), 0.2f);
+    const float lift = desc_.radius * (1.0f / cosGround - 1.0f) + kSkin;
+    auto hit = sweepCapsule(world, tEnd, position, up * lift, up);
+    position += up * (lift * (hit ? hit->toi : 1.0f));
+  }
+  position = depenetrate(world, tEnd, position, up);
+  position = moveAndSlide(world, tEnd, position, motion, up, walking);
+  position = depenetrate(world, tEnd, position, up);
+  state_.position = position;
+  feet(world, tEnd, up, walking, leaving);
+  if (wasGrounded && !state_.grounded) {
+    // Leaving the ground keeps the ground's motion as momentum.
+    state_.velocity += state_.surfaceVelocity;
+    state_.surfaceVelocity = Vec3(0.0f);
+  }
+}
+
+Vec3 CharacterController::applyInput(float dt, Vec3 gravity, Vec3 up, CharacterInput& input,
+                                     bool& leaving) {
+  Vec2 move = input.move;
+  const float len = glm::length(move);
+  if (!(len <= 1.0f)) move = len > 0.0f && std::isfinite(len) ? move / len : Vec2(0.0f);
+  const Vec3 desired = horizontalPart(Vec3(move.x, 0.0f, move.y), up) * desc_.speed;
+  const bool jump = input.jump;
+  input.jump = false;  // an edge: consumed once, grounded or not
+
+  if (state_.grounded) {
+    // Walk on the floor plane with the input's horizontal direction at the walking speed.
+    const Vec3 n = state_.groundNormal;
+    const float nUp = std::max(glm::dot(n, up), 1e-3f);
+    Vec3 v = desired - up * (glm::dot(desired, n) / nUp);
+    const float vLen = glm::length(v);
+    if (vLen > 1e-6f) v *= glm::length(desired) / vLen;
+    if (jump) {
+      v = horizontalPart(v, up) + up * desc_.jumpSpeed;
+      leaving = true;
+    }
+    state_.velocity = v;
+    return v * dt;
+  }
+  // Airborne (or sliding off a slope past the limit): momentum, a little air control and
+  // gravity, integrated exactly for a constant acceleration (the trapezoid of the velocities).
+  Vec3 v = state_.velocity;
+  if (glm::dot(desired, desired) > 0.0f) {
+    const Vec3 h = horizontalPart(v, up);
+    Vec3 change = desired - h;
+    const float maxChange = kAirControl * desc_.speed * dt;
+    const float c = glm::length(change);
+    if (c > maxChange) change *= maxChange / c;
+    v += change;
+  }
+  const Vec3 after = v + gravity * dt;
+  state_.velocity = after;
+  return 0.5f * (v + after) * dt;
+}
+
+Vec3 CharacterController::moveAndSlide(const CollisionWorld& world, double t, Vec3 position,
+                                       Vec3 motion, Vec3 up, bool grounded) {
+  Vec3 remaining = motion;
+  for (int i = 0; i < kMaxSlideIterations; ++i) {
+    if (glm::dot(remaining, remaining) < 1e-14f) break;
+    auto hit = sweepCapsule(world, t, position, remaining, up);
+    if (!hit) {
+      position += remaining;
+      break;
+    }
+    ++counters_.slideHits;
+    position += remaining * hit->toi + hit->normal * kSkin;
+    remaining *= 1.0f - hit->toi;
+    Vec3 n = hit->normal;
+    if (grounded && !walkable(n, up)) {
+      // A ledge low enough is climbed (up, forward, down).
+      const Vec3 horizontal = horizontalPart(remaining, up);
+      if (desc_.stepHeight > 0.0f && glm::dot(horizontal, horizontal) > 1e-10f &&
+          stepUp(world, t, position, horizontal, up)) {
+        ++counters_.steps;
+        break;
+      }
+      // Walking into a steep face: it blocks like a vertical wall, it is not climbed.
+      const Vec3 flat = horizontalPart(n, up);
+      if (glm::length(flat) > 1e-3f) n = glm::normalize(flat);
+    }
+    const float into = glm::dot(remaining, n);
+    if (into < 0.0f) remaining -= n * into;
+    const float vInto = glm::dot(state_.velocity, n);
+    if (vInto < 0.0f) state_.velocity -= n * vInto;
+  }
+  return position;
+}
+
+bool CharacterController::stepUp(const CollisionWorld& world, double t, Vec3& position,
+                                 Vec3 horizontal, Vec3 up) {
+  // Up by at most stepHeight.
+  auto upHit = sweepCapsule(world, t, position, up * desc_.stepHeight, up);
+  const float rise = std::max(0.0f, desc_.stepHeight * (upHit ? upHit->toi : 1.0f) - kSkin);
+  if (rise <= kSkin) return false;
+  Vec3 p = position + up * rise;
+  // Forward by the remaining horizontal motion; no progress means the ledge is too high.
+  auto fwdHit = sweepCapsule(world, t, p, horizontal, up);
+  const float travelled = fwdHit ? fwdHit->toi : 1.0f;
+  if (travelled * glm::length(horizontal) < 1e-4f) return false;
+  p += horizontal * travelled;
+  if (fwdHit) p += fwdHit->normal * kSkin;
+  // Down onto the ledge: it must be found within the rise, and be walkable.
+  auto downHit = sweepCapsule(world, t, p, -up * (rise + kGroundTolerance), up);
+  if (!downHit || downHit->inside || !walkable(downHit->normal, up)) return false;
+  p -= up * ((rise + kGroundTolerance) * downHit->toi - kSkin);
+  if (glm::dot(p - position, up) <= kSkin) return false;  // no higher than before: not a step
+  position = p;
+  return true;
+}
+
+Vec3 CharacterController::depenetrate(const CollisionWorld& world, double t, Vec3 position,
+                                      Vec3 up) {
+  for (int i = 0; i < kMaxDepenetrationIterations; ++i) {
+    auto hit = world.capsuleOverlap(bottomCentre(position, up), topCentre(position, up),
+                                    desc_.radius, t);
+    if (!hit.ok() || !hit.value() || hit.value()->distance <= 1e-5f) break;
+    ++counters_.depenetrations;
+    const Hit& h = *hit.value();
+    position += h.normal * (h.distance + 1e-4f);
+    const float vInto = glm::dot(state_.velocity, h.normal);
+    if (vInto < 0.0f) state_.velocity -= h.normal * vInto;
+  }
+  return position;
+}
+
+void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, bool wasStanding,
+                               bool leaving) {
+  const float r = desc_.radius;
+  state_.grounded = 0;
+  state_.touchingWall = 0;
+  state_.wallNormal = Vec3(0.0f);
+  Vec3 position = state_.position;
+  std::optional<Hit> ground;
+  const Vec3 c = bottomCentre(position, up);
+  auto probe = world.raycast(Ray{c, -up}, 2.0f * r, t);
+  if (probe.ok() && probe.value() && !probe.value()->inside && walkable(probe.value()->normal, up) &&
+      !leaving) {
+    const Hit& p = *probe.value();
+    const float h = p.distance;  // from the bottom sphere's centre down to the surface (m)
+    const bool touching = h * glm::dot(p.normal, up) <= r + kGroundTolerance;
+    if (h < r) {
+      position += up * (r - h);  // push up until the foot clears the surface
+      ground = p;
+    } else if (wasStanding || touching) {
+      // Pull down onto the floor, unless something else (a ledge's rim) is met first.
+      const float drop = h - r;
+      auto sh = sweepCapsule(world, t, position, -up * drop, up);
+      if (sh && !sh->inside && glm::dot(sh->normal, p.normal) < 0.99f) {
+        position -= up * (drop * sh->toi - kSkin);
+        if (walkable(sh->normal, up)) ground = *sh;
+        else {
+          state_.touchingWall = 1;
+          state_.wallNormal = sh->normal;
+        }
+      } else {
+        position -= up * drop;
+        ground = p;
+      }
+    }
+  }
+  if (!ground && !state_.touchingWall) {
+    // The rounded bottom (and the rest of the capsule) against what the probe did not find.
+    auto near = world.capsuleOverlap(bottomCentre(position, up), topCentre(position, up),
+                                     r + kGroundTolerance, t);
+    if (near.ok() && near.value()) {
+      const Hit& h = *near.value();
+      if (walkable(h.normal, up) && !leaving && glm::dot(c - h.point, up) > 0.0f) {
+        ground = h;
+      } else {
+        state_.touchingWall = 1;
+        state_.wallNormal = h.normal;
+      }
+    }
+  }
+  state_.position = position;
+  if (ground) {
+    state_.grounded = 1;
+    state_.groundNormal = ground->normal;
+    // Velocity onto the new floor, so a ramp cannot launch the body.
+    state_.velocity -= ground->normal * glm::dot(state_.velocity, ground->normal);
+    state_.surfaceVelocity = world.surfaceVelocity(ground->collider, ground->point, t);
+  } else {
+    state_.groundNormal = up;
+  }
+}
+
+}  // namespace floptle::physics

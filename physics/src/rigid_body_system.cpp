@@ -1,0 +1,152 @@
+// RigidBodySystem: body bookkeeping, the step's order of stages, gravity, integration, sleep.
+// Contacts: contact_generation.cpp; impulses and position correction: contact_solver.cpp.
+#include "floptle/physics/rigid_body_system.h"
+
+#include <cmath>
+
+namespace floptle::physics {
+
+std::uint32_t RigidBodySystem::add(const RigidBodyDesc& desc) {
+  const auto index = static_cast<std::uint32_t>(descs_.size());
+  descs_.push_back(desc);
+  BodyState s;
+  s.position = desc.position;
+  s.rotation = glm::normalize(desc.rotation);
+  s.linearVelocity = desc.linearVelocity;
+  s.angularVelocity = desc.angularVelocity;
+  states_.push_back(s);
+  masses_.emplace_back();
+  forces_.emplace_back(0.0f);
+  torques_.emplace_back(0.0f);
+  refreshMass(index);
+  return index;
+}
+
+void RigidBodySystem::refreshMass(std::uint32_t i) {
+  const RigidBodyDesc& d = descs_[i];
+  BodyMass m;
+  if (d.motion == BodyMotion::Dynamic && d.mass > 0.0f && std::isfinite(d.mass)) {
+    m.inverseMass = 1.0f / d.mass;
+    Vec3 inertia = d.shape.unitInertia() * d.mass;  // (kg m^2)
+    m.inverseInertia = Vec3(inertia.x > 0 ? 1.0f / inertia.x : 0.0f,
+                            inertia.y > 0 ? 1.0f / inertia.y : 0.0f,
+                            inertia.z > 0 ? 1.0f / inertia.z : 0.0f);
+  }
+  masses_[i] = m;
+}
+
+void RigidBodySystem::wake(std::uint32_t i) {
+  states_[i].asleep = 0;
+  states_[i].stillTime = 0.0f;
+}
+
+void RigidBodySystem::addForce(std::uint32_t i, Vec3 force, Vec3 torque) {
+  if (!isFinite(force) || !isFinite(torque)) return;
+  forces_[i] += force;
+  torques_[i] += torque;
+  if (glm::dot(force, force) > 0.0f || glm::dot(torque, torque) > 0.0f) wake(i);
+}
+
+bool RigidBodySystem::isDynamicAwake(std::int32_t body) const {
+  if (body < 0) return false;
+  const auto i = static_cast<std::size_t>(body);
+  return descs_[i].motion == BodyMotion::Dynamic && !states_[i].asleep;
+}
+
+void RigidBodySystem::step(const CollisionWorld& world, double t, float dt, Vec3 gravity) {
+  if (!(dt > 0.0f)) return;
+  const std::size_t n = descs_.size();
+  inverseInertiaWorld_.resize(n);
+  pushed_.assign(n, 0);
+  bounceFix_.assign(n, 0.0f);
+  bounceNormal_.assign(n, Vec3(0.0f));
+  contacts_.clear();
+  patches_.clear();
+  counters_ = {};
+
+  const float g = glm::length(gravity);
+  const Vec3 up = g > 0.0f ? -gravity / g : Vec3(0.0f);
+
+  startStates_ = states_;
+  applyGravity(dt, gravity);
+  findWorldContacts(world, t, dt, gravity);
+  findBodyContacts(dt, gravity);
+  buildPatches(up);
+  prepareContacts(dt, gravity);
+  solveVelocities();
+  integratePositions(dt, gravity);
+  correctPositions();
+  updateSleep(dt);
+  keepImpulses();
+  for (std::uint32_t i : wakeNextStep_) wake(i);
+  wakeNextStep_.clear();
+}
+
+void RigidBodySystem::applyGravity(float dt, Vec3 gravity) {
+  for (std::size_t i = 0; i < descs_.size(); ++i) {
+    BodyState& s = states_[i];
+    inverseInertiaWorld_[i] = worldInverseInertia(masses_[i], s.rotation);
+    if (!isDynamicAwake(static_cast<std::int32_t>(i))) {
+      forces_[i] = Vec3(0.0f);
+      torques_[i] = Vec3(0.0f);
+      continue;
+    }
+    s.linearVelocity += (gravity + forces_[i] * masses_[i].inverseMass) * dt;
+    s.angularVelocity += inverseInertiaWorld_[i] * torques_[i] * dt;
+    forces_[i] = Vec3(0.0f);
+    torques_[i] = Vec3(0.0f);
+  }
+}
+
+namespace {
+Quat integrateRotation(Quat q, Vec3 omega, float dt) {
+  Quat spin(0.0f, omega.x, omega.y, omega.z);
+  Quat next = q + (spin * q) * (0.5f * dt);
+  return glm::normalize(next);
+}
+}  // namespace
+
+void RigidBodySystem::integratePositions(float dt, Vec3 /*gravity*/) {
+  for (std::size_t i = 0; i < descs_.size(); ++i) {
+    BodyState& s = states_[i];
+    const BodyState& s0 = startStates_[i];
+    if (descs_[i].motion == BodyMotion::Kinematic) {
+      s.position += s.linearVelocity * dt;
+      s.rotation = integrateRotation(s.rotation, s.angularVelocity, dt);
+      continue;
+    }
+    if (s.asleep) continue;
+    if (!pushed_[i]) {
+      // Nothing pushed it: the acceleration was constant over the step, and the trapezoid
+      // is its exact displacement (free flight is exact at any dt).
+      s.position = s0.position + 0.5f * (s0.linearVelocity + s.linearVelocity) * dt;
+    } else {
+      s.position += s.linearVelocity * dt;
+      if (bounceFix_[i] != 0.0f) s.position += bounceNormal_[i] * bounceFix_[i];
+    }
+    s.rotation = integrateRotation(s.rotation, s.angularVelocity, dt);
+  }
+}
+
+void RigidBodySystem::updateSleep(float dt) {
+  for (std::size_t i = 0; i < descs_.size(); ++i) {
+    BodyState& s = states_[i];
+    if (descs_[i].motion != BodyMotion::Dynamic) continue;
+    if (s.asleep) {
+      ++counters_.sleepingBodies;
+      continue;
+    }
+    ++counters_.awakeBodies;
+    const bool still = glm::length(s.linearVelocity) < settings_.sleepLinearSpeed &&
+                       glm::length(s.angularVelocity) < settings_.sleepAngularSpeed &&
+                       pushed_[i];
+    s.stillTime = still ? s.stillTime + dt : 0.0f;
+    if (s.stillTime >= settings_.sleepTime) {
+      s.asleep = 1;
+      s.linearVelocity = Vec3(0.0f);
+      s.angularVelocity = Vec3(0.0f);
+    }
+  }
+}
+
+}  // namespace floptle::physics

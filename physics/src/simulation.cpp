@@ -1,0 +1,119 @@
+// Simulation: assembly from parts, inputs and the stages of one tick.
+#include "floptle/physics/simulation.h"
+
+#include <algorithm>
+
+namespace floptle::physics {
+
+Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
+                       std::vector<SurfaceMaterial> worldMaterials)
+    : settings_(settings),
+      world_(std::make_unique<CollisionWorld>(std::move(world))),
+      bodies_(settings.solver),
+      clock_(FixedStepClock::Settings{settings.fixedDt, 0.1, 4}) {
+  bodies_.settings().slopeLimit = settings_.slopeLimit;
+  for (const SurfaceMaterial& m : worldMaterials) worldMorphs_ = worldMorphs_ || m.morphs;
+  bodies_.setWorldMaterials(std::move(worldMaterials));
+  world_->refit(0.0);
+}
+
+std::uint32_t Simulation::addBody(const RigidBodyDesc& desc) {
+  const std::uint32_t i = bodies_.add(desc);
+  freeBodies_.push_back(i);
+  return i;
+}
+
+std::uint32_t Simulation::addCharacter(const CharacterDesc& desc) {
+  characters_.emplace_back(desc);
+  characterInputs_.emplace_back();
+  return static_cast<std::uint32_t>(characters_.size() - 1);
+}
+
+std::uint32_t Simulation::addVehicle(const VehicleDesc& desc) {
+  vehicles_.emplace_back(desc, bodies_);
+  vehicleInputs_.emplace_back();
+  return static_cast<std::uint32_t>(vehicles_.size() - 1);
+}
+
+void Simulation::setInputEvents(std::vector<InputEvent> events) {
+  std::stable_sort(events.begin(), events.end(),
+                   [](const InputEvent& a, const InputEvent& b) { return a.tick < b.tick; });
+  events_ = std::move(events);
+  nextEvent_ = 0;
+  while (nextEvent_ < events_.size() && events_[nextEvent_].tick < tick_) ++nextEvent_;
+}
+
+std::optional<std::uint32_t> Simulation::findCharacter(std::string_view name) const {
+  for (std::size_t i = 0; i < characters_.size(); ++i)
+    if (characters_[i].desc().name == name) return static_cast<std::uint32_t>(i);
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> Simulation::findVehicle(std::string_view name) const {
+  for (std::size_t i = 0; i < vehicles_.size(); ++i)
+    if (vehicles_[i].desc().name == name) return static_cast<std::uint32_t>(i);
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> Simulation::findBody(std::string_view name) const {
+  for (std::uint32_t i : freeBodies_)
+    if (bodies_.desc(i).name == name) return i;
+  return std::nullopt;
+}
+
+int Simulation::advance(double frameDelta) {
+  const int ticks = clock_.advance(frameDelta);
+  for (int i = 0; i < ticks; ++i) step();
+  return ticks;
+}
+
+void Simulation::step() {
+  const float dt = static_cast<float>(settings_.fixedDt);
+  const double tEnd = double(tick_ + 1) * settings_.fixedDt;
+  applyInputs();
+  refitWorld(tEnd);
+  stepCharacters(tEnd, dt);
+  applyVehicleForces(tEnd, dt);
+  stepBodies(tEnd, dt);
+  ++tick_;
+}
+
+void Simulation::applyInputs() {
+  while (nextEvent_ < events_.size() && events_[nextEvent_].tick <= tick_) {
+    const InputEvent& e = events_[nextEvent_++];
+    if (e.tick < tick_) continue;
+    if (auto c = findCharacter(e.node)) {
+      CharacterInput& in = characterInputs_[*c];
+      if (e.move) in.move = *e.move;
+      if (e.jump) in.jump = true;
+    }
+    if (auto v = findVehicle(e.node)) {
+      VehicleInput& in = vehicleInputs_[*v];
+      if (e.throttle) in.throttle = *e.throttle;
+      if (e.brake) in.brake = *e.brake;
+      if (e.steer) in.steer = *e.steer;
+      bodies_.wake(vehicles_[*v].chassis());
+    }
+  }
+}
+
+void Simulation::refitWorld(double tEnd) {
+  // Static colliders' boxes only change when the field morphs.
+  if (worldMorphs_ || tick_ == 0) world_->refit(tEnd);
+}
+
+void Simulation::stepCharacters(double tEnd, float dt) {
+  for (std::size_t i = 0; i < characters_.size(); ++i)
+    characters_[i].step(*world_, tEnd, dt, settings_.gravity, characterInputs_[i]);
+}
+
+void Simulation::applyVehicleForces(double tEnd, float dt) {
+  for (std::size_t i = 0; i < vehicles_.size(); ++i)
+    vehicles_[i].applyForces(*world_, tEnd, dt, vehicleInputs_[i], bodies_);
+}
+
+void Simulation::stepBodies(double tEnd, float dt) {
+  bodies_.step(*world_, tEnd, dt, settings_.gravity);
+}
+
+}  // namespace floptle::physics

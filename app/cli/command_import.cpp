@@ -1,12 +1,129 @@
+// floptle import MESH --out FILE.json [--collision mesh|field] [--up auto|y|z]
+// Imports a mesh (glTF/OBJ/FBX) and writes a scene holding it as one static node whose "mesh"
+// component references the file, with one scene material per material slot.
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "floptle/core/asset/mesh_import.h"
 
 namespace floptle::cli {
+namespace {
 
-int runImport(Args) {
-  std::fputs("floptle import: not built yet\n", stderr);
-  return 2;
+constexpr const char* kUsage = "usage: floptle import MESH --out FILE.json [--collision mesh|field] [--up auto|y|z]\n";
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "floptle import: %s\n", message.c_str());
+  return 1;
+}
+
+double clean(double v) { return std::isfinite(v) ? std::round(v * 1e6) / 1e6 : 0.0; }
+
+}  // namespace
+
+int runImport(Args args) {
+  std::string meshArg, outArg, collision = "mesh", up = "auto";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    auto value = [&](std::string& into) {
+      if (i + 1 >= args.size()) return false;
+      into = std::string(args[++i]);
+      return true;
+    };
+    if (a == "--out") {
+      if (!value(outArg)) return std::fputs(kUsage, stderr), 2;
+    } else if (a == "--collision") {
+      if (!value(collision) || (collision != "mesh" && collision != "field")) return std::fputs(kUsage, stderr), 2;
+    } else if (a == "--up") {
+      if (!value(up) || (up != "auto" && up != "y" && up != "z")) return std::fputs(kUsage, stderr), 2;
+    } else if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (meshArg.empty() && !a.starts_with("--")) {
+      meshArg = std::string(a);
+    } else {
+      std::fprintf(stderr, "floptle import: unexpected argument '%.*s'\n%s", static_cast<int>(a.size()), a.data(), kUsage);
+      return 2;
+    }
+  }
+  if (meshArg.empty() || outArg.empty()) return std::fputs(kUsage, stderr), 2;
+
+  asset::ImportOptions options;
+  options.upAxis = up == "y" ? asset::ImportOptions::UpAxis::Y
+                   : up == "z" ? asset::ImportOptions::UpAxis::Z
+                               : asset::ImportOptions::UpAxis::Automatic;
+  int lastPercent = -1;
+  auto progress = [&](float fraction, std::string_view stage) {
+    const int percent = static_cast<int>(std::lround(fraction * 100.0f));
+    if (percent == lastPercent) return;
+    lastPercent = percent;
+    std::fprintf(stderr, "import: %3d%% %.*s\n", percent, static_cast<int>(stage.size()), stage.data());
+  };
+  const std::filesystem::path meshPath(meshArg), outPath(outArg);
+  auto mesh = asset::importMesh(meshPath, options, progress);
+  if (!mesh) return fail(mesh.error().message());
+
+  // Materials: one per slot, ids from the slot names (made unique), physical defaults.
+  nlohmann::ordered_json materials = nlohmann::ordered_json::array();
+  nlohmann::ordered_json slotIds = nlohmann::ordered_json::array();
+  std::map<std::string, int> used;
+  for (const asset::MaterialSlot& slot : mesh->slots) {
+    std::string id = slot.name;
+    if (int n = used[slot.name]++; n > 0) id += "#" + std::to_string(n + 1);
+    nlohmann::ordered_json m;
+    m["id"] = id;
+    m["name"] = slot.name;
+    m["color"] = {clean(slot.baseColor.r), clean(slot.baseColor.g), clean(slot.baseColor.b)};
+    m["density"] = 1000.0;       // (kg/m^3)
+    m["friction"] = 0.6;         // (-)
+    m["restitution"] = 0.1;      // (-)
+    m["bulk_modulus"] = 1.0e9;   // (Pa)
+    m["yield_strength"] = 1.0e7; // (Pa)
+    materials.push_back(m);
+    slotIds.push_back(id);
+  }
+
+  std::error_code ec;
+  const std::filesystem::path outDir = std::filesystem::absolute(outPath, ec).parent_path();
+  std::filesystem::path relative = std::filesystem::absolute(meshPath, ec).lexically_relative(outDir);
+  if (relative.empty()) relative = std::filesystem::absolute(meshPath, ec);
+  std::string name = meshPath.stem().string();
+  if (name.empty()) name = "mesh";
+
+  nlohmann::ordered_json node;
+  node["name"] = name;
+  if (!slotIds.empty()) node["material"] = slotIds[0];
+  node["mesh"] = {{"file", relative.generic_string()}, {"collision", collision}, {"materials", slotIds}};
+  node["collider"] = {{"body", "static"}};
+  nlohmann::ordered_json scene;
+  scene["format"] = "floptle.scene";
+  scene["version"] = 1;
+  scene["materials"] = materials;
+  scene["interactions"] = nlohmann::ordered_json::array();
+  scene["nodes"] = nlohmann::ordered_json::array({node});
+
+  // Atomic write: a temporary beside the target, then rename.
+  const std::filesystem::path temporary = outPath.string() + ".tmp";
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) return fail(outPath.string() + ": cannot write");
+    file << scene.dump(2) << "\n";
+    if (!file.good()) return fail(outPath.string() + ": write failed");
+  }
+  std::filesystem::rename(temporary, outPath, ec);
+  if (ec) {
+    std::filesystem::remove(temporary, ec);
+    return fail(outPath.string() + ": cannot write (" + ec.message() + ")");
+  }
+  std::fprintf(stderr, "import: %zu triangles, %zu material slots -> %s\n", mesh->triangleCount(), mesh->slots.size(),
+               outPath.string().c_str());
+  return 0;
 }
 
 }  // namespace floptle::cli

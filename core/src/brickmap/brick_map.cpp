@@ -94,6 +94,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   }
   map.liveBricks_ = static_cast<int>(brickCells.size());
   map.pool_.assign(brickCells.size() * kBrickSamples, 0.0f);
+  map.brickMin_.assign(brickCells.size(), 0.0f);
 
   // 3. Sample the bricks, one brick per task.
   const int total = static_cast<int>(brickCells.size());
@@ -125,7 +126,10 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
     if (std::isinf(out[n]) && out[n] > 0.0f) anyUnknown = true;
     else queue.push_back(n);
   }
-  if (!anyUnknown) return;
+  if (!anyUnknown) {
+    brickMin_[brick] = *std::min_element(out, out + kBrickSamples);
+    return;
+  }
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const int n = queue[head];
     const int i = n % kSamples, j = (n / kSamples) % kSamples, k = n / (kSamples * kSamples);
@@ -143,6 +147,7 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
   const float side = centre_[cell] < 0.0f ? -1.0f : 1.0f;
   for (int n = 0; n < kBrickSamples; ++n)
     if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
+  brickMin_[brick] = *std::min_element(out, out + kBrickSamples);
 }
 
 float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {
@@ -217,6 +222,7 @@ int BrickMap::allocateBrick() {
     return b;
   }
   pool_.resize(pool_.size() + kBrickSamples, 0.0f);
+  brickMin_.push_back(0.0f);
   return static_cast<int>(pool_.size() / kBrickSamples) - 1;
 }
 
@@ -248,11 +254,16 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
   candidates.erase(std::unique(candidates.begin(), candidates.end(),
                                [](const Candidate& a, const Candidate& b) { return a.cell == b.cell; }),
                    candidates.end());
-  // Bucketed by a brick's size so that among equally near cells the stalest goes first.
+  // Priority: staleness (rebake rounds since the cell was last sampled, + 1) divided by
+  // (1 + distance in bricks), so the cells nearest a body refresh most often and every cell
+  // within reach still gets its turn as it ages.
+  const std::uint32_t now = epoch_ + 1;
+  auto priority = [&](const Candidate& c) {
+    return static_cast<float>(now - c.bakedAt) / (1.0f + c.distance * invBrickSize_);
+  };
   std::sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
-    const int ba = static_cast<int>(a.distance * invBrickSize_), bb = static_cast<int>(b.distance * invBrickSize_);
-    if (ba != bb) return ba < bb;
-    if (a.bakedAt != b.bakedAt) return a.bakedAt < b.bakedAt;
+    const float pa = priority(a), pb = priority(b);
+    if (pa != pb) return pa > pb;
     return a.cell < b.cell;
   });
   ++epoch_;
@@ -280,7 +291,7 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 }
 
 std::size_t BrickMap::memoryBytes() const {
-  return pool_.size() * sizeof(float) + brickOf_.size() * sizeof(std::int32_t) +
+  return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) + brickOf_.size() * sizeof(std::int32_t) +
          centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t);
 }
 

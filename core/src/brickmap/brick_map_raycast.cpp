@@ -57,6 +57,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     float cellExit = std::min(std::min(std::isnan(exits.x) ? INFINITY : exits.x, std::isnan(exits.y) ? INFINITY : exits.y),
                               std::isnan(exits.z) ? INFINITY : exits.z);
     const int brick = brickOf_[index];
+    if (brick < 0 && centre_[index] < 0.0f) return finish(t);  // started inside, in solid space
     if (brick < 0) {
       // No surface within the band anywhere in this cell, and none within |centre| - half
       // diagonal of any of its points.
@@ -73,6 +74,12 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
       }
       prevT = t, prevV = v, havePrev = true;
       t += std::max(std::max(safe, v), minStep);
+      continue;
+    }
+    // A trilinear value is never below the smallest of its corners: a brick whose every
+    // sample clears the radius is crossed in one step.
+    if (brickMin_[brick] > radius + hitEpsilon) {
+      t = std::max(cellExit + boundaryNudge, t + minStep);
       continue;
     }
     // Sphere-trace the brick's trilinear field up to the cell's exit.

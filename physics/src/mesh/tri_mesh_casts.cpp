@@ -154,7 +154,15 @@ TriMeshCollider::Hit TriMeshCollider::sphereCast(Vec3 origin, Vec3 dir, float ra
   traverseRay(impl_->bvh, origin, dir, radius, best, [&](std::uint32_t first, std::uint32_t count, float& b) {
     for (std::uint32_t i = first; i < first + count; ++i) {
       Vec3 contact(0.0f);
-      const float s = sweepSphereTriangle(origin, dir, radius, tris[i], contact);
+      // Start the sweep near the triangle (no contact can come before the ray reaches its
+      // bounding ball grown by r): keeps the quadratics' cancellation small far from origin.
+      const mesh::LeafTriangle& t = tris[i];
+      const Vec3 centroid = t.a + (t.e1 + t.e2) / 3.0f;
+      const float ball = std::max(glm::length(t.a - centroid), std::max(glm::length(t.a + t.e1 - centroid),
+                                                                         glm::length(t.a + t.e2 - centroid)));
+      const float skip = std::max(0.0f, glm::length(origin - centroid) - ball - radius - 1e-3f);
+      float s = sweepSphereTriangle(origin + dir * skip, dir, radius, t, contact);
+      s += skip;
       if (s <= b) b = s, bestLeaf = i, bestContact = contact, found = true;
     }
   });

@@ -231,8 +231,10 @@ float TriMeshCollider::Impl::signAt(Vec3 p, const LeafClosest& c) const {
 
 float TriMeshCollider::Impl::windingNumber(Vec3 p) const {
   // Sum of solid angles (Van Oosterom & Strackee) / 4 pi; a child far from p (farther than
-  // 2x the radius of its ball) counts as its area-weighted normal, a dipole at its centroid.
-  constexpr float kFar = 2.0f;
+  // 3x the radius of its ball) counts as its area-weighted normal, a dipole at its centroid:
+  // first order, so w is off by up to a few hundredths near large clusters -- plenty for a
+  // sign test against 1/2 or 0, which is all it is used for.
+  constexpr float kFar = 3.0f;
   const auto& nodes = bvh.nodes();
   const auto& moments = bvh.moments();
   const auto& tris = bvh.triangles();

@@ -9,7 +9,7 @@
 // wound mesh, Baerentzen & Aanaes 2005). Where that feature touches a boundary or non-manifold
 // edge (a hole, a crack, an open sheet) the pseudo-normal means nothing, and the sign comes
 // from the generalized winding number w (Jacobson et al. 2013, evaluated hierarchically with
-// the dipole far field of Barill et al. 2018): a mesh whose area-weighted normals nearly cancel
+// the first-order dipole far field of Barill et al. 2018, good to a few hundredths): a mesh whose area-weighted normals nearly cancel
 // is a closed surface, possibly leaky, and p is inside where w > 1/2; an open sheet (a terrain,
 // |sum of area normals| > 1/2 of its area) has w = +-1/2 on its two sides and p is inside
 // where w > 0, i.e. behind its faces.

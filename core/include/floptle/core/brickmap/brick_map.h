@@ -82,9 +82,10 @@ class BrickMap {
   /// refinement at the crossing. A start already within `radius` hits at s = 0.
   RayHit raycast(Vec3 origin, Vec3 unitDir, float maxDistance, float radius = 0.0f) const;
 
-  /// Re-samples up to `budget` top cells nearest to `points` (within searchRadius (m) of one),
-  /// least recently baked first among equally near ones: allocates a brick where the surface
-  /// came near, frees one where it left. Returns how many cells were re-baked.
+  /// Re-samples up to `budget` top cells within searchRadius (m) of `points`, by priority
+  /// (rounds since last sampled) / (1 + distance in bricks): the cells nearest a body refresh
+  /// most often, farther ones in turn as they age. Allocates a brick where the surface came
+  /// near, frees one where it left. Returns how many cells were re-baked.
   int rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points, int budget,
                     float searchRadius);
 
@@ -125,6 +126,7 @@ class BrickMap {
   std::vector<float> centre_;           ///< per top cell: signed distance at its centre (m)
   std::vector<std::uint32_t> bakedAt_;  ///< per top cell: rebake epoch it was last sampled
   std::vector<float> pool_;             ///< bricks, kBrickSamples floats each
+  std::vector<float> brickMin_;         ///< per pool brick: its smallest sample (m)
   std::vector<std::int32_t> freeBricks_;
   std::uint32_t epoch_ = 0;
   int liveBricks_ = 0;

@@ -1,0 +1,31 @@
+#pragma once
+// Headless replay of a scene's simulation for N ticks with tick-addressed inputs: what
+// `floptle simulate` runs for scenes without a "drift" component (characters, vehicles,
+// rigid bodies). The command only parses arguments and prints.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/expected.h"
+#include "floptle/physics/simulation.h"
+
+namespace floptle::physics {
+
+struct ReplayOptions {
+  std::uint64_t ticks = 0;
+  std::vector<InputEvent> inputs;
+  /// When set, one JSON line per tick (Simulation::resultJson after that tick) is appended.
+  std::string* traceLines = nullptr;
+};
+
+/// Builds the simulation of `document` (a checked scene document), applies the inputs
+/// (every input must name a character or vehicle of the scene) and runs the ticks.
+/// Returns Simulation::resultJson() of the last tick.
+Expected<nlohmann::ordered_json> replayScene(const nlohmann::ordered_json& document,
+                                             const std::filesystem::path& sceneDir,
+                                             const ReplayOptions& options);
+
+}  // namespace floptle::physics

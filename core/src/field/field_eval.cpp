@@ -147,17 +147,140 @@ inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, Mate
 
 }  // namespace
 
-float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
-  return run<false>(impl, D, p, nullptr);
+struct EvalState {
+  float px[kMaxStack], py[kMaxStack], pz[kMaxStack], v[kMaxStack];
+};
+
+namespace {
+
+/// Any fused primitive decoded at run time (the expensive ones: wedge, stairs, fractals).
+void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s);
+
+
+/// A fused primitive with its transform kind X and combine op C (0 = none, else Op + 1)
+/// fixed at compile time: no decoding branches left at run time.
+template <Op P, int X, int C>
+void stepPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
+  float x = s.px[in.pointIndex], y = s.py[in.pointIndex], z = s.pz[in.pointIndex];
+  const float* T = Dall + in.xformData;
+  if constexpr (X != 0) {
+    x -= T[9], y -= T[10], z -= T[11];
+    if constexpr (X == 2) {
+      const float lx = T[0] * x + T[1] * y + T[2] * z;
+      const float ly = T[3] * x + T[4] * y + T[5] * z;
+      const float lz = T[6] * x + T[7] * y + T[8] * z;
+      x = lx, y = ly, z = lz;
+    }
+  }
+  float d = primitive(P, Dall + in.data, x, y, z);
+  if constexpr (X == 2) d *= T[13];
+  if constexpr (C == 0) {
+    s.v[in.valueIndex] = d;
+  } else {
+    MaterialIndex unused = 0;
+    combine<false>(static_cast<Op>(C - 1), Dall + in.combineData, s.v[in.valueIndex - 1], unused, d, 0);
+  }
 }
 
-FieldSample evalSample(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
-  FieldSample s;
-  s.distance = run<true>(impl, D, p, &s.material);
-  return s;
+/// Everything else (points pushed / popped, binary ops not fused).
+void stepGeneral(const FastInstr& in, const float* Dall, EvalState& s) {
+  const float* D = Dall + in.data;
+  const int vi = in.valueIndex, pi = in.pointIndex;
+  switch (in.op) {
+    case Op::PushTransform: {
+      const float x = s.px[pi - 1] - D[9], y = s.py[pi - 1] - D[10], z = s.pz[pi - 1] - D[11];
+      s.px[pi] = D[0] * x + D[1] * y + D[2] * z;
+      s.py[pi] = D[3] * x + D[4] * y + D[5] * z;
+      s.pz[pi] = D[6] * x + D[7] * y + D[8] * z;
+      break;
+    }
+    case Op::PopTransform: s.v[vi] *= D[13]; break;
+    case Op::PushRepeat:
+      s.px[pi] = repeatAxis(s.px[pi - 1], D[0]);
+      s.py[pi] = repeatAxis(s.py[pi - 1], D[1]);
+      s.pz[pi] = repeatAxis(s.pz[pi - 1], D[2]);
+      break;
+    case Op::PushTwist: {
+      const float a = -D[0] * s.py[pi - 1], c = std::cos(a), sn = std::sin(a);
+      s.px[pi] = c * s.px[pi - 1] - sn * s.pz[pi - 1];
+      s.py[pi] = s.py[pi - 1];
+      s.pz[pi] = sn * s.px[pi - 1] + c * s.pz[pi - 1];
+      break;
+    }
+    case Op::PopTwist: {
+      const float rho = sdf::len2(s.px[pi - 1], s.pz[pi - 1]);
+      s.v[vi] /= twistLipschitz(D[0], rho + std::abs(s.v[vi]));
+      break;
+    }
+    default: {
+      MaterialIndex a = 0;
+      combine<false>(in.op, D, s.v[vi], a, s.v[vi + 1], 0);
+      break;
+    }
+  }
 }
 
-float evalTwistLipschitz(float rate, float rho) { return twistLipschitz(rate, rho); }
+template <Op P, int X>
+StepFn stepFor(const FastInstr& in) {
+  if (!in.hasCombine) return &stepPrimitive<P, X, 0>;
+  switch (in.combine) {
+    case Op::Union: return &stepPrimitive<P, X, int(Op::Union) + 1>;
+    case Op::Intersection: return &stepPrimitive<P, X, int(Op::Intersection) + 1>;
+    case Op::Subtract: return &stepPrimitive<P, X, int(Op::Subtract) + 1>;
+    case Op::SmoothUnion: return &stepPrimitive<P, X, int(Op::SmoothUnion) + 1>;
+    case Op::SmoothIntersection: return &stepPrimitive<P, X, int(Op::SmoothIntersection) + 1>;
+    default: return &stepPrimitive<P, X, int(Op::SmoothSubtract) + 1>;
+  }
+}
+
+template <Op P>
+StepFn stepFor(const FastInstr& in) {
+  return in.xform == 0 ? stepFor<P, 0>(in) : in.xform == 1 ? stepFor<P, 1>(in) : stepFor<P, 2>(in);
+}
+
+StepFn chooseStep(const FastInstr& in) {
+  switch (in.op) {
+    case Op::Sphere: return stepFor<Op::Sphere>(in);
+    case Op::Box: return stepFor<Op::Box>(in);
+    case Op::RoundBox: return stepFor<Op::RoundBox>(in);
+    case Op::Capsule: return stepFor<Op::Capsule>(in);
+    case Op::Cylinder: return stepFor<Op::Cylinder>(in);
+    case Op::Torus: return stepFor<Op::Torus>(in);
+    case Op::Plane: return stepFor<Op::Plane>(in);
+    default:
+      // Wedge, stairs and the fractals cost far more than a dispatch: one generic step.
+      return isPrimitive(in.op) ? &stepSlowPrimitive : &stepGeneral;
+  }
+}
+
+void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
+  float x = s.px[in.pointIndex], y = s.py[in.pointIndex], z = s.pz[in.pointIndex];
+  const float* T = Dall + in.xformData;
+  if (in.xform != 0) {
+    x -= T[9], y -= T[10], z -= T[11];
+    if (in.xform == 2) {
+      const float lx = T[0] * x + T[1] * y + T[2] * z;
+      const float ly = T[3] * x + T[4] * y + T[5] * z;
+      const float lz = T[6] * x + T[7] * y + T[8] * z;
+      x = lx, y = ly, z = lz;
+    }
+  }
+  float d = primitiveSlow(in.op, Dall + in.data, x, y, z);
+  if (in.xform == 2) d *= T[13];
+  MaterialIndex unused = 0;
+  if (in.hasCombine) combine<false>(in.combine, Dall + in.combineData, s.v[in.valueIndex - 1], unused, d, 0);
+  else s.v[in.valueIndex] = d;
+}
+
+/// Distance only: one indirect call per instruction into its specialized step.
+inline float runSteps(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
+  EvalState s;
+  s.px[0] = p.x, s.py[0] = p.y, s.pz[0] = p.z;
+  for (const FastInstr& in : impl.fast) in.step(in, D, s);
+  const float d = s.v[0];
+  return std::isnan(d) ? 1e30f : d;
+}
+
 
 /// A program of one (possibly transformed) primitive: no stacks, no loop.
 inline float runSingle(const FastInstr& in, const float* Dall, Vec3 p) {
@@ -177,14 +300,30 @@ inline float runSingle(const FastInstr& in, const float* Dall, Vec3 p) {
   return std::isnan(d) ? 1e30f : d;
 }
 
+}  // namespace
+
+void assignSteps(FieldProgram::Impl& impl) {
+  for (FastInstr& in : impl.fast) in.step = chooseStep(in);
+}
+
+float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p) { return runSteps(impl, D, p); }
+
+FieldSample evalSample(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
+  FieldSample s;
+  s.distance = run<true>(impl, D, p, &s.material);
+  return s;
+}
+
+float evalTwistLipschitz(float rate, float rho) { return twistLipschitz(rate, rho); }
+
 // The public per-point entry points live here so the interpreter inlines into them.
 float FieldProgram::distance(Vec3 p, double t) const {
   const Impl& impl = *impl_;
   if (!impl.isAnimated()) {
     if (impl.single) return runSingle(impl.fast[0], impl.derived.data(), p);
-    return run<false>(impl, impl.derived.data(), p, nullptr);
+    return runSteps(impl, impl.derived.data(), p);
   }
-  return withDerived(impl, t, [&](const float* D) { return run<false>(impl, D, p, nullptr); });
+  return withDerived(impl, t, [&](const float* D) { return runSteps(impl, D, p); });
 }
 
 FieldSample FieldProgram::sample(Vec3 p, double t) const {

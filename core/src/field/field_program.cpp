@@ -236,6 +236,7 @@ void buildFastCode(FieldProgram::Impl& impl) {
     }
     impl.fast.push_back(f);
   }
+  assignSteps(impl);
   impl.single = impl.fast.size() == 1 && isPrimitive(impl.fast[0].op) && !impl.fast[0].hasCombine &&
                 impl.fast[0].pointIndex == 0;
 }

@@ -45,7 +45,13 @@ struct Instr {
 /// (PushTransform, primitive, PopTransform) and with the binary CSG op that consumes it, so a
 /// typical "transformed shape blended into the scene" costs one dispatch instead of four.
 /// Non-fusable instructions are carried over unchanged (xform = 0, no combine).
+struct FastInstr;
+struct EvalState;
+/// Specialized per-point step of one FastInstr (distance only; see field_eval.cpp).
+using StepFn = void (*)(const FastInstr& in, const float* D, EvalState& s);
+
 struct FastInstr {
+  StepFn step = nullptr;
   Op op;
   /// 0: no transform; 1: translation only (static identity rotation, scale 1); 2: full.
   std::uint8_t xform = 0;
@@ -95,6 +101,8 @@ void deriveInstr(const Instr& in, const float* P, float* D);
 
 /// Builds impl.fast from impl.code and impl.params.
 void buildFastCode(FieldProgram::Impl& impl);
+/// Picks each FastInstr's specialized step function.
+void assignSteps(FieldProgram::Impl& impl);
 
 /// Per-point evaluation with the derived constants D.
 float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p);

@@ -12,16 +12,40 @@
 #include "floptle/drift/sandbox.h"
 
 namespace {
+
 std::atomic<long> gAllocations{0};
+
+void* countedAllocate(std::size_t size) noexcept {
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size == 0 ? 1 : size);
+}
+
 }  // namespace
 
+// Every unaligned form is replaced so that new and delete always pair malloc with free
+// (also under AddressSanitizer, which would otherwise pair its own new with our delete).
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"  // free() of malloc'd memory, by design.
 void* operator new(std::size_t size) {
-  gAllocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  if (void* p = countedAllocate(size)) return p;
   throw std::bad_alloc();
 }
+void* operator new[](std::size_t size) {
+  if (void* p = countedAllocate(size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return countedAllocate(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return countedAllocate(size);
+}
 void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace floptle::drift {
 namespace {

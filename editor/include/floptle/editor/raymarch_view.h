@@ -1,0 +1,197 @@
+#pragma once
+// RaymarchView: the editor's 3D viewport. Two layers share one depth buffer: a full-screen
+// raymarch of the document's field graph (the GLSL twin of render::renderImage, writing
+// gl_FragDepth), then rasterized overlays (ground grid, selection boxes, transform gizmo).
+//
+// Adaptive resolution: while the camera or a value moves, the raymarch runs at a reduced
+// internal resolution chosen from the measured frame time (target ~30 fps, at least 1/4 of
+// full size); 250 ms after the last change it renders once at full resolution.
+//
+// The widget observes; it never edits the document. Clicks become pickRequested(ray) (the
+// editor raycasts the field on the CPU, e.g. with render::marchRay) and gizmo drags become
+// gizmoDrag* signals the editor turns into one undo command per drag.
+#include <QImage>
+#include <QOpenGLWidget>
+#include <QPointF>
+#include <QString>
+#include <QTimer>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "floptle/core/field/field_program.h"
+#include "floptle/core/math.h"
+#include "floptle/core/render/camera.h"
+#include "floptle/core/render/cpu_renderer.h"
+
+namespace floptle::editor {
+
+enum class GizmoMode { None, Translate, Rotate, Scale };
+
+struct GizmoSnap {
+  bool enabled = true;
+  /// Translation step (m).
+  float translate = 0.25f;
+  /// Rotation step (rad), 15 degrees.
+  float rotate = 0.2617993878f;
+  /// Scale factor step (-).
+  float scale = 0.1f;
+};
+
+/// A gizmo drag's change since the press, in world space, already snapped. The editor applies
+/// it to the selection's transforms as they were at gizmoDragStarted:
+///   position' = pivot + rotation * (position - pivot) * scale + translation
+///   rotation' = rotation * rotation_start,  scale' = scale * scale_start.
+struct GizmoDelta {
+  GizmoMode mode = GizmoMode::None;
+  /// Dragged handle: 0 = X, 1 = Y, 2 = Z; -1 when none.
+  int axis = -1;
+  Vec3 pivot{0.0f};          ///< (m)
+  Vec3 translation{0.0f};    ///< (m)
+  Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  float scale = 1.0f;        ///< (-)
+};
+
+class ViewportRenderer;
+class CameraController;
+class Gizmo;
+
+class RaymarchView : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  explicit RaymarchView(QWidget* parent = nullptr);
+  ~RaymarchView() override;
+
+  // --- the field ---------------------------------------------------------------------------
+  /// Shows `program`. Re-emits and recompiles the shader only when its structureHash differs
+  /// from the shown one; otherwise only its parameterValues(time()) are uploaded.
+  void setField(const field::FieldProgram& program);
+  /// Lower level: a map() GLSL source (reading FP(i)) with its structure hash and parameter
+  /// values; used by setField, and by tests and tools that bring their own GLSL.
+  void setFieldGlsl(const std::string& mapGlsl, std::uint64_t structureHash,
+                    std::vector<float> parameterValues);
+  /// Field time (s); an animated field's parameters follow it.
+  void setTime(double seconds);
+  double time() const { return time_; }
+  /// Linear albedo per material index (index 0 = no material), as render::renderImage takes.
+  void setMaterialColors(const render::MaterialColors& colors);
+
+  /// True once a shader compiled; lastShaderError() is the log of the latest failure (empty
+  /// when the latest compile succeeded).
+  bool hasShader() const;
+  QString lastShaderError() const { return lastShaderError_; }
+
+  // --- overlays ------------------------------------------------------------------------------
+  /// World boxes of the selected nodes (drawn as outlines, dimmed where hidden); empty clears.
+  void setSelectionBounds(const std::vector<Aabb>& boxes);
+  /// Shows the gizmo at `pivot` (m); GizmoMode::None hides it.
+  void setGizmo(GizmoMode mode, Vec3 pivot);
+  GizmoMode gizmoMode() const;
+  void setGizmoSnap(const GizmoSnap& snap);
+  void setGridVisible(bool visible);
+  /// All rasterized overlays at once (grid, selection, gizmo); off for image comparisons.
+  void setOverlaysVisible(bool visible);
+
+  // --- camera --------------------------------------------------------------------------------
+  void setCamera(const render::Camera& camera);
+  render::Camera camera() const;
+  /// Keeps the view direction and backs off so `bounds` fills the view.
+  void frameBounds(const Aabb& bounds);
+  /// World ray through a widget position (logical pixels, origin top-left).
+  Ray rayAt(QPointF widgetPos) const;
+
+  // --- frames --------------------------------------------------------------------------------
+  void setAdaptiveResolution(bool enabled);
+  /// Internal raymarch resolution of the latest frame as a fraction of full size (0.25..1).
+  float lastResolutionScale() const { return lastScale_; }
+  /// Duration of the latest frame, GPU work included (glFinish) (ms).
+  double lastFrameTimeMs() const { return lastFrameMs_; }
+  std::uint64_t frameCount() const { return frameCount_; }
+  /// Renders a full-resolution frame now and returns it upright (Format_RGBA8888).
+  QImage captureImage();
+
+ signals:
+  /// A click (press and release within a few pixels, not on the gizmo).
+  void clicked(QPointF widgetPos, floptle::Ray ray, Qt::KeyboardModifiers modifiers);
+  void pickRequested(floptle::Ray ray);
+  void frameTimeChanged(double milliseconds);
+  void shaderError(const QString& log);
+  void shaderCompiled();
+  void cameraChanged();
+  void gizmoDragStarted(floptle::editor::GizmoMode mode);
+  void gizmoDragged(const floptle::editor::GizmoDelta& delta);
+  void gizmoDragFinished(const floptle::editor::GizmoDelta& delta);
+  /// Escape during a drag: the editor restores the transforms of gizmoDragStarted.
+  void gizmoDragCancelled();
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int w, int h) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
+
+ private:
+  struct PendingShader {
+    std::string source;
+    std::uint64_t hash = 0;
+    std::vector<float> params;
+    std::optional<field::FieldProgram> program;
+  };
+
+  void compilePending();
+  /// Camera or values moved: render at reduced resolution until things are still.
+  void noteMotion();
+  void flyTick();
+  void cleanupGL();
+
+  std::unique_ptr<ViewportRenderer> renderer_;
+  std::unique_ptr<CameraController> cameraController_;
+  std::unique_ptr<Gizmo> gizmo_;
+
+  // The shown shader's state. `shownProgram_` follows setTime when the field is animated.
+  std::optional<PendingShader> pending_;
+  std::optional<std::uint64_t> shownHash_;
+  std::vector<float> shownParams_;
+  std::optional<field::FieldProgram> shownProgram_;
+  QString lastShaderError_;
+
+  double time_ = 0.0;  // (s)
+  render::MaterialColors materials_;
+  std::vector<Aabb> selection_;
+  bool gridVisible_ = true;
+  bool overlaysVisible_ = true;
+
+  bool adaptive_ = true;
+  bool moving_ = false;
+  bool forceFull_ = false;
+  float scale_ = 0.5f;      ///< reduced resolution while moving (-)
+  float lastScale_ = 1.0f;  ///< (-)
+  double lastFrameMs_ = 0.0;
+  std::uint64_t frameCount_ = 0;
+  QTimer refineTimer_;
+
+  // Mouse and fly state.
+  enum class Drag { None, Pending, Orbit, Pan, Look, Gizmo };
+  Drag drag_ = Drag::None;
+  QPointF pressPos_;
+  QPointF lastPos_;
+  std::optional<int> hotAxis_;
+  std::set<int> flyKeys_;
+  QTimer flyTimer_;
+};
+
+}  // namespace floptle::editor
+
+Q_DECLARE_METATYPE(floptle::Ray)
+Q_DECLARE_METATYPE(floptle::editor::GizmoDelta)
+Q_DECLARE_METATYPE(floptle::editor::GizmoMode)

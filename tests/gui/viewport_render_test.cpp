@@ -1,0 +1,252 @@
+// The viewport against the CPU reference: the same field, camera and materials give the same
+// image within a stated tolerance; a shader that fails to compile keeps the last image; a
+// parameter-only edit updates uniforms without recompiling; adaptive resolution refines.
+// Run under xvfb-run (Mesa llvmpipe); small images keep it fast.
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+#include <filesystem>
+
+#include "floptle/core/render/cpu_renderer.h"
+#include "floptle/core/render/image.h"
+#include "floptle/editor/raymarch_view.h"
+#include "viewport_test_support.h"
+
+using namespace floptle;
+using floptle::editor::RaymarchView;
+
+namespace {
+
+constexpr int kWidth = 160;
+constexpr int kHeight = 90;
+
+std::string sphereOnPlane(float radius) {
+  return R"({"type": "union", "children": [
+      {"type": "plane", "normal": [0, 1, 0], "material": 1},
+      {"type": "sphere", "radius": )" +
+         std::to_string(radius) + R"(, "material": 2, "transform": {"position": [0, 0.6, 0]}}]})";
+}
+
+render::Camera testCamera() {
+  render::Camera camera;
+  camera.position = {2.0f, 1.6f, 3.2f};
+  camera.lookAt = {0.0f, 0.45f, 0.0f};
+  camera.fovYDegrees = 60.0f;
+  return camera;
+}
+
+const render::MaterialColors kMaterials{{0.72f, 0.72f, 0.72f}, {0.35f, 0.55f, 0.30f}, {0.85f, 0.25f, 0.20f}};
+
+render::Image toImage(const QImage& qimage) {
+  const QImage rgba = qimage.convertToFormat(QImage::Format_RGBA8888);
+  render::Image image;
+  image.width = rgba.width();
+  image.height = rgba.height();
+  for (int y = 0; y < rgba.height(); ++y) {
+    const uchar* line = rgba.constScanLine(y);
+    image.rgba.insert(image.rgba.end(), line, line + rgba.width() * 4);
+  }
+  return image;
+}
+
+std::filesystem::path outputDir() {
+  auto dir = std::filesystem::path(FLOPTLE_BINARY_DIR) / "test-output";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+/// A shown, exposed viewport of kWidth x kHeight with the test scene and no overlays.
+class ViewportFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    viewport_testing::ensureApplication();
+    auto program = viewport_testing::compileShapeJson(sphereOnPlane(0.6f));
+    ASSERT_TRUE(program.ok()) << program.error().message();
+    program_ = *program;
+    view_ = std::make_unique<RaymarchView>();
+    view_->setOverlaysVisible(false);
+    view_->setAdaptiveResolution(false);
+    view_->setFixedSize(kWidth, kHeight);
+    view_->setMaterialColors(kMaterials);
+    view_->setCamera(testCamera());
+    view_->setField(*program_);
+    view_->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(view_.get()));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view_->frameCount() > 0; }, 20000));
+  }
+  void TearDown() override { view_.reset(); }
+
+  std::optional<field::FieldProgram> program_;
+  std::unique_ptr<RaymarchView> view_;
+};
+
+}  // namespace
+
+// Tolerance: the GPU and the CPU evaluate the same float formulas in a different order (and
+// llvmpipe's exp/pow differ in the last bits), so a few silhouette and shadow-edge pixels may
+// flip. Mean absolute difference per channel <= 1.5 (of 255) and at least 98 % of pixels
+// within 8 levels on every channel.
+TEST_F(ViewportFixture, ViewportImageMatchesCpuRender) {
+  ASSERT_TRUE(view_->hasShader()) << view_->lastShaderError().toStdString();
+  const QImage captured = view_->captureImage();
+  ASSERT_EQ(captured.width(), kWidth);
+  ASSERT_EQ(captured.height(), kHeight);
+  const render::Image gpu = toImage(captured);
+
+  render::RenderSettings settings;
+  settings.width = kWidth;
+  settings.height = kHeight;
+  auto cpu = render::renderImage(*program_, view_->camera(), kMaterials, settings);
+  ASSERT_TRUE(cpu.ok()) << cpu.error().message();
+  render::writePng((outputDir() / "viewport_gpu.png").string(), gpu);
+  render::writePng((outputDir() / "viewport_cpu.png").string(), *cpu);
+
+  auto mean = render::meanAbsoluteDifference(gpu, *cpu);
+  ASSERT_TRUE(mean.ok());
+  int close = 0;
+  for (std::size_t i = 0; i < gpu.rgba.size(); i += 4) {
+    bool near = true;
+    for (int c = 0; c < 3; ++c) near = near && std::abs(int(gpu.rgba[i + c]) - int(cpu->rgba[i + c])) <= 8;
+    close += near;
+  }
+  const double closeFraction = double(close) / double(kWidth * kHeight);
+  std::printf("viewport vs CPU: mean |diff| %.4f / 255, %.2f %% of pixels within 8\n", *mean,
+              100.0 * closeFraction);
+  EXPECT_LE(*mean, 1.5);
+  EXPECT_GE(closeFraction, 0.98);
+
+  // The comparison can fail: both images show the red sphere at the projected centre.
+  Vec2 centre;
+  ASSERT_TRUE(view_->camera().project({0.0f, 0.6f, 0.0f}, kWidth, kHeight, centre));
+  const std::uint8_t* p = gpu.pixel(int(centre.x), int(centre.y));
+  EXPECT_GT(int(p[0]), int(p[1]) + 50);
+}
+
+TEST_F(ViewportFixture, ShaderErrorKeepsTheLastGoodImage) {
+  const QImage before = view_->captureImage();
+  QSignalSpy errors(view_.get(), &RaymarchView::shaderError);
+  view_->setFieldGlsl("vec2 map(vec3 p, float t) { return this is not glsl; }", 0xBADull, {});
+  const QImage after = view_->captureImage();
+  ASSERT_EQ(errors.count(), 1);
+  EXPECT_FALSE(errors.first().first().toString().isEmpty());
+  EXPECT_FALSE(view_->lastShaderError().isEmpty());
+  EXPECT_TRUE(view_->hasShader());
+  EXPECT_EQ(before, after);
+
+  // A good field afterwards compiles and changes the image.
+  QSignalSpy compiled(view_.get(), &RaymarchView::shaderCompiled);
+  auto other = viewport_testing::compileShapeJson(R"({"type": "box", "half_extents": [0.5, 0.5, 0.5], "material": 2})");
+  ASSERT_TRUE(other.ok());
+  view_->setField(*other);
+  const QImage box = view_->captureImage();
+  EXPECT_EQ(compiled.count(), 1);
+  EXPECT_TRUE(view_->lastShaderError().isEmpty());
+  EXPECT_NE(box, before);
+}
+
+TEST_F(ViewportFixture, ParameterEditUpdatesUniformsWithoutRecompiling) {
+  const QImage small = view_->captureImage();
+  QSignalSpy compiled(view_.get(), &RaymarchView::shaderCompiled);
+  auto bigger = viewport_testing::compileShapeJson(sphereOnPlane(0.9f));
+  ASSERT_TRUE(bigger.ok());
+  view_->setField(*bigger);
+  const QImage big = view_->captureImage();
+  EXPECT_EQ(compiled.count(), 0);
+  EXPECT_NE(big, small);
+  // And the new image is the CPU image of the bigger sphere.
+  render::RenderSettings settings;
+  settings.width = kWidth;
+  settings.height = kHeight;
+  auto cpu = render::renderImage(*bigger, view_->camera(), kMaterials, settings);
+  ASSERT_TRUE(cpu.ok());
+  auto mean = render::meanAbsoluteDifference(toImage(big), *cpu);
+  ASSERT_TRUE(mean.ok());
+  EXPECT_LE(*mean, 1.5);
+}
+
+TEST_F(ViewportFixture, MovingRendersCoarseThenRefines) {
+  view_->setAdaptiveResolution(true);
+  const std::uint64_t frames = view_->frameCount();
+  render::Camera moved = testCamera();
+  moved.position.x += 0.3f;
+  view_->setCamera(moved);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return view_->frameCount() > frames; }, 20000));
+  EXPECT_LT(view_->lastResolutionScale(), 1.0f);
+  // Still for the refine delay: one full-resolution frame follows.
+  EXPECT_TRUE(QTest::qWaitFor([&] { return view_->lastResolutionScale() == 1.0f; }, 20000));
+  EXPECT_GT(view_->lastFrameTimeMs(), 0.0);
+}
+
+TEST_F(ViewportFixture, ClickRequestsAPickAlongTheCameraRay) {
+  QSignalSpy picks(view_.get(), &RaymarchView::pickRequested);
+  Vec2 centre;
+  ASSERT_TRUE(view_->camera().project({0.0f, 0.6f, 0.0f}, kWidth, kHeight, centre));
+  QTest::mouseClick(view_.get(), Qt::LeftButton, Qt::NoModifier, QPoint(int(centre.x), int(centre.y)));
+  ASSERT_EQ(picks.count(), 1);
+  const Ray ray = picks.first().first().value<Ray>();
+  const Ray expected = view_->camera().rayThroughPixel({float(int(centre.x)), float(int(centre.y))}, kWidth, kHeight);
+  EXPECT_NEAR(glm::length(ray.direction - expected.direction), 0.0f, 1e-5f);
+  // The CPU raycast of the same field along that ray hits the sphere (material 2).
+  auto hit = render::marchRay(*program_, ray, 0.0);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->material, 2);
+}
+
+TEST_F(ViewportFixture, TranslateGizmoDragIsSnappedAlongItsAxis) {
+  view_->setOverlaysVisible(true);
+  editor::GizmoSnap snap;
+  snap.translate = 0.25f;
+  view_->setGizmoSnap(snap);
+  const Vec3 pivot{0.0f, 0.6f, 0.0f};
+  view_->setGizmo(editor::GizmoMode::Translate, pivot);
+  // Grab the X handle two thirds of the way out, drag along its screen direction.
+  const render::Camera camera = view_->camera();
+  const float length = 2.0f * glm::dot(pivot - camera.position, camera.basis().forward) *
+                       camera.tanHalfFovY() * 0.18f;
+  Vec2 a, b;
+  ASSERT_TRUE(camera.project(pivot + Vec3(0.66f * length, 0, 0), kWidth, kHeight, a));
+  ASSERT_TRUE(camera.project(pivot + Vec3(0.66f * length + 0.6f, 0, 0), kWidth, kHeight, b));
+  QSignalSpy started(view_.get(), &RaymarchView::gizmoDragStarted);
+  QSignalSpy finished(view_.get(), &RaymarchView::gizmoDragFinished);
+  QSignalSpy picks(view_.get(), &RaymarchView::pickRequested);
+  const QPoint from(int(std::lround(a.x)), int(std::lround(a.y)));
+  const QPoint to(int(std::lround(b.x)), int(std::lround(b.y)));
+  QTest::mousePress(view_.get(), Qt::LeftButton, Qt::NoModifier, from);
+  QMouseEvent move(QEvent::MouseMove, QPointF(to), view_->mapToGlobal(QPointF(to)), Qt::NoButton,
+                   Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(view_.get(), &move);
+  QTest::mouseRelease(view_.get(), Qt::LeftButton, Qt::NoModifier, to);
+  ASSERT_EQ(started.count(), 1);
+  ASSERT_EQ(finished.count(), 1);
+  EXPECT_EQ(picks.count(), 0);  // a gizmo drag is not a click
+  const auto delta = finished.first().first().value<editor::GizmoDelta>();
+  EXPECT_EQ(delta.mode, editor::GizmoMode::Translate);
+  EXPECT_EQ(delta.axis, 0);
+  EXPECT_EQ(delta.translation.y, 0.0f);
+  EXPECT_EQ(delta.translation.z, 0.0f);
+  // About 0.6 m of travel (pixel rounding aside), snapped to 0.25 m steps.
+  EXPECT_NEAR(delta.translation.x, 0.5f, 0.26f);
+  EXPECT_NEAR(std::remainder(delta.translation.x, 0.25f), 0.0f, 1e-5f);
+}
+
+TEST_F(ViewportFixture, SelectionOutlineAndGridDrawOverTheField) {
+  const QImage plain = view_->captureImage();
+  view_->setOverlaysVisible(true);
+  view_->setGridVisible(false);
+  view_->setSelectionBounds({Aabb::fromCenterHalf({0.0f, 0.6f, 0.0f}, Vec3(0.6f))});
+  const QImage selected = view_->captureImage();
+  // Orange outline pixels appear where there were none.
+  int orange = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x) {
+      const QColor c = selected.pixelColor(x, y);
+      if (c.red() > 200 && c.green() > 110 && c.green() < 190 && c.blue() < 80 && plain.pixelColor(x, y) != c) ++orange;
+    }
+  EXPECT_GT(orange, 40);
+  view_->setSelectionBounds({});
+  view_->setGridVisible(true);
+  EXPECT_NE(view_->captureImage(), plain);  // the grid shows
+}

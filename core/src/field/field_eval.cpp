@@ -182,6 +182,54 @@ void stepPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
   }
 }
 
+/// Distance of primitive P under transform kind X (no combine).
+template <Op P, int X>
+float distPrimitive(const FastInstr& in, const float* Dall, float x, float y, float z) {
+  const float* T = Dall + in.xformData;
+  if constexpr (X != 0) {
+    x -= T[9], y -= T[10], z -= T[11];
+    if constexpr (X == 2) {
+      const float lx = T[0] * x + T[1] * y + T[2] * z;
+      const float ly = T[3] * x + T[4] * y + T[5] * z;
+      const float lz = T[6] * x + T[7] * y + T[8] * z;
+      x = lx, y = ly, z = lz;
+    }
+  }
+  float d = primitive(P, Dall + in.data, x, y, z);
+  if constexpr (X == 2) d *= T[13];
+  return d;
+}
+
+float distSlow(const FastInstr& in, const float* Dall, float x, float y, float z) {
+  const float* T = Dall + in.xformData;
+  if (in.xform != 0) {
+    x -= T[9], y -= T[10], z -= T[11];
+    if (in.xform == 2) {
+      const float lx = T[0] * x + T[1] * y + T[2] * z;
+      const float ly = T[3] * x + T[4] * y + T[5] * z;
+      const float lz = T[6] * x + T[7] * y + T[8] * z;
+      x = lx, y = ly, z = lz;
+    }
+  }
+  float d = primitiveSlow(in.op, Dall + in.data, x, y, z);
+  if (in.xform == 2) d *= T[13];
+  return d;
+}
+
+/// A run of `advance` primitives reading one point, the first stored, the rest blended into
+/// it with op C: the union's value stays in a register, one indirect call per child.
+template <Op C>
+void stepRun(const FastInstr& in, const float* Dall, EvalState& s) {
+  const float x = s.px[in.pointIndex], y = s.py[in.pointIndex], z = s.pz[in.pointIndex];
+  float acc = in.dist(in, Dall, x, y, z);
+  MaterialIndex unused = 0;
+  for (int j = 1; j < in.advance; ++j) {
+    const FastInstr& c = (&in)[j];
+    combine<false>(C, Dall + c.combineData, acc, unused, c.dist(c, Dall, x, y, z), 0);
+  }
+  s.v[in.valueIndex] = acc;
+}
+
 /// Everything else (points pushed / popped, binary ops not fused).
 void stepGeneral(const FastInstr& in, const float* Dall, EvalState& s) {
   const float* D = Dall + in.data;
@@ -238,6 +286,35 @@ StepFn stepFor(const FastInstr& in) {
   return in.xform == 0 ? stepFor<P, 0>(in) : in.xform == 1 ? stepFor<P, 1>(in) : stepFor<P, 2>(in);
 }
 
+template <Op P>
+DistFn distFor(const FastInstr& in) {
+  return in.xform == 0 ? &distPrimitive<P, 0> : in.xform == 1 ? &distPrimitive<P, 1> : &distPrimitive<P, 2>;
+}
+
+DistFn chooseDist(const FastInstr& in) {
+  switch (in.op) {
+    case Op::Sphere: return distFor<Op::Sphere>(in);
+    case Op::Box: return distFor<Op::Box>(in);
+    case Op::RoundBox: return distFor<Op::RoundBox>(in);
+    case Op::Capsule: return distFor<Op::Capsule>(in);
+    case Op::Cylinder: return distFor<Op::Cylinder>(in);
+    case Op::Torus: return distFor<Op::Torus>(in);
+    case Op::Plane: return distFor<Op::Plane>(in);
+    default: return isPrimitive(in.op) ? &distSlow : nullptr;
+  }
+}
+
+StepFn runStep(Op c) {
+  switch (c) {
+    case Op::Union: return &stepRun<Op::Union>;
+    case Op::Intersection: return &stepRun<Op::Intersection>;
+    case Op::Subtract: return &stepRun<Op::Subtract>;
+    case Op::SmoothUnion: return &stepRun<Op::SmoothUnion>;
+    case Op::SmoothIntersection: return &stepRun<Op::SmoothIntersection>;
+    default: return &stepRun<Op::SmoothSubtract>;
+  }
+}
+
 StepFn chooseStep(const FastInstr& in) {
   switch (in.op) {
     case Op::Sphere: return stepFor<Op::Sphere>(in);
@@ -276,7 +353,12 @@ void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
 inline float runSteps(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
   EvalState s;
   s.px[0] = p.x, s.py[0] = p.y, s.pz[0] = p.z;
-  for (const FastInstr& in : impl.fast) in.step(in, D, s);
+  const FastInstr* in = impl.fast.data();
+  const FastInstr* end = in + impl.fast.size();
+  while (in < end) {
+    in->step(*in, D, s);
+    in += in->advance;
+  }
   const float d = s.v[0];
   return std::isnan(d) ? 1e30f : d;
 }
@@ -303,7 +385,26 @@ inline float runSingle(const FastInstr& in, const float* Dall, Vec3 p) {
 }  // namespace
 
 void assignSteps(FieldProgram::Impl& impl) {
-  for (FastInstr& in : impl.fast) in.step = chooseStep(in);
+  auto& f = impl.fast;
+  for (FastInstr& in : f) {
+    in.step = chooseStep(in);
+    in.dist = chooseDist(in);
+    in.advance = 1;
+  }
+  // Runs: a primitive storing v[vi] followed by primitives blending into v[vi] with one op.
+  for (std::size_t i = 0; i < f.size();) {
+    std::size_t j = i + 1;
+    if (isPrimitive(f[i].op) && !f[i].hasCombine) {
+      while (j < f.size() && isPrimitive(f[j].op) && f[j].hasCombine && f[j].combine == f[i + 1].combine &&
+             f[j].valueIndex == f[i].valueIndex + 1 && f[j].pointIndex == f[i].pointIndex)
+        ++j;
+    }
+    if (j - i >= 2) {
+      f[i].advance = static_cast<std::int32_t>(j - i);
+      f[i].step = runStep(f[i + 1].combine);
+    }
+    i = j;
+  }
 }
 
 float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p) { return runSteps(impl, D, p); }

@@ -49,9 +49,15 @@ struct FastInstr;
 struct EvalState;
 /// Specialized per-point step of one FastInstr (distance only; see field_eval.cpp).
 using StepFn = void (*)(const FastInstr& in, const float* D, EvalState& s);
+/// Distance of a fused primitive (with its transform) at the point it reads.
+using DistFn = float (*)(const FastInstr& in, const float* D, float x, float y, float z);
 
 struct FastInstr {
   StepFn step = nullptr;
+  DistFn dist = nullptr;
+  /// Instructions this step consumes: > 1 for a run of primitives blended into one value
+  /// (the children of one union), which is folded in a register.
+  std::int32_t advance = 1;
   Op op;
   /// 0: no transform; 1: translation only (static identity rotation, scale 1); 2: full.
   std::uint8_t xform = 0;

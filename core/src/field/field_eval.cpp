@@ -84,6 +84,8 @@ inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, Mate
   float px[kMaxStack], py[kMaxStack], pz[kMaxStack], v[kMaxStack];
   MaterialIndex m[kMaxStack];
   px[0] = p.x, py[0] = p.y, pz[0] = p.z;
+  v[0] = 1e30f;  // an empty (default-constructed) program is far from everything
+  m[0] = 0;
   for (const FastInstr& in : impl.fast) {
     const int vi = in.valueIndex, pi = in.pointIndex;
     if (isPrimitive(in.op)) {
@@ -353,6 +355,7 @@ void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
 inline float runSteps(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
   EvalState s;
   s.px[0] = p.x, s.py[0] = p.y, s.pz[0] = p.z;
+  s.v[0] = 1e30f;  // an empty (default-constructed) program is far from everything
   const FastInstr* in = impl.fast.data();
   const FastInstr* end = in + impl.fast.size();
   while (in < end) {
@@ -364,23 +367,6 @@ inline float runSteps(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
 }
 
 
-/// A program of one (possibly transformed) primitive: no stacks, no loop.
-inline float runSingle(const FastInstr& in, const float* Dall, Vec3 p) {
-  float x = p.x, y = p.y, z = p.z;
-  const float* T = Dall + in.xformData;
-  if (in.xform != 0) {
-    x -= T[9], y -= T[10], z -= T[11];
-    if (in.xform == 2) {
-      const float lx = T[0] * x + T[1] * y + T[2] * z;
-      const float ly = T[3] * x + T[4] * y + T[5] * z;
-      const float lz = T[6] * x + T[7] * y + T[8] * z;
-      x = lx, y = ly, z = lz;
-    }
-  }
-  float d = primitive(in.op, Dall + in.data, x, y, z);
-  if (in.xform == 2) d *= T[13];
-  return std::isnan(d) ? 1e30f : d;
-}
 
 }  // namespace
 
@@ -417,13 +403,46 @@ FieldSample evalSample(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
 
 float evalTwistLipschitz(float rate, float rho) { return twistLipschitz(rate, rho); }
 
-// The public per-point entry points live here so the interpreter inlines into them.
-float FieldProgram::distance(Vec3 p, double t) const {
-  const Impl& impl = *impl_;
-  if (!impl.isAnimated()) {
-    if (impl.single) return runSingle(impl.fast[0], impl.derived.data(), p);
-    return runSteps(impl, impl.derived.data(), p);
+namespace {
+
+/// Static lone primitive P under transform kind X: no loop, no decoding.
+template <Op P, int X>
+float staticSingle(const FieldProgram::Impl& impl, Vec3 p) {
+  const float d = distPrimitive<P, X>(impl.fast[0], impl.derived.data(), p.x, p.y, p.z);
+  return std::isnan(d) ? 1e30f : d;
+}
+
+template <Op P>
+StaticDistanceFn singleFor(int xform) {
+  return xform == 0 ? &staticSingle<P, 0> : xform == 1 ? &staticSingle<P, 1> : &staticSingle<P, 2>;
+}
+
+float staticSteps(const FieldProgram::Impl& impl, Vec3 p) { return runSteps(impl, impl.derived.data(), p); }
+
+}  // namespace
+
+StaticDistanceFn chooseStaticDistance(const FieldProgram::Impl& impl) {
+  if (impl.isAnimated()) return nullptr;
+  if (impl.single) {
+    const FastInstr& in = impl.fast[0];
+    switch (in.op) {
+      case Op::Sphere: return singleFor<Op::Sphere>(in.xform);
+      case Op::Box: return singleFor<Op::Box>(in.xform);
+      case Op::RoundBox: return singleFor<Op::RoundBox>(in.xform);
+      case Op::Capsule: return singleFor<Op::Capsule>(in.xform);
+      case Op::Cylinder: return singleFor<Op::Cylinder>(in.xform);
+      case Op::Torus: return singleFor<Op::Torus>(in.xform);
+      case Op::Plane: return singleFor<Op::Plane>(in.xform);
+      default: break;
+    }
   }
+  return &staticSteps;
+}
+
+// Animated graphs: derive the constants at t, then run the steps.
+float FieldProgram::distanceAt(Vec3 p, double t) const {
+  const Impl& impl = *impl_;
+  if (!impl.isAnimated()) return runSteps(impl, impl.derived.data(), p);
   return withDerived(impl, t, [&](const float* D) { return runSteps(impl, D, p); });
 }
 

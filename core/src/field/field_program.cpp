@@ -282,18 +282,26 @@ Expected<FieldProgram> FieldProgram::compile(const FieldNode& root) {
     impl.analyticNormal = op == Op::Sphere || op == Op::Box || op == Op::RoundBox || op == Op::Capsule ||
                           op == Op::Cylinder || op == Op::Torus || op == Op::Plane;
   }
+  prog.staticDistance_ = chooseStaticDistance(impl);
   return prog;
 }
 
 FieldProgram::FieldProgram() : impl_(new Impl) {}
-FieldProgram::FieldProgram(const FieldProgram& o) : impl_(new Impl(*o.impl_)) {}
-FieldProgram::FieldProgram(FieldProgram&& o) noexcept : impl_(o.impl_) { o.impl_ = new Impl; }
+FieldProgram::FieldProgram(const FieldProgram& o) : impl_(new Impl(*o.impl_)), staticDistance_(o.staticDistance_) {}
+FieldProgram::FieldProgram(FieldProgram&& o) noexcept : impl_(o.impl_), staticDistance_(o.staticDistance_) {
+  o.impl_ = new Impl;
+  o.staticDistance_ = nullptr;
+}
 FieldProgram& FieldProgram::operator=(const FieldProgram& o) {
-  if (this != &o) *impl_ = *o.impl_;
+  if (this != &o) {
+    *impl_ = *o.impl_;
+    staticDistance_ = o.staticDistance_;
+  }
   return *this;
 }
 FieldProgram& FieldProgram::operator=(FieldProgram&& o) noexcept {
   std::swap(impl_, o.impl_);
+  std::swap(staticDistance_, o.staticDistance_);
   return *this;
 }
 FieldProgram::~FieldProgram() { delete impl_; }

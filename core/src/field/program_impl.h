@@ -109,6 +109,9 @@ void deriveInstr(const Instr& in, const float* P, float* D);
 void buildFastCode(FieldProgram::Impl& impl);
 /// Picks each FastInstr's specialized step function.
 void assignSteps(FieldProgram::Impl& impl);
+/// The whole-program evaluator of a static graph (null for an animated one).
+using StaticDistanceFn = float (*)(const FieldProgram::Impl&, Vec3);
+StaticDistanceFn chooseStaticDistance(const FieldProgram::Impl& impl);
 
 /// Per-point evaluation with the derived constants D.
 float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p);

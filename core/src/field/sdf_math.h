@@ -14,11 +14,16 @@ inline float clampf(float v, float lo, float hi) { return std::min(std::max(v, l
 
 inline float sphere(float x, float y, float z, float r) { return len3(x, y, z) - r; }
 
+/// max(v, 0) and min(v, 0) without a branch: (v +- |v|) / 2 is exact for every finite v, and
+/// GCC otherwise turns std::max(q, 0) * std::max(q, 0) into a data-dependent jump.
+inline float positivePart(float v) { return (v + std::abs(v)) * 0.5f; }
+inline float negativePart(float v) { return (v - std::abs(v)) * 0.5f; }
+
 /// Box of half extents (bx, by, bz).
 inline float box(float x, float y, float z, float bx, float by, float bz) {
   const float qx = std::abs(x) - bx, qy = std::abs(y) - by, qz = std::abs(z) - bz;
-  const float outside = len3(std::max(qx, 0.0f), std::max(qy, 0.0f), std::max(qz, 0.0f));
-  return outside + std::min(std::max(qx, std::max(qy, qz)), 0.0f);
+  const float outside = len3(positivePart(qx), positivePart(qy), positivePart(qz));
+  return outside + negativePart(std::max(qx, std::max(qy, qz)));
 }
 
 /// Segment from a to a+ba, invLen2 = 1/|ba|^2 (0 for a degenerate segment).

@@ -25,8 +25,11 @@ class FieldProgram {
   /// parameters, CSG nodes without children, wrong child counts.
   static Expected<FieldProgram> compile(const FieldNode& root);
 
-  /// Signed distance at p (m) at time t (s).
-  float distance(Vec3 p, double t) const;
+  /// Signed distance at p (m) at time t (s). A static graph goes straight to an evaluator
+  /// chosen at compile time (one indirect call; a lone primitive skips the interpreter).
+  float distance(Vec3 p, double t) const {
+    return staticDistance_ ? staticDistance_(*impl_, p) : distanceAt(p, t);
+  }
   FieldSample sample(Vec3 p, double t) const;
   /// Outward unit normal at p: analytic where the graph has one, else the 4-tap tetrahedron
   /// difference with an epsilon scaled to the graph (gradientEpsilon()).
@@ -56,7 +59,10 @@ class FieldProgram {
   const Impl& impl() const { return *impl_; }
 
  private:
+  float distanceAt(Vec3 p, double t) const;
   Impl* impl_;
+  /// Set for graphs without animated parameters (their distance does not depend on t).
+  float (*staticDistance_)(const Impl&, Vec3) = nullptr;
 };
 
 }  // namespace floptle::field

@@ -3,6 +3,7 @@
 // Dispatch by scene content: a scene with a "drift" component runs the Drift sandbox; other
 // simulations (characters, rigid bodies) plug in next to runDriftScene below.
 #include <charconv>
+#include <filesystem>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/scene/scene_io.h"
 #include "floptle/drift/replay.h"
+#include "floptle/physics/simulation_replay.h"
 
 namespace floptle::cli {
 
@@ -90,7 +92,7 @@ int runDriftScene(const SimulateArgs& args, const drift::DriftNode& node) {
   if (args.inputs) {
     auto inputsJson = readJsonFile(*args.inputs);
     if (!inputsJson) return fail(inputsJson.error());
-    auto inputs = drift::placementInputsFromJson(*inputsJson, *args.inputs);
+    auto inputs = drift::replayInputsFromJson(*inputsJson, *args.inputs);
     if (!inputs) return fail(inputs.error());
     options.inputs = std::move(*inputs);
   }
@@ -99,6 +101,36 @@ int runDriftScene(const SimulateArgs& args, const drift::DriftNode& node) {
 
   auto result = drift::replayDrift(*setup, node.name, options);
   if (!result) return fail(result.error());
+  if (args.trace) {
+    std::ofstream out(*args.trace, std::ios::binary | std::ios::trunc);
+    out << traceLines;
+    if (!out) return fail(Error{*args.trace, "cannot write the trace file"});
+  }
+  std::cout << result->dump() << '\n';
+  return 0;
+}
+
+// Scenes without a "drift" component: characters, vehicles and rigid bodies (physics/).
+int runPhysicsScene(const SimulateArgs& args, const nlohmann::ordered_json& document) {
+  physics::ReplayOptions options;
+  options.ticks = args.ticks;
+  if (args.inputs) {
+    auto inputsJson = readJsonFile(*args.inputs);
+    if (!inputsJson) return fail(inputsJson.error());
+    auto inputs = physics::parseInputEvents(*inputsJson);
+    if (!inputs) return fail(Error{*args.inputs + ": " + inputs.error().where, inputs.error().what});
+    options.inputs = std::move(*inputs);
+  }
+  std::string traceLines;
+  if (args.trace) options.traceLines = &traceLines;
+  const std::filesystem::path dir = std::filesystem::path(args.scene).parent_path();
+  auto result = physics::replayScene(document, dir, options);
+  if (!result) {
+    const Error& e = result.error();
+    // Input errors point into the inputs file, the rest into the scene.
+    const bool inInputs = args.inputs && e.where.rfind("/", 0) == 0 && e.what.find("not a character") != std::string::npos;
+    return fail(Error{(inInputs ? *args.inputs : args.scene) + ": " + e.where, e.what});
+  }
   if (args.trace) {
     std::ofstream out(*args.trace, std::ios::binary | std::ios::trunc);
     out << traceLines;
@@ -129,9 +161,7 @@ int runSimulate(Args args) {
   if (!driftNode) return fail(Error{parsed->scene + ": " + driftNode.error().where, driftNode.error().what});
   if (driftNode->component != nullptr) return runDriftScene(*parsed, *driftNode);
 
-  return fail(Error{parsed->scene,
-                    "no simulation for this scene: it has no \"drift\" component (the "
-                    "character / rigid-body simulation is not built yet)"});
+  return runPhysicsScene(*parsed, *scene);
 }
 
 }  // namespace floptle::cli

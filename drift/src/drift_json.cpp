@@ -63,9 +63,10 @@ Expected<void> readTuning(const Json& c, const std::string& where, Tuning& t) {
 nlohmann::ordered_json pair(Vec2d v) { return nlohmann::ordered_json::array({v.x, v.z}); }
 
 template <class Json>
-Expected<Tuning> readTuningComponent(const Json& component, const std::string& where) {
+Expected<Tuning> readTuningComponent(const Json& component, const std::string& where,
+                                     const Tuning& base) {
   if (!component.is_object()) return Error{where, "the drift component must be an object"};
-  Tuning tuning;
+  Tuning tuning = base;
   if (auto r = readTuning(component, where, tuning); !r) return r.error();
   return tuning;
 }
@@ -89,11 +90,13 @@ Expected<DriftSetup> readSetupComponent(const Json& component, const std::string
 
 }  // namespace
 
-Expected<Tuning> tuningFromJson(const json& component, const std::string& where) {
-  return readTuningComponent(component, where);
+Expected<Tuning> tuningFromJson(const json& component, const std::string& where,
+                                const Tuning& base) {
+  return readTuningComponent(component, where, base);
 }
-Expected<Tuning> tuningFromJson(const nlohmann::ordered_json& component, const std::string& where) {
-  return readTuningComponent(component, where);
+Expected<Tuning> tuningFromJson(const nlohmann::ordered_json& component, const std::string& where,
+                                const Tuning& base) {
+  return readTuningComponent(component, where, base);
 }
 Expected<DriftSetup> driftSetupFromJson(const json& component, const std::string& where) {
   return readSetupComponent(component, where);
@@ -144,6 +147,7 @@ nlohmann::ordered_json eventToJson(const Event& e) {
       line["ripple"] = e.ripple;
       break;
     case EventKind::retry:
+    case EventKind::tuningChange:
       break;
   }
   return line;

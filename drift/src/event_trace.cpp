@@ -29,6 +29,8 @@ const char* eventKindName(EventKind kind) noexcept {
       return "expiry";
     case EventKind::retry:
       return "retry";
+    case EventKind::tuningChange:
+      return "tuning";
   }
   return "unknown";
 }

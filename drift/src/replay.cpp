@@ -37,32 +37,47 @@ nlohmann::ordered_json xyz(Vec2d v) { return nlohmann::ordered_json::array({v.x,
 
 }  // namespace
 
-Expected<std::vector<PlacementInput>> placementInputsFromJson(const json& inputs,
-                                                              const std::string& where) {
+Expected<std::vector<ReplayInput>> replayInputsFromJson(const json& inputs,
+                                                        const std::string& where) {
   if (!inputs.is_array()) {
     return Error{where, "inputs must be a JSON array of {\"tick\":n,\"place\":[x,z]}"};
   }
-  std::vector<PlacementInput> out;
+  std::vector<ReplayInput> out;
   out.reserve(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const json& item = inputs[i];
     const std::string here = where + ": /" + std::to_string(i);
-    if (!item.is_object()) return Error{here, "must be an object {\"tick\":n,\"place\":[x,z]}"};
+    if (!item.is_object()) {
+      return Error{here,
+                   "must be an object {\"tick\":n,\"place\":[x,z]} or {\"tick\":n,\"tuning\":{...}}"};
+    }
     const auto tick = item.find("tick");
     if (tick == item.end() || !tick->is_number_integer() || tick->get<std::int64_t>() < 0) {
       return Error{here + "/tick", "must be an integer >= 0"};
+    }
+    ReplayInput input;
+    input.tick = tick->get<std::uint64_t>();
+    input.where = here;
+    if (const auto tuning = item.find("tuning"); tuning != item.end()) {
+      if (!tuning->is_object() || item.contains("place")) {
+        return Error{here + "/tuning", "must be an object of drift keys, without \"place\""};
+      }
+      input.changesTuning = true;
+      input.tuning = *tuning;
+      out.push_back(std::move(input));
+      continue;
     }
     const auto place = item.find("place");
     if (place == item.end() || !place->is_array() || place->size() != 2 ||
         !(*place)[0].is_number() || !(*place)[1].is_number()) {
       return Error{here + "/place", "must be an array of two numbers [x, z]"};
     }
-    const Vec2d position{(*place)[0].get<double>(), (*place)[1].get<double>()};
-    if (!isFinite(position)) return Error{here + "/place", "must be finite"};
-    out.push_back({tick->get<std::uint64_t>(), position});
+    input.position = {(*place)[0].get<double>(), (*place)[1].get<double>()};
+    if (!isFinite(input.position)) return Error{here + "/place", "must be finite"};
+    out.push_back(std::move(input));
   }
   // Stable by tick: commands of one tick keep their file order.
-  std::stable_sort(out.begin(), out.end(), [](const PlacementInput& a, const PlacementInput& b) {
+  std::stable_sort(out.begin(), out.end(), [](const ReplayInput& a, const ReplayInput& b) {
     return a.tick < b.tick;
   });
   return out;
@@ -88,7 +103,14 @@ Expected<nlohmann::ordered_json> replayDrift(const DriftSetup& setup, const std:
   std::size_t next = 0;
   for (std::uint64_t tick = 0; tick < options.ticks; ++tick) {
     for (; next < options.inputs.size() && options.inputs[next].tick <= tick; ++next) {
-      if (!sandbox->schedulePlacement(options.inputs[next].tick, options.inputs[next].position)) {
+      const ReplayInput& input = options.inputs[next];
+      if (input.changesTuning) {
+        auto tuning = tuningFromJson(input.tuning, input.where + "/tuning", sandbox->tuning());
+        if (!tuning) return tuning.error();
+        sandbox->setTuning(*tuning);  // Already validated as a whole.
+        continue;
+      }
+      if (!sandbox->schedulePlacement(input.tick, input.position)) {
         return Error{"inputs", "more than " + std::to_string(kMaxQueuedPlacements) +
                                    " placements at tick " + std::to_string(tick)};
       }

@@ -25,7 +25,12 @@ TuningIssue Sandbox::restart(const Tuning& tuning, const BoatStart& start) noexc
 
 TuningIssue Sandbox::setTuning(const Tuning& tuning) noexcept {
   TuningIssue issue = validateTuning(tuning);
-  if (issue.ok()) installTuning(tuning);
+  if (!issue.ok()) return issue;
+  installTuning(tuning);
+  Event event;
+  event.tick = tick_;
+  event.kind = EventKind::tuningChange;
+  trace_.push(event);
   return issue;
 }
 

@@ -1,6 +1,8 @@
 // The "drift" scene component: defaults, round trip, and errors that name key and place.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "floptle/drift/drift_json.h"
@@ -10,6 +12,13 @@ namespace floptle::drift {
 namespace {
 
 using nlohmann::ordered_json;
+
+ReplayInput placeAt(std::uint64_t tick, Vec2d position) {
+  ReplayInput input;
+  input.tick = tick;
+  input.position = position;
+  return input;
+}
 
 TEST(DriftJson, ReadsEveryKeyAndDefaultsTheRest) {
   const ordered_json c = ordered_json::parse(R"({
@@ -79,8 +88,8 @@ TEST(DriftJson, FindsTheDriftNodeAmongNestedChildren) {
   EXPECT_EQ(none->component, nullptr);
 }
 
-TEST(DriftJson, PlacementInputsAreValidatedAndOrderedByTick) {
-  auto inputs = placementInputsFromJson(
+TEST(DriftJson, ReplayInputsAreValidatedAndOrderedByTick) {
+  auto inputs = replayInputsFromJson(
       nlohmann::json::parse(R"([{"tick": 9, "place": [1, 2]}, {"tick": 3, "place": [0, 0]},
                                 {"tick": 9, "place": [5, 6]}])"),
       "in.json");
@@ -90,13 +99,46 @@ TEST(DriftJson, PlacementInputsAreValidatedAndOrderedByTick) {
   EXPECT_EQ((*inputs)[1].position, (Vec2d{1.0, 2.0}));  // Same tick: file order kept.
   EXPECT_EQ((*inputs)[2].position, (Vec2d{5.0, 6.0}));
 
-  auto bad = placementInputsFromJson(nlohmann::json::parse(R"([{"tick": -1, "place": [1, 2]}])"),
+  auto bad = replayInputsFromJson(nlohmann::json::parse(R"([{"tick": -1, "place": [1, 2]}])"),
                                      "in.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().where, "in.json: /0/tick");
-  bad = placementInputsFromJson(nlohmann::json::parse(R"([{"tick": 1, "place": [1]}])"), "in.json");
+  bad = replayInputsFromJson(nlohmann::json::parse(R"([{"tick": 1, "place": [1]}])"), "in.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().where, "in.json: /0/place");
+  bad = replayInputsFromJson(nlohmann::json::parse(R"([{"tick": 1, "tuning": 3}])"), "in.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().where, "in.json: /0/tuning");
+}
+
+TEST(DriftReplay, TuningChangesAreTickAddressedAndValidated) {
+  // Drift at 2 m/s with no drag; at tick 30 the drag switches on toward a 0.5 m/s current.
+  DriftSetup setup;
+  setup.tuning.dragRate = 0.0;
+  setup.start.velocity = {2.0, 0.0};
+  ReplayOptions options;
+  options.ticks = 90;
+  auto inputs = replayInputsFromJson(
+      nlohmann::json::parse(R"([{"tick": 30, "tuning": {"drag_rate": 0.7,
+                                                          "water_velocity": [0.5, 0]}}])"),
+      "in.json");
+  ASSERT_TRUE(inputs.ok()) << inputs.error().message();
+  options.inputs = *inputs;
+  std::string trace;
+  options.traceLines = &trace;
+  auto result = replayDrift(setup, "boat", options);
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  const double e = std::exp(-0.7 * 1.0);  // 60 ticks of drag.
+  EXPECT_NEAR((*result)["nodes"]["boat"]["velocity"][0].get<double>(), 0.5 + 1.5 * e, 1e-12);
+  EXPECT_NEAR((*result)["nodes"]["boat"]["position"][0].get<double>(),
+              2.0 * 0.5 + 0.5 * 1.0 + 1.5 * (1.0 - e) / 0.7, 1e-12);
+  EXPECT_NE(trace.find(R"({"tick":30,"event":"tuning"})"), std::string::npos) << trace;
+
+  options.inputs = *replayInputsFromJson(
+      nlohmann::json::parse(R"([{"tick": 3, "tuning": {"drag_rate": -1}}])"), "in.json");
+  auto refused = replayDrift(setup, "boat", options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().where, "in.json: /0/tuning/drag_rate");
 }
 
 TEST(DriftReplay, ReportsTheBoatNodeCountersAndAStableHash) {
@@ -105,7 +147,7 @@ TEST(DriftReplay, ReportsTheBoatNodeCountersAndAStableHash) {
   setup.start.velocity = {1.2, 0.0};
   ReplayOptions options;
   options.ticks = 60;
-  options.inputs = {{10, {-1.0, 0.0}}};
+  options.inputs = {placeAt(10, {-1.0, 0.0})};
   std::string trace;
   options.traceLines = &trace;
   auto first = replayDrift(setup, "boat", options);
@@ -124,7 +166,7 @@ TEST(DriftReplay, ReportsTheBoatNodeCountersAndAStableHash) {
   auto second = replayDrift(setup, "boat", options);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ((*second)["hash"], (*first)["hash"]);
-  options.inputs = {{11, {-1.0, 0.0}}};  // A different input gives a different state.
+  options.inputs = {placeAt(11, {-1.0, 0.0})};  // A different input gives a different state.
   auto third = replayDrift(setup, "boat", options);
   ASSERT_TRUE(third.ok());
   EXPECT_NE((*third)["hash"], (*first)["hash"]);

@@ -35,9 +35,12 @@ struct DriftSetup {
 Expected<DriftSetup> driftSetupFromJson(const nlohmann::json& component, const std::string& where);
 Expected<DriftSetup> driftSetupFromJson(const nlohmann::ordered_json& component,
                                         const std::string& where);
-/// The tuning part alone (boat_position / boat_velocity are ignored).
-Expected<Tuning> tuningFromJson(const nlohmann::json& component, const std::string& where);
-Expected<Tuning> tuningFromJson(const nlohmann::ordered_json& component, const std::string& where);
+/// The tuning part alone (boat_position / boat_velocity are ignored): the keys present replace
+/// those of `base`, then the whole result is validated.
+Expected<Tuning> tuningFromJson(const nlohmann::json& component, const std::string& where,
+                                const Tuning& base = Tuning{});
+Expected<Tuning> tuningFromJson(const nlohmann::ordered_json& component, const std::string& where,
+                                const Tuning& base = Tuning{});
 /// Writes every key (including the optional ones), so the result reads back identically.
 nlohmann::ordered_json driftSetupToJson(const DriftSetup& setup);
 

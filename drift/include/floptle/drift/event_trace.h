@@ -20,6 +20,8 @@ enum class EventKind : unsigned char {
   expiry,
   /// The run was restarted from the authored start state.
   retry,
+  /// A new tuning was installed (before this tick's pipeline).
+  tuningChange,
 };
 
 enum class RejectReason : unsigned char { none, cooldown, capacity };

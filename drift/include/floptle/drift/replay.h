@@ -5,7 +5,7 @@
 //   {"tick":N,"hash":"<16 hex>","nodes":{"<boat node>":{"position":[x,0,z],
 //    "velocity":[vx,0,vz]}},"counters":{"ticks":..,"placements":..,"contacts":..,
 //    "discarded_ticks":..,"rejected_placements":..}}
-// Tick numbering: the first tick is tick 0; an input {"tick":n,...} is consumed by tick n;
+// Tick numbering: the first tick is tick 0; an input {"tick":n,...} applies to tick n;
 // "tick" in the result is the number of ticks run.
 
 #include <cstdint>
@@ -19,18 +19,28 @@
 
 namespace floptle::drift {
 
-/// One tick-addressed placement command.
-struct PlacementInput {
-  /// Tick that consumes it (-).
+/// One tick-addressed replay command (seed 003: inputs and tuning changes are replay data):
+///   {"tick":n,"place":[x,z]}   a placement, consumed by tick n;
+///   {"tick":n,"tuning":{...}}  a tuning change installed before tick n runs: the keys given
+///                              (as in the "drift" component) replace the current values and
+///                              the whole result is validated.
+struct ReplayInput {
+  /// Tick it belongs to (-).
   std::uint64_t tick = 0;
-  /// Ripple centre (m).
+  /// True for a tuning change, false for a placement.
+  bool changesTuning = false;
+  /// Ripple centre of a placement (m).
   Vec2d position{};
+  /// The keys of a tuning change.
+  nlohmann::json tuning;
+  /// Where it came from ("inputs.json: /3"), for errors.
+  std::string where;
 };
 
-/// Reads `[{"tick":n,"place":[x,z]}, ...]`; order within one tick is kept. `where` names the
-/// source (a file name) in errors.
-Expected<std::vector<PlacementInput>> placementInputsFromJson(const nlohmann::json& inputs,
-                                                              const std::string& where);
+/// Reads `[{"tick":n,"place":[x,z]} | {"tick":n,"tuning":{...}}, ...]`, ordered by tick with
+/// the file order kept within one tick. `where` names the source (a file name) in errors.
+Expected<std::vector<ReplayInput>> replayInputsFromJson(const nlohmann::json& inputs,
+                                                        const std::string& where);
 
 /// A node of a scene document that carries a "drift" component.
 struct DriftNode {
@@ -49,7 +59,7 @@ Expected<DriftNode> findDriftNode(const nlohmann::ordered_json& scene);
 struct ReplayOptions {
   /// Ticks to run (-).
   std::uint64_t ticks = 0;
-  std::vector<PlacementInput> inputs;
+  std::vector<ReplayInput> inputs;
   /// When set, receives the event trace, one JSON object per line.
   std::string* traceLines = nullptr;
 };

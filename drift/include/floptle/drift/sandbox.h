@@ -69,8 +69,8 @@ class Sandbox {
   /// Installs `tuning` and `start` after validating both, and restarts from tick 0 with fresh
   /// counters and an empty trace. On an issue nothing changes.
   TuningIssue restart(const Tuning& tuning, const BoatStart& start) noexcept;
-  /// Installs `tuning` live (e.g. from the inspector) after validating it as a whole. On an
-  /// issue the old tuning stays.
+  /// Installs `tuning` live (e.g. from the inspector) after validating it as a whole, and
+  /// traces the change. On an issue the old tuning stays.
   TuningIssue setTuning(const Tuning& tuning) noexcept;
 
   /// Queues a placement at `position` (m) for the next tick. False when the queue is full or

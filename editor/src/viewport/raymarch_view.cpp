@@ -24,7 +24,7 @@ namespace floptle::editor {
 namespace {
 /// Frame time the adaptive resolution aims for while something moves (ms).
 constexpr double kTargetFrameMs = 33.0;
-constexpr float kMinScale = 0.25f;
+constexpr float kMinScale = 0.1f;
 /// Quiet time after the last motion before the full-resolution frame (ms).
 constexpr int kRefineDelayMs = 250;
 /// Press-to-release travel below which a press is a click (pixels).

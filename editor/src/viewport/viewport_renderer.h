@@ -25,7 +25,7 @@ struct ViewportFrame {
   /// Framebuffer size (device pixels).
   int width = 1;
   int height = 1;
-  /// Raymarch resolution as a fraction of the framebuffer (0.25..1).
+  /// Raymarch resolution as a fraction of the framebuffer (0.1..1).
   float scale = 1.0f;
   double time = 0.0;  ///< (s)
   const std::vector<float>* params = nullptr;

@@ -4,7 +4,7 @@
 // gl_FragDepth), then rasterized overlays (ground grid, selection boxes, transform gizmo).
 //
 // Adaptive resolution: while the camera or a value moves, the raymarch runs at a reduced
-// internal resolution chosen from the measured frame time (target ~30 fps, at least 1/4 of
+// internal resolution chosen from the measured frame time (target ~30 fps, at least 1/10 of
 // full size); 250 ms after the last change it renders once at full resolution.
 //
 // The widget observes; it never edits the document. Clicks become pickRequested(ray) (the
@@ -107,7 +107,7 @@ class RaymarchView : public QOpenGLWidget {
 
   // --- frames --------------------------------------------------------------------------------
   void setAdaptiveResolution(bool enabled);
-  /// Internal raymarch resolution of the latest frame as a fraction of full size (0.25..1).
+  /// Internal raymarch resolution of the latest frame as a fraction of full size (0.1..1).
   float lastResolutionScale() const { return lastScale_; }
   /// Duration of the latest frame, GPU work included (glFinish) (ms).
   double lastFrameTimeMs() const { return lastFrameMs_; }

@@ -1,0 +1,166 @@
+// Viewport benchmarks (run under xvfb-run; on this machine that is Mesa llvmpipe):
+//   BM_ProcessStartToFirstViewportFrame: spawns this program with --first-frame-child, which
+//     loads scenes/showcase.json, builds and compiles its field, opens a 1280x720 RaymarchView
+//     and exits as soon as the first frame is drawn; the time is spawn -> child exit.
+//   BM_ViewportFrame/...: frame time (GPU work included, glFinish) of a 1280x720 viewport on the
+//     showcase, still (full resolution) and while the camera orbits (adaptive resolution).
+#include <benchmark/benchmark.h>
+
+#include <QApplication>
+#include <QtCore/qtestsupport_core.h>  // QTest::qWaitFor (QtCore)
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "floptle/core/field/field_program.h"
+#include "floptle/core/render/scene_render.h"
+#include "floptle/core/scene/scene.h"
+#include "floptle/core/scene/scene_io.h"
+#include "floptle/editor/raymarch_view.h"
+
+extern char** environ;
+
+using namespace floptle;
+
+namespace {
+
+constexpr int kWidth = 1280;
+constexpr int kHeight = 720;
+
+struct LoadedScene {
+  field::FieldProgram program;
+  render::MaterialColors materials;
+  render::Camera camera;
+};
+
+std::optional<LoadedScene> loadShowcase() {
+  auto document = scene::loadSceneFile(std::string(FLOPTLE_SOURCE_DIR) + "/scenes/showcase.json");
+  if (!document) {
+    std::fprintf(stderr, "showcase: %s\n", document.error().message().c_str());
+    return std::nullopt;
+  }
+  auto built = scene::buildScene(*document);
+  if (!built) return std::nullopt;
+  auto program = field::FieldProgram::compile(scene::sceneField(*built));
+  if (!program) return std::nullopt;
+  return LoadedScene{*program, render::materialColors(*built), render::defaultCamera(*built, 0.0)};
+}
+
+void ensureApplication() {
+  if (QApplication::instance()) return;
+  static int argc = 1;
+  static char arg0[] = "bench_editor_viewport";
+  static char* argv[] = {arg0, nullptr};
+  new QApplication(argc, argv);
+}
+
+std::unique_ptr<editor::RaymarchView> openView(const LoadedScene& loaded, bool adaptive) {
+  auto view = std::make_unique<editor::RaymarchView>();
+  view->setAdaptiveResolution(adaptive);
+  view->setFixedSize(kWidth, kHeight);
+  view->setMaterialColors(loaded.materials);
+  view->setCamera(loaded.camera);
+  view->setField(loaded.program);
+  view->show();
+  return view;
+}
+
+/// The child: everything an editor start does for the viewport, up to its first frame.
+int firstFrameChild() {
+  ensureApplication();
+  auto loaded = loadShowcase();
+  if (!loaded) return 3;
+  auto view = openView(*loaded, true);
+  if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000)) return 4;
+  std::printf("first frame: %.1f ms at scale %.2f, shader ok %d\n", view->lastFrameTimeMs(),
+              double(view->lastResolutionScale()), int(view->hasShader()));
+  return view->hasShader() ? 0 : 5;
+}
+
+void BM_ProcessStartToFirstViewportFrame(benchmark::State& state) {
+  char self[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    state.SkipWithError("cannot find /proc/self/exe");
+    return;
+  }
+  char flag[] = "--first-frame-child";
+  char* argv[] = {self, flag, nullptr};
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    if (posix_spawn(&pid, self, nullptr, nullptr, argv, environ) != 0) {
+      state.SkipWithError("posix_spawn failed");
+      return;
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      state.SkipWithError("child failed (no first frame)");
+      return;
+    }
+    state.SetIterationTime(seconds);
+  }
+}
+BENCHMARK(BM_ProcessStartToFirstViewportFrame)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+
+/// Frame time of the showcase at 1280x720; `moving` orbits the camera every frame.
+void BM_ViewportFrame(benchmark::State& state, bool moving) {
+  ensureApplication();
+  static std::optional<LoadedScene> loaded = loadShowcase();
+  if (!loaded) {
+    state.SkipWithError("cannot load scenes/showcase.json");
+    return;
+  }
+  auto view = openView(*loaded, moving);
+  if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000) || !view->hasShader()) {
+    state.SkipWithError("no first frame");
+    return;
+  }
+  render::Camera camera = loaded->camera;
+  double scaleSum = 0.0;
+  for (auto _ : state) {
+    const std::uint64_t frames = view->frameCount();
+    if (moving) {
+      const Vec3 offset = camera.position - camera.lookAt;
+      const float a = 0.02f;  // (rad) per frame
+      camera.position = camera.lookAt + Vec3(offset.x * std::cos(a) - offset.z * std::sin(a), offset.y,
+                                             offset.x * std::sin(a) + offset.z * std::cos(a));
+      view->setCamera(camera);
+    } else {
+      view->update();
+    }
+    if (!QTest::qWaitFor([&] { return view->frameCount() > frames; }, 120000)) {
+      state.SkipWithError("frame timed out");
+      return;
+    }
+    state.SetIterationTime(view->lastFrameTimeMs() / 1000.0);
+    scaleSum += view->lastResolutionScale();
+  }
+  state.counters["resolution_scale"] = scaleSum / double(std::max<std::int64_t>(state.iterations(), 1));
+}
+BENCHMARK_CAPTURE(BM_ViewportFrame, showcase_1280x720_still, false)
+    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK_CAPTURE(BM_ViewportFrame, showcase_1280x720_moving, true)
+    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(20);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--first-frame-child") == 0) return firstFrameChild();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

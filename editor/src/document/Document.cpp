@@ -1,0 +1,128 @@
+// EditorDocument: files, pushing validated patches, applying them and notifying observers.
+#include "floptle/editor/editor_document.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "document/edit_command.h"
+#include "document/json_patch.h"
+#include "document/scene_io.h"
+#include "floptle/editor/derived_scene.h"
+
+namespace floptle::editor {
+
+EditorDocument::EditorDocument(QObject* parent)
+    : QObject(parent), derived_(std::make_unique<DerivedScene>()) {
+  connect(&undoStack_, &QUndoStack::cleanChanged, this,
+          [this](bool clean) { emit dirtyChanged(!clean); });
+  newDocument();
+}
+
+EditorDocument::~EditorDocument() {
+  // Commands refer back to this document: delete them while it is still whole.
+  undoStack_.clear();
+}
+
+void EditorDocument::newDocument() { resetTo(emptySceneJson(), {}); }
+
+Expected<void> EditorDocument::open(const QString& path) {
+  Expected<Json> loaded = readSceneFile(path.toStdString());
+  if (!loaded) return refuse(loaded.error());
+  return openJson(*loaded, path);
+}
+
+Expected<void> EditorDocument::openJson(const Json& scene, const QString& path) {
+  Expected<DerivedScene> derived = deriveScene(scene);
+  if (!derived) return refuse(derived.error());
+  resetTo(scene, path);
+  return {};
+}
+
+Expected<void> EditorDocument::save() {
+  if (filePath_.isEmpty()) return refuse({"save", "the document has no file yet; use Save As"});
+  return saveAs(filePath_);
+}
+
+Expected<void> EditorDocument::saveAs(const QString& path) {
+  Expected<void> written = writeSceneFile(path.toStdString(), json_);
+  if (!written) return refuse(written.error());
+  if (filePath_ != path) {
+    filePath_ = path;
+    emit filePathChanged(path);
+  }
+  undoStack_.setClean();
+  return {};
+}
+
+Expected<void> EditorDocument::writeCopy(const QString& path) const {
+  return writeSceneFile(path.toStdString(), json_);
+}
+
+void EditorDocument::markRecovered(const QString& originalPath) {
+  filePath_ = originalPath;
+  emit filePathChanged(filePath_);
+  undoStack_.resetClean();  // no state of the stack equals the file on disk
+  emit dirtyChanged(true);
+}
+
+bool EditorDocument::isDirty() const { return !undoStack_.isClean(); }
+
+Expected<void> EditorDocument::push(JsonPatch patch, const QString& text, int mergeId) {
+  Json candidate = json_;
+  try {
+    patch.applyForward(candidate);
+  } catch (const std::exception& e) {  // a pointer that does not exist: a programmer error
+    return refuse({patch.ops.empty() ? std::string() : patch.ops.front().pointer, e.what()});
+  }
+  for (const JsonPatchOp& op : patch.ops) {
+    if (op.after) {
+      if (auto bad = findNonFinite(*op.after, op.pointer))
+        return refuse({*bad, "not a finite number"});
+    }
+  }
+  Expected<DerivedScene> derived = deriveScene(candidate);
+  if (!derived) return refuse(derived.error());
+  undoStack_.push(new EditCommand(*this, std::move(patch), text, mergeId));
+  return {};
+}
+
+Error EditorDocument::refuse(Error error) {
+  emit message(QString::fromStdString(error.message()));
+  return error;
+}
+
+void EditorDocument::applyPatch(const JsonPatch& patch, bool forward) {
+  if (forward) {
+    patch.applyForward(json_);
+  } else {
+    patch.applyBackward(json_);
+  }
+  // push() validated this state (or it is a state we had before): deriving cannot fail.
+  Expected<DerivedScene> derived = deriveScene(json_);
+  if (derived) *derived_ = std::move(*derived);
+  dropMissingFromSelection();
+  const ChangeKind kind = patch.parameterOnly() ? ChangeKind::Parameters : ChangeKind::Structure;
+  if (kind == ChangeKind::Parameters) {
+    emit parametersChanged();
+  } else {
+    emit structureChanged();
+  }
+  emit documentChanged(kind);
+}
+
+void EditorDocument::resetTo(Json scene, const QString& path) {
+  undoStack_.clear();
+  json_ = std::move(scene);
+  Expected<DerivedScene> derived = deriveScene(json_);
+  *derived_ = derived ? std::move(*derived) : DerivedScene{};
+  filePath_ = path;
+  selection_.clear();
+  undoStack_.setClean();
+  emit filePathChanged(path);
+  emit selectionChanged(selection_);
+  emit structureChanged();
+  emit documentChanged(ChangeKind::Structure);
+  emit dirtyChanged(false);
+}
+
+}  // namespace floptle::editor

@@ -1,0 +1,59 @@
+#include "floptle/editor/inspector_panel.h"
+
+#include <QLabel>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "floptle/editor/editor_document.h"
+#include "inspector/inspector_sections.h"
+
+namespace floptle::editor {
+
+InspectorPanel::InspectorPanel(EditorDocument& document, QWidget* parent)
+    : QScrollArea(parent), document_(document) {
+  setObjectName("inspector");
+  setWidgetResizable(true);
+  connect(&document_, &EditorDocument::selectionChanged, this, &InspectorPanel::scheduleRebuild);
+  connect(&document_, &EditorDocument::structureChanged, this, &InspectorPanel::scheduleRebuild);
+  connect(&document_, &EditorDocument::parametersChanged, this, &InspectorPanel::refreshValues);
+  rebuild();
+}
+
+void InspectorPanel::scheduleRebuild() {
+  // Deferred: the edit that triggered this may come from one of the widgets about to go.
+  if (rebuildPending_) return;
+  rebuildPending_ = true;
+  QTimer::singleShot(0, this, [this] {
+    rebuildPending_ = false;
+    rebuild();
+  });
+}
+
+void InspectorPanel::refreshValues() {
+  for (const auto& refresh : refreshers_) refresh();
+}
+
+void InspectorPanel::rebuild() {
+  refreshers_.clear();
+  auto* page = new QWidget;
+  auto* layout = new QVBoxLayout(page);
+  const QStringList selection = document_.selection();
+  if (selection.size() != 1) {
+    layout->addWidget(new QLabel(selection.isEmpty()
+                                     ? tr("Select a node to edit it.")
+                                     : tr("%n nodes selected.", nullptr, int(selection.size()))));
+  } else {
+    const std::string pointer = document_.nodePointer(selection.front());
+    InspectorContext context{document_, refreshers_};
+    layout->addWidget(makeNameSection(context, pointer));
+    layout->addWidget(makeTransformSection(context, pointer));
+    if (document_.valueAt(pointer + "/shape")) layout->addWidget(makeShapeSection(context, pointer + "/shape"));
+    layout->addWidget(makeMaterialSection(context, pointer));
+    layout->addWidget(makeColliderSection(context, pointer));
+    if (QWidget* others = makeOtherComponentsSection(context, pointer)) layout->addWidget(others);
+  }
+  layout->addStretch(1);
+  setWidget(page);  // deletes the previous page
+}
+
+}  // namespace floptle::editor

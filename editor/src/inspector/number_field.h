@@ -1,0 +1,55 @@
+#pragma once
+// NumberField: a spin box bound to one number of the document through a read and a write
+// function. Typing outside [min, max] is refused by the field itself (the text never
+// validates, nothing is written); dragging or stepping writes through the document with a
+// merge id, so one drag is one undo step; editingFinished closes the merge window.
+#include <functional>
+
+#include <QDoubleSpinBox>
+
+#include "floptle/core/expected.h"
+
+namespace floptle::editor {
+
+class EditorDocument;
+
+struct NumberFieldSpec {
+  double min = -1e6;
+  double max = 1e6;
+  /// Unit as the project spells it ("m", "rad", "deg", "-", "kg/m^3").
+  QString unit = QStringLiteral("-");
+  QString help;
+  bool integer = false;
+  double step = 0.1;
+};
+
+class NumberField : public QDoubleSpinBox {
+  Q_OBJECT
+
+ public:
+  using Reader = std::function<double()>;
+  using Writer = std::function<Expected<void>(double value)>;
+
+  /// Does not own `document`; it must outlive the field.
+  NumberField(EditorDocument& document, const NumberFieldSpec& spec, Reader read, Writer write,
+              QWidget* parent = nullptr);
+
+  /// Shows the document's value without writing it back.
+  void refresh();
+
+ protected:
+  QString textFromValue(double value) const override;
+  double valueFromText(const QString& text) const override;
+  QValidator::State validate(QString& text, int& pos) const override;
+
+ private:
+  void commit(double value);
+
+  EditorDocument& document_;
+  Reader read_;
+  Writer write_;
+  bool integer_ = false;
+  bool refreshing_ = false;
+};
+
+}  // namespace floptle::editor

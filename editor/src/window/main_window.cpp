@@ -1,0 +1,151 @@
+// MainWindow: construction, docks, title, settings and closing.
+#include "floptle/editor/main_window.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QUndoView>
+
+#include "floptle/editor/inspector_panel.h"
+#include "floptle/editor/interaction_matrix_panel.h"
+#include "floptle/editor/log_panel.h"
+#include "floptle/editor/materials_panel.h"
+#include "floptle/editor/raymarch_view.h"
+#include "floptle/editor/recent_files.h"
+#include "floptle/editor/recovery_file.h"
+#include "floptle/editor/scene_tree_panel.h"
+
+namespace floptle::editor {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      recovery_(std::make_unique<RecoveryFile>(document_)),
+      recent_(std::make_unique<RecentFiles>()) {
+  setObjectName("mainWindow");
+  viewport_ = new RaymarchView(this);
+  viewport_->setObjectName("viewport");
+  viewport_->setMinimumSize(320, 200);
+  setCentralWidget(viewport_);
+  createDocks();
+  createMenus();
+  frameTimeLabel_ = new QLabel(tr("frame: -"));
+  frameTimeLabel_->setObjectName("frameTime");
+  statusBar()->addPermanentWidget(frameTimeLabel_);
+  connectViewport();
+
+  connect(&document_, &EditorDocument::message, log_, &LogPanel::appendMessage);
+  connect(&document_, &EditorDocument::message, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+  connect(&document_, &EditorDocument::dirtyChanged, this, &MainWindow::updateTitle);
+  connect(&document_, &EditorDocument::filePathChanged, this, &MainWindow::updateTitle);
+  connect(recovery_.get(), &RecoveryFile::autosaved, log_,
+          [this](const QString& path) { log_->appendMessage(tr("Autosaved to %1").arg(path)); });
+  connect(materials_, &MaterialsPanel::refused, this, [this](const QString& text) {
+    QMessageBox* box = new QMessageBox(QMessageBox::Warning, tr("Material in use"), text,
+                                       QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // window-modal, never blocks the event loop
+  });
+  restoreSettings();
+  updateTitle();
+  syncViewport(true);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks() {
+  auto dock = [this](const QString& title, const QString& name, QWidget* content,
+                     Qt::DockWidgetArea area) {
+    auto* widget = new QDockWidget(title, this);
+    widget->setObjectName(name);  // QSettings keys the dock layout by object name
+    widget->setWidget(content);
+    addDockWidget(area, widget);
+    return widget;
+  };
+  sceneTree_ = new SceneTreePanel(document_);
+  inspector_ = new InspectorPanel(document_);
+  materials_ = new MaterialsPanel(document_);
+  matrix_ = new InteractionMatrixPanel(document_);
+  log_ = new LogPanel;
+  undoView_ = new QUndoView(document_.undoStack());
+  undoView_->setObjectName("undoHistory");
+  undoView_->setEmptyLabel(tr("<opened>"));
+
+  dock(tr("Scene"), "sceneDock", sceneTree_, Qt::LeftDockWidgetArea);
+  QDockWidget* history = dock(tr("History"), "historyDock", undoView_, Qt::LeftDockWidgetArea);
+  QDockWidget* inspector = dock(tr("Inspector"), "inspectorDock", inspector_, Qt::RightDockWidgetArea);
+  QDockWidget* materials = dock(tr("Materials"), "materialsDock", materials_, Qt::RightDockWidgetArea);
+  QDockWidget* matrix = dock(tr("Interactions"), "interactionsDock", matrix_, Qt::BottomDockWidgetArea);
+  QDockWidget* log = dock(tr("Log"), "logDock", log_, Qt::BottomDockWidgetArea);
+  tabifyDockWidget(inspector, materials);
+  inspector->raise();
+  tabifyDockWidget(log, matrix);
+  log->raise();
+  Q_UNUSED(history);
+}
+
+void MainWindow::updateTitle() {
+  const QString name = document_.filePath().isEmpty() ? tr("untitled")
+                                                      : QFileInfo(document_.filePath()).fileName();
+  setWindowTitle(QStringLiteral("%1[*] - Floptle Editor").arg(name));
+  setWindowModified(document_.isDirty());
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  if (settings.contains("window/geometry")) {
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+  } else {
+    resize(1280, 800);
+  }
+  restoreState(settings.value("window/state").toByteArray());
+  recovery_->setIntervalMs(
+      settings.value("preferences/autosaveSeconds", RecoveryFile::kDefaultIntervalMs / 1000).toInt() *
+      1000);
+}
+
+void MainWindow::saveSettings() const {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+}
+
+bool MainWindow::maybeSave() {
+  if (!document_.isDirty()) return true;
+  const QMessageBox::StandardButton answer = QMessageBox::question(
+      this, tr("Unsaved changes"),
+      tr("The scene has unsaved changes. Save them before closing?"),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) return save();
+  return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  saveSettings();
+  recovery_->discard();  // a clean exit: nothing to recover next time
+  event->accept();
+}
+
+void MainWindow::offerRecovery() {
+  if (!recovery_->pending()) return;
+  const QMessageBox::StandardButton answer = QMessageBox::question(
+      this, tr("Recover unsaved work?"),
+      tr("The editor did not close cleanly last time. Recover the autosaved scene?"),
+      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+  if (answer == QMessageBox::Yes && recovery_->recoverInto(document_)) {
+    log_->appendMessage(tr("Recovered the autosaved scene"));
+  } else {
+    recovery_->discard();
+  }
+}
+
+}  // namespace floptle::editor

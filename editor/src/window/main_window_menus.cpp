@@ -1,0 +1,107 @@
+// MainWindow: actions, menus and shortcuts.
+#include <QMenuBar>
+#include <QDockWidget>
+#include <QStatusBar>
+
+#include "floptle/editor/log_panel.h"
+#include "floptle/editor/main_window.h"
+#include "floptle/editor/raymarch_view.h"
+#include "floptle/editor/scene_tree_panel.h"
+
+namespace floptle::editor {
+
+QAction* MainWindow::action(const QString& objectName) const {
+  return findChild<QAction*>(objectName);
+}
+
+void MainWindow::createMenus() {
+  auto make = [this](QMenu* menu, const QString& text, const QString& name,
+                     const QKeySequence& shortcut, auto slot) {
+    QAction* action = menu->addAction(text);
+    action->setObjectName(name);
+    if (!shortcut.isEmpty()) action->setShortcut(shortcut);
+    connect(action, &QAction::triggered, this, slot);
+    return action;
+  };
+
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  make(file, tr("&New"), "actionNew", QKeySequence::New, [this] { newFile(); });
+  make(file, tr("&Open..."), "actionOpen", QKeySequence::Open, [this] { openDialog(); });
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  recentMenu_->setObjectName("menuRecent");
+  rebuildRecentMenu();
+  file->addSeparator();
+  make(file, tr("&Save"), "actionSave", QKeySequence::Save, [this] { save(); });
+  make(file, tr("Save &As..."), "actionSaveAs", QKeySequence::SaveAs, [this] { saveAs(); });
+  file->addSeparator();
+  make(file, tr("&Import Mesh..."), "actionImportMesh", QKeySequence(tr("Ctrl+I")),
+       [this] { importMesh(); });
+  file->addSeparator();
+  make(file, tr("&Quit"), "actionQuit", QKeySequence::Quit, [this] { close(); });
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = document_.undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setObjectName("actionUndo");
+  undo->setShortcut(QKeySequence::Undo);
+  edit->addAction(undo);
+  QAction* redo = document_.undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setObjectName("actionRedo");
+  redo->setShortcuts({QKeySequence::Redo, QKeySequence(tr("Ctrl+Y"))});
+  edit->addAction(redo);
+  edit->addSeparator();
+  edit->addMenu(sceneTree_->addNodeMenu());
+  make(edit, tr("&Duplicate"), "actionDuplicate", QKeySequence(tr("Ctrl+D")),
+       [this] { duplicateSelection(); });
+  QAction* remove = make(edit, tr("De&lete"), "actionDelete", QKeySequence::Delete,
+                         [this] { deleteSelection(); });
+  // Delete in a text field deletes text, not nodes: the shortcut lives on the window's
+  // non-text widgets only.
+  remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  sceneTree_->addAction(remove);
+  viewport_->addAction(remove);
+  make(edit, tr("Select &None"), "actionSelectNone", QKeySequence(tr("Ctrl+Shift+A")),
+       [this] { document_.setSelection({}); });
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* frame = make(view, tr("&Frame Selected"), "actionFrameSelected", QKeySequence(tr("F")),
+                        [this] { frameSelected(); });
+  // A bare letter must not steal typing in fields: only the viewport and tree take it.
+  frame->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  viewport_->addAction(frame);
+  sceneTree_->addAction(frame);
+  view->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+  QMenu* run = menuBar()->addMenu(tr("&Play"));
+  make(run, tr("&Play"), "actionPlay", QKeySequence(tr("Ctrl+P")), [this] { play(); });
+}
+
+void MainWindow::play() {
+  if (playHandler_) {
+    playHandler_();
+    return;
+  }
+  const QString note = tr("Play mode is not built yet: it arrives with the play-mode feature.");
+  log_->appendMessage(note);
+  statusBar()->showMessage(note, 5000);
+}
+
+void MainWindow::importMesh() {
+  if (importHandler_) {
+    importHandler_();
+    return;
+  }
+  const QString note = tr("Import Mesh arrives with the mesh-import feature.");
+  log_->appendMessage(note);
+  statusBar()->showMessage(note, 5000);
+}
+
+void MainWindow::duplicateSelection() {
+  if (!document_.selection().isEmpty()) document_.duplicateNodes(document_.selection());
+}
+
+void MainWindow::deleteSelection() {
+  if (!document_.selection().isEmpty()) document_.removeNodes(document_.selection());
+}
+
+}  // namespace floptle::editor

@@ -1,0 +1,178 @@
+// MainWindow <-> viewport: the document's field to the view, picking, the gizmo, frame
+// selected and the frame-time readout.
+#include <cmath>
+
+#include <QLabel>
+#include <QStatusBar>
+
+#include "floptle/core/field/field_program.h"
+#include "floptle/editor/derived_scene.h"
+#include "floptle/editor/log_panel.h"
+#include "floptle/editor/main_window.h"
+#include "floptle/editor/raymarch_view.h"
+
+namespace floptle::editor {
+namespace {
+
+Json transformJson(const Transform& t) {
+  return Json{{"position", {t.position.x, t.position.y, t.position.z}},
+              {"rotation", {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w}},
+              {"scale", t.scale}};
+}
+
+bool finiteBox(const Aabb& box) {
+  return !box.empty() && isFinite(box.min) && isFinite(box.max) &&
+         glm::all(glm::lessThan(glm::abs(box.min), Vec3(1e5f))) &&
+         glm::all(glm::lessThan(glm::abs(box.max), Vec3(1e5f)));
+}
+
+}  // namespace
+
+void MainWindow::connectViewport() {
+  connect(&document_, &EditorDocument::structureChanged, this, [this] { syncViewport(true); });
+  connect(&document_, &EditorDocument::parametersChanged, this, [this] { syncViewport(false); });
+  connect(&document_, &EditorDocument::selectionChanged, this, [this] { syncSelectionOverlay(); });
+  connect(viewport_, &RaymarchView::clicked, this,
+          [this](QPointF, floptle::Ray ray, Qt::KeyboardModifiers modifiers) {
+            selectByRay(ray, modifiers.testFlag(Qt::ShiftModifier));
+          });
+  connect(viewport_, &RaymarchView::frameTimeChanged, this, [this](double ms) {
+    frameTimeLabel_->setText(tr("frame %1 ms (%2 fps) at %3%")
+                                 .arg(ms, 0, 'f', 1)
+                                 .arg(ms > 0 ? 1000.0 / ms : 0.0, 0, 'f', 0)
+                                 .arg(std::lround(viewport_->lastResolutionScale() * 100)));
+  });
+  connect(viewport_, &RaymarchView::shaderError, log_,
+          [this](const QString& text) { log_->appendMessage(tr("Shader error: %1").arg(text)); });
+  connect(viewport_, &RaymarchView::gizmoDragStarted, this, [this] { onGizmoStarted(); });
+  connect(viewport_, &RaymarchView::gizmoDragged, this,
+          [this](const GizmoDelta& delta) { onGizmoDragged(delta); });
+  connect(viewport_, &RaymarchView::gizmoDragFinished, this, [this](const GizmoDelta& delta) {
+    onGizmoDragged(delta);
+    document_.closeMergeWindow();  // the drag is one undo step
+    gizmoStart_.clear();
+  });
+  connect(viewport_, &RaymarchView::gizmoDragCancelled, this, [this] { onGizmoCancelled(); });
+}
+
+void MainWindow::syncViewport(bool structural) {
+  const scene::Scene& scene = document_.derived().scene;
+  Expected<field::FieldProgram> program = field::FieldProgram::compile(scene::sceneField(scene));
+  if (!program) {
+    log_->appendMessage(tr("Viewport: %1").arg(QString::fromStdString(program.error().message())));
+    return;
+  }
+  if (structural) {
+    render::MaterialColors colors{Vec3(0.7f)};  // index 0: no material
+    for (const scene::Material& material : scene.materials) colors.push_back(material.color);
+    viewport_->setMaterialColors(colors);
+  }
+  viewport_->setField(*program);
+  picker_.rebuild(scene);
+  syncSelectionOverlay();
+}
+
+void MainWindow::syncSelectionOverlay() {
+  std::vector<Aabb> boxes;
+  Vec3 pivot(0.0f);
+  int count = 0;
+  const scene::Scene& scene = document_.derived().scene;
+  for (const QString& name : document_.selection()) {
+    const Aabb box = picker_.nodeBounds(name.toStdString(), viewport_->time());
+    if (finiteBox(box)) boxes.push_back(box);
+    const int index = scene.findNode(name.toStdString());
+    if (index >= 0) {
+      pivot += scene.nodes[std::size_t(index)].world.position;
+      ++count;
+    }
+  }
+  viewport_->setSelectionBounds(boxes);
+  viewport_->setGizmo(count > 0 ? GizmoMode::Translate : GizmoMode::None,
+                      count > 0 ? pivot / float(count) : Vec3(0.0f));
+}
+
+QString MainWindow::selectByRay(const Ray& ray, bool extend) {
+  std::optional<PickHit> hit = picker_.pick(ray, viewport_->time());
+  const QString name = hit ? QString::fromStdString(hit->node) : QString();
+  if (!extend) {
+    document_.setSelection(name.isEmpty() ? QStringList() : QStringList{name});
+  } else if (!name.isEmpty()) {
+    QStringList selection = document_.selection();
+    if (selection.contains(name)) {
+      selection.removeAll(name);
+    } else {
+      selection << name;
+    }
+    document_.setSelection(selection);
+  }
+  return name;
+}
+
+void MainWindow::frameSelected() {
+  Aabb bounds;
+  QStringList names = document_.selection();
+  if (names.isEmpty()) names = document_.nodeNames();
+  for (const QString& name : names) {
+    const Aabb box = picker_.nodeBounds(name.toStdString(), viewport_->time());
+    if (finiteBox(box)) bounds.expand(box);
+  }
+  if (bounds.empty()) return;
+  viewport_->frameBounds(bounds);
+}
+
+void MainWindow::onGizmoStarted() {
+  gizmoStart_.clear();
+  const QStringList selection = document_.selection();
+  for (const QString& name : selection) {
+    // A node whose ancestor is also dragged moves with it already.
+    bool carried = false;
+    for (QString up = document_.parentOf(name); !up.isEmpty(); up = document_.parentOf(up))
+      carried = carried || selection.contains(up);
+    if (carried) continue;
+    gizmoStart_.emplace_back(name, document_.valueAt(document_.nodePointer(name) + "/transform")
+                                       .value_or(Json::object()));
+  }
+}
+
+void MainWindow::onGizmoDragged(const GizmoDelta& delta) {
+  const scene::Scene& scene = document_.derived().scene;
+  std::vector<std::pair<std::string, Json>> values;
+  for (const auto& [name, startJson] : gizmoStart_) {
+    const int index = scene.findNode(name.toStdString());
+    if (index < 0) continue;
+    const scene::SceneNode& node = scene.nodes[std::size_t(index)];
+    // The start transforms: the node's world is parentWorld * startLocal.
+    Transform parentWorld;
+    if (node.parent >= 0) parentWorld = scene.nodes[std::size_t(node.parent)].world;
+    Transform startLocal;
+    if (startJson.contains("position"))
+      for (int i = 0; i < 3; ++i) startLocal.position[i] = startJson["position"][i].get<float>();
+    if (startJson.contains("rotation")) {
+      const Json& q = startJson["rotation"];
+      startLocal.rotation = glm::normalize(
+          Quat(q[3].get<float>(), q[0].get<float>(), q[1].get<float>(), q[2].get<float>()));
+    }
+    if (startJson.contains("scale")) startLocal.scale = startJson["scale"].get<float>();
+    const Transform startWorld = parentWorld.compose(startLocal);
+    // The delta in world space (see GizmoDelta), then back into the parent's frame.
+    Transform world;
+    world.position = delta.pivot + delta.rotation * (startWorld.position - delta.pivot) * delta.scale +
+                     delta.translation;
+    world.rotation = glm::normalize(delta.rotation * startWorld.rotation);
+    world.scale = startWorld.scale * delta.scale;
+    const Transform local = parentWorld.inverse().compose(world);
+    values.emplace_back(document_.nodePointer(name) + "/transform", transformJson(local));
+  }
+  if (!values.empty()) document_.setValues(values, tr("Move with gizmo"), kMergeGizmoDrag);
+}
+
+void MainWindow::onGizmoCancelled() {
+  std::vector<std::pair<std::string, Json>> values;
+  for (const auto& [name, startJson] : gizmoStart_)
+    values.emplace_back(document_.nodePointer(name) + "/transform", startJson);
+  if (!values.empty()) document_.setValues(values, tr("Move with gizmo"), kMergeGizmoDrag);
+  document_.closeMergeWindow();
+  gizmoStart_.clear();
+}
+
+}  // namespace floptle::editor

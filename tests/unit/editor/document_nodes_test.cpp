@@ -1,0 +1,140 @@
+// EditorDocument node tree: add, rename, duplicate, delete, re-parent; each do -> undo -> redo.
+#include "document_fixture.h"
+#include "floptle/core/field/node_spec.h"
+
+namespace floptle::editor::test {
+namespace {
+
+TEST(DocumentNodes, ListsEveryNodeWithItsPointerAndParent) {
+  EditorDocument document;
+  openSmallScene(document);
+  EXPECT_EQ(document.nodeNames(), (QStringList{"ground", "ball", "moon", "crate"}));
+  EXPECT_EQ(document.nodePointer("moon"), "/nodes/1/children/0");
+  EXPECT_EQ(document.parentOf("moon"), "ball");
+  EXPECT_EQ(document.parentOf("ball"), "");
+  EXPECT_EQ(document.nodePointer("nobody"), "");
+}
+
+TEST(DocumentNodes, AddNodeOfEveryShapeTypeDoUndoRedo) {
+  EditorDocument document;
+  openSmallScene(document);
+  for (field::NodeType type : {field::NodeType::Sphere, field::NodeType::Box,
+                               field::NodeType::Capsule, field::NodeType::Torus,
+                               field::NodeType::Mandelbulb, field::NodeType::SmoothUnion}) {
+    QString added;
+    const Json after = expectDoUndoRedo(document, [&] {
+      Expected<QString> name = document.addNode(type);
+      ASSERT_TRUE(name.ok()) << (name.ok() ? "" : name.error().message());
+      added = *name;
+    });
+    const Json& node = after.at(Json::json_pointer(document.nodePointer(added)));
+    EXPECT_EQ(node["shape"]["type"], std::string(field::nodeSpec(type).name));
+  }
+}
+
+TEST(DocumentNodes, AddedNamesAreUnique) {
+  EditorDocument document;
+  openSmallScene(document);
+  Expected<QString> first = document.addNode(field::NodeType::Sphere);
+  Expected<QString> second = document.addNode(field::NodeType::Sphere);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_NE(*first, *second);
+}
+
+TEST(DocumentNodes, AddUnderAParent) {
+  EditorDocument document;
+  openSmallScene(document);
+  Expected<QString> name = document.addNode(field::NodeType::Sphere, "crate");
+  ASSERT_TRUE(name.ok());
+  EXPECT_EQ(document.parentOf(*name), "crate");
+  EXPECT_EQ(document.nodePointer(*name), "/nodes/2/children/0");
+}
+
+TEST(DocumentNodes, RenameDoUndoRedoAndFollowsSelection) {
+  EditorDocument document;
+  openSmallScene(document);
+  document.setSelection({"ball"});
+  expectDoUndoRedo(document, [&] { ASSERT_TRUE(document.renameNode("ball", "planet").ok()); });
+  EXPECT_EQ(document.parentOf("moon"), "planet");
+  EXPECT_EQ(document.nodePointer("ball"), "");
+}
+
+TEST(DocumentNodes, RenameToATakenOrEmptyNameIsRefused) {
+  EditorDocument document;
+  openSmallScene(document);
+  const Json before = document.json();
+  Expected<void> taken = document.renameNode("ball", "moon");
+  ASSERT_FALSE(taken.ok());
+  EXPECT_EQ(taken.error().where, "/nodes/1/name");
+  EXPECT_NE(taken.error().what.find("moon"), std::string::npos);
+  EXPECT_FALSE(document.renameNode("ball", "  ").ok());
+  EXPECT_EQ(document.json(), before);
+  EXPECT_EQ(document.undoStack()->count(), 0);
+}
+
+TEST(DocumentNodes, DuplicateCopiesTheSubtreeWithFreshNames) {
+  EditorDocument document;
+  openSmallScene(document);
+  QStringList created;
+  expectDoUndoRedo(document, [&] {
+    Expected<QStringList> copies = document.duplicateNodes({"ball"});
+    ASSERT_TRUE(copies.ok());
+    created = *copies;
+  });
+  ASSERT_EQ(created, QStringList{"ball_2"});
+  EXPECT_EQ(document.nodePointer("ball_2"), "/nodes/2");  // right after the original
+  EXPECT_EQ(document.parentOf("moon_2"), "ball_2");
+  EXPECT_EQ(document.json()["nodes"][2]["shape"], document.json()["nodes"][1]["shape"]);
+  EXPECT_EQ(document.selection(), QStringList{"ball_2"});
+}
+
+TEST(DocumentNodes, DeleteSeveralInOneStepTakesDescendants) {
+  EditorDocument document;
+  openSmallScene(document);
+  document.setSelection({"moon", "crate"});
+  const Json after = expectDoUndoRedo(document, [&] {
+    ASSERT_TRUE(document.removeNodes({"ground", "ball", "moon"}).ok());
+  });
+  ASSERT_EQ(after["nodes"].size(), 1u);
+  EXPECT_EQ(after["nodes"][0]["name"], "crate");
+  EXPECT_EQ(document.selection(), QStringList{"crate"});  // deleted names leave the selection
+}
+
+TEST(DocumentNodes, ReparentMovesTheNodeAndUndoes) {
+  EditorDocument document;
+  openSmallScene(document);
+  expectDoUndoRedo(document, [&] { ASSERT_TRUE(document.reparentNode("crate", "moon").ok()); });
+  EXPECT_EQ(document.parentOf("crate"), "moon");
+  EXPECT_EQ(document.nodePointer("crate"), "/nodes/1/children/0/children/0");
+  expectDoUndoRedo(document, [&] { ASSERT_TRUE(document.reparentNode("moon", "").ok()); });
+  EXPECT_EQ(document.parentOf("moon"), "");
+  EXPECT_EQ(document.parentOf("crate"), "moon");  // children travel with their parent
+}
+
+TEST(DocumentNodes, ReorderAmongSiblings) {
+  EditorDocument document;
+  openSmallScene(document);
+  expectDoUndoRedo(document, [&] { ASSERT_TRUE(document.reparentNode("crate", "", 0).ok()); });
+  EXPECT_EQ(document.nodeNames(), (QStringList{"crate", "ground", "ball", "moon"}));
+}
+
+TEST(DocumentNodes, ReparentUnderOwnDescendantIsRefused) {
+  EditorDocument document;
+  openSmallScene(document);
+  const Json before = document.json();
+  EXPECT_FALSE(document.reparentNode("ball", "moon").ok());
+  EXPECT_FALSE(document.reparentNode("ball", "ball").ok());
+  EXPECT_FALSE(document.reparentNode("ball", "nobody").ok());
+  EXPECT_EQ(document.json(), before);
+  EXPECT_EQ(document.undoStack()->count(), 0);
+}
+
+TEST(DocumentNodes, SelectionKeepsOnlyExistingNames) {
+  EditorDocument document;
+  openSmallScene(document);
+  document.setSelection({"ball", "nobody", "ball", "crate"});
+  EXPECT_EQ(document.selection(), (QStringList{"ball", "crate"}));
+}
+
+}  // namespace
+}  // namespace floptle::editor::test

@@ -25,7 +25,7 @@ SlideRun runSlope(float mu, float theta, double hz, int iterations, float second
   TestWorld tw;
   const Vec3 n = slopeNormal(theta);
   for (int i = 0; i < colliders; ++i)  // identical coplanar colliders: the budget must not grow
-    tw.add(planeNode(n), Transform{}, {mu, 0.0f}, "slope" + std::to_string(i));
+    tw.add(plane(n), {mu, 0.0f}, false, "slope" + std::to_string(i));
   SimulationSettings s;
   s.fixedDt = 1.0 / hz;
   s.slopeLimit = degrees(slopeLimitDeg);
@@ -108,7 +108,7 @@ TEST(PlayFriction, GrippyBodyPastSlopeLimitSlides) {
 TEST(PlayFriction, WallNotPushedIntoAbsorbsNothing) {
   // A box falling along a grippy vertical wall it touches falls freely.
   TestWorld tw;
-  tw.add(planeNode(Vec3(1, 0, 0)), Transform{}, {2.0f, 0.0f}, "wall");
+  tw.add(plane(Vec3(1, 0, 0)), {2.0f, 0.0f}, false, "wall");
   SimulationSettings s;
   Simulation sim = tw.simulation(s);
   RigidBodyDesc box;

@@ -13,7 +13,7 @@ using namespace testing;
 
 Simulation flatWorld(SurfaceMaterial ground, double hz = 60.0) {
   TestWorld tw;
-  tw.add(planeNode(Vec3(0, 1, 0)), Transform{}, ground);
+  tw.add(plane(Vec3(0, 1, 0)), ground);
   SimulationSettings s;
   s.fixedDt = 1.0 / hz;
   return tw.simulation(s);

@@ -21,7 +21,7 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
     // A shape with a faster exact cast (a mesh BVH) answers itself.
     const CollisionShape::CastResult fast = shape.castSphere(origin, dir, r, end, t);
     if (fast.handled) {
-      if (fast.hit) m = detail::March{fast.distance, fast.distance <= 0.0f};
+      if (fast.hit) m = detail::March{fast.distance, fast.inside};
     } else {
       m = detail::marchShape(shape, origin, dir, r, tEnter, end, t);
     }

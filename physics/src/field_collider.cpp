@@ -33,8 +33,12 @@ Expected<FieldCollider> FieldCollider::make(const field::FieldNode& shape,
     return Error{"transform/rotation", "rotation is not a unit quaternion"};
   auto program = field::FieldProgram::compile(shape);
   if (!program) return program.error();
-  return FieldCollider(std::make_shared<const field::FieldProgram>(std::move(program.value())),
-                       world);
+  FieldCollider collider(
+      std::make_shared<const field::FieldProgram>(std::move(program.value())), world);
+  if (shape.type == field::NodeType::Sphere && shape.params.size() == 1 &&
+      !shape.params[0].animated() && shape.params[0].base > 0.0f)
+    collider.sphereRadius_ = shape.params[0].base;
+  return collider;
 }
 
 FieldCollider::FieldCollider(std::shared_ptr<const field::FieldProgram> program,
@@ -48,15 +52,18 @@ void FieldCollider::setWorldTransform(const Transform& world) {
   world_.rotation = glm::normalize(world.rotation);
   toLocal_ = world_.inverse();
   identity_ = world_.isIdentity();
+  translationOnly_ = world_.rotation == Quat(1, 0, 0, 0) && world_.scale == 1.0f;
 }
 
 float FieldCollider::distance(Vec3 p, double t) const {
   if (identity_) return program_->distance(p, t);
+  if (translationOnly_) return program_->distance(p - world_.position, t);
   return program_->distance(toLocal_.applyToPoint(p), t) * world_.scale;
 }
 
 Vec3 FieldCollider::normal(Vec3 p, double t) const {
   if (identity_) return program_->normal(p, t);
+  if (translationOnly_) return program_->normal(p - world_.position, t);
   return world_.applyToNormal(program_->normal(toLocal_.applyToPoint(p), t));
 }
 
@@ -68,6 +75,34 @@ Aabb FieldCollider::aabb(double t) const {
     return {Vec3(-m), Vec3(m)};
   }
   return identity_ ? local : world_.applyToAabb(local);
+}
+
+CollisionShape::CastResult FieldCollider::castSphere(Vec3 origin, Vec3 unitDir, float radius,
+                                                    float maxDistance, double) const {
+  CastResult out;
+  if (sphereRadius_ <= 0.0f) return out;  // not a single sphere: march it
+  out.handled = true;
+  // The cast sphere's centre meets the field's sphere grown by the cast radius.
+  const float R = sphereRadius_ * world_.scale + radius;
+  const Vec3 oc = origin - world_.position;
+  const float b = glm::dot(oc, unitDir);
+  const float c = glm::dot(oc, oc) - R * R;
+  if (c < 0.0f) {  // starts inside / overlapping
+    out.hit = true;
+    out.inside = true;
+    return out;
+  }
+  if (b >= 0.0f) return out;  // on or outside the surface and moving away (or along it)
+  const float h = b * b - c;
+  if (h < 0.0f) return out;
+  // c / (-b + sqrt(h)) is the nearer root without cancellation when the ray starts close.
+  const float s = c / (-b + std::sqrt(h));
+  if (!(s <= maxDistance)) return out;
+  out.hit = true;
+  out.distance = s;
+  out.point = origin + unitDir * s - glm::normalize(origin + unitDir * s - world_.position) * radius;
+  out.normal = glm::normalize(origin + unitDir * s - world_.position);
+  return out;
 }
 
 }  // namespace floptle::physics

@@ -5,15 +5,7 @@
 
 #include "floptle/physics/field_collider.h"
 
-// Triangle-mesh and drawn-surface colliders come from mesh_collider.h (MESH helper's file).
-// INTEGRATION POINT: until that header exists, nodes with a "mesh" component are refused
-// with an error that says so, and terrains collide with their field.
-#if __has_include("floptle/physics/mesh_collider.h")
 #include "floptle/physics/mesh_collider.h"
-#define FLOPTLE_HAVE_MESH_COLLIDER 1
-#else
-#define FLOPTLE_HAVE_MESH_COLLIDER 0
-#endif
 
 namespace floptle::physics {
 
@@ -45,34 +37,21 @@ Expected<std::unique_ptr<CollisionShape>> fieldShape(const scene::SceneNode& nod
 }
 
 /// The collider of one node, or nullptr when the node has nothing to collide with.
+/// "mesh" and "terrain" components go to mesh_collider.h's factories (their errors name the
+/// member, "mesh/file"; the node's pointer is prefixed here).
 Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& node,
                                                       const std::filesystem::path& sceneDir) {
   if (node.hasComponent("mesh")) {
-#if FLOPTLE_HAVE_MESH_COLLIDER
     auto mesh = makeMeshCollider(node.components["mesh"], sceneDir, node.world);
-    if (!mesh) return atNode(node, "/mesh", mesh.error());
+    if (!mesh) return atNode(node, "", mesh.error());
     return std::move(mesh.value());
-#else
-    (void)sceneDir;
-    return Error{node.pointer + "/mesh", "triangle-mesh colliders are not built into this "
-                                         "version (physics/mesh_collider.h missing)"};
-#endif
   }
   if (node.hasComponent("terrain")) {
-    const auto& terrain = node.components["terrain"];
-    std::string mode = "drawn";
-    if (terrain.is_object() && terrain.contains("collision")) {
-      if (!terrain["collision"].is_string())
-        return Error{node.pointer + "/terrain/collision", "must be \"drawn\" or \"field\""};
-      mode = terrain["collision"].get<std::string>();
-      if (mode != "drawn" && mode != "field")
-        return Error{node.pointer + "/terrain/collision",
-                     "must be \"drawn\" or \"field\", got \"" + mode + "\""};
-    }
-    // INTEGRATION POINT: "drawn" terrains collide with their extracted triangles through
-    // MESH's makeDrawnSurfaceCollider; until it is wired here they collide with the field
-    // the triangles are drawn from (the same surface within the extraction cell size).
-    return fieldShape(node);
+    auto field = fieldShape(node);
+    if (!field) return field.error();
+    auto terrain = makeTerrainCollider(node.components["terrain"], std::move(field.value()), 0.0);
+    if (!terrain) return atNode(node, "", terrain.error());
+    return std::move(terrain.value());
   }
   if (node.shape) return fieldShape(node);
   return std::unique_ptr<CollisionShape>{};

@@ -35,7 +35,9 @@ TEST(Raycast, SpheresAtRandomPosesMatchClosedForm) {
   for (int i = 0; i < kCases; ++i) {
     const float R = 0.2f + 2.0f * U(rng);
     const Vec3 c = (Vec3(U(rng), U(rng), U(rng)) - 0.5f) * 20.0f;
-    auto w = worldWith(sphereNode(R), pose(c, randomRotation(rng)), "ball");
+    // Even cases: the closed-form sphere cast; odd cases: the sphere-marched field.
+    auto w = worldWith(i % 2 ? marchedSphereNode(R) : sphereNode(R), pose(c, randomRotation(rng)),
+                       "ball");
     const Ray ray = aimedRay(rng, c, c + randomUnit(rng) * (0.95f * R * U(rng)),
                              R + 0.5f + 15.0f * U(rng));
     auto ref = rayEnterSphere(toD(ray.origin), toD(ray.direction), toD(c), R);
@@ -134,7 +136,9 @@ TEST(Raycast, MissesWhatItDoesNotMeet) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> U(0.0f, 1.0f);
   CollisionWorld world;
-  world.add(placed(sphereNode(1.0f), pose(Vec3(0))), "ball");
+  world.add(placed(marchedSphereNode(1.0f), pose(Vec3(0))), "ball");
+  CollisionWorld exact;  // the closed-form sphere cast
+  exact.add(placed(sphereNode(1.0f), pose(Vec3(0))), "ball");
   for (int i = 0; i < 100; ++i) {
     // Passing at least 1.01 m from the centre, or pointing away.
     const Vec3 d = randomUnit(rng);
@@ -143,8 +147,10 @@ TEST(Raycast, MissesWhatItDoesNotMeet) {
     auto hit = world.raycast(ray, 100.0f, 0.0);
     ASSERT_TRUE(hit.ok());
     EXPECT_FALSE(hit.value().has_value()) << "case " << i;
+    EXPECT_FALSE(exact.raycast(ray, 100.0f, 0.0).value().has_value()) << "case " << i;
     Ray away{d * 2.0f, d};
     EXPECT_FALSE(world.raycast(away, 100.0f, 0.0).value().has_value());
+    EXPECT_FALSE(exact.raycast(away, 100.0f, 0.0).value().has_value());
   }
   // Too short to reach.
   EXPECT_FALSE(world.raycast(Ray{Vec3(0, 0, 5), Vec3(0, 0, -1)}, 3.9f, 0.0).value());
@@ -153,7 +159,7 @@ TEST(Raycast, MissesWhatItDoesNotMeet) {
 
 TEST(Raycast, GlancingRaysHitOrMissByTheirClearance) {
   CollisionWorld world;
-  world.add(placed(sphereNode(1.0f), pose(Vec3(0))), "ball");
+  world.add(placed(marchedSphereNode(1.0f), pose(Vec3(0))), "ball");
   // Impact parameters just inside and just outside the radius, at several offsets.
   for (float b : {0.99f, 0.999f, 0.9999f}) {
     Ray ray{Vec3(-10.0f, b, 0.0f), Vec3(1, 0, 0)};
@@ -218,7 +224,7 @@ TEST(Spherecast, SpheresBoxesPlanesCapsulesMatchMinkowskiClosedForms) {
     const glm::dquat qd(q);
     if (kind == 0) {
       const float R = 0.2f + U(rng);
-      world.add(placed(sphereNode(R), pose(c, q)), "s");
+      world.add(placed(i % 8 == 0 ? sphereNode(R) : marchedSphereNode(R), pose(c, q)), "s");
       ray = aimedRay(rng, c, c + randomUnit(rng) * (R * U(rng)), R + r + 1 + 10 * U(rng));
       ref = rayEnterSphere(toD(ray.origin), toD(ray.direction), cd, double(R) + r);
     } else if (kind == 1) {

@@ -26,6 +26,13 @@ inline FieldNode sphereNode(float r) {
   n.params[0] = r;
   return n;
 }
+/// The same sphere as the only child of a union: a field FieldCollider does not recognise as
+/// one sphere, so casts against it are sphere-marched instead of answered in closed form.
+inline FieldNode marchedSphereNode(float r) {
+  FieldNode u = field::makeDefaultNode(NodeType::Union);
+  u.children.push_back(sphereNode(r));
+  return u;
+}
 inline FieldNode boxNode(Vec3 h) {
   FieldNode n = field::makeDefaultNode(NodeType::Box);
   for (int i = 0; i < 3; ++i) n.params[static_cast<std::size_t>(i)] = h[i];

@@ -33,6 +33,8 @@ class CollisionShape {
   struct CastResult {
     bool handled = false;
     bool hit = false;
+    /// The cast started inside (ray) or overlapping (sphere): distance 0.
+    bool inside = false;
     float distance = 0.0f;  ///< along the unit direction (m)
     Vec3 point{0.0f};
     Vec3 normal{0.0f};

@@ -25,6 +25,10 @@ class FieldCollider final : public CollisionShape {
   /// World box of the program's bounds at t; unbounded fields (planes, repeats) answer the
   /// whole space (+-FLT_MAX), which the broadphase always visits.
   Aabb aabb(double t) const override;
+  /// Closed-form cast for a field that is one constant sphere (exact, and what a sphere
+  /// march of it converges to); every other field answers "march me".
+  CastResult castSphere(Vec3 origin, Vec3 unitDir, float radius, float maxDistance,
+                        double t) const override;
 
   const Transform& worldTransform() const { return world_; }
   /// Moves the collider (kinematic and dynamic bodies); the world refits on its next step.
@@ -40,6 +44,10 @@ class FieldCollider final : public CollisionShape {
   Transform toLocal_;
   /// True when world_ is the identity: points go to the program untouched.
   bool identity_ = true;
+  /// True when world_ only translates (no rotation, scale 1): p - position.
+  bool translationOnly_ = false;
+  /// > 0 when the field is a single sphere of this radius (m, local): casts are closed-form.
+  float sphereRadius_ = 0.0f;
 };
 
 }  // namespace floptle::physics

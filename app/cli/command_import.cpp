@@ -79,7 +79,7 @@ int runImport(Args args) {
     nlohmann::ordered_json m;
     m["id"] = id;
     m["name"] = slot.name;
-    m["color"] = {clean(slot.baseColor.r), clean(slot.baseColor.g), clean(slot.baseColor.b)};
+    m["color"] = {clean(slot.baseColor.x), clean(slot.baseColor.y), clean(slot.baseColor.z)};
     m["density"] = 1000.0;       // (kg/m^3)
     m["friction"] = 0.6;         // (-)
     m["restitution"] = 0.1;      // (-)

@@ -14,7 +14,10 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   if (!intersectRayAabb(Ray{origin, dir}, gridBounds(), maxDistance, tEnter, tExit)) return result;
   const float tEnd = std::min(tExit, maxDistance);
   const float hitEpsilon = 1e-4f * cellSize_;   // close enough to call it contact (m)
-  const float minStep = 0.05f * cellSize_;      // smallest sphere-trace step (m)
+  const float minStep = 0.2f * cellSize_;       // smallest step; a crossing within it is
+                                                // found by sign and refined (m)
+  constexpr float kRelaxation = 1.6f;           // over-relaxation of the brick steps (-)
+  bool relaxed = false;
   const float boundaryNudge = 1e-4f * cellSize_;  // to land inside the next top cell (m)
   const bool skipEmptyCells = radius < bandWidth_;
   const Vec3 invDir(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z);
@@ -62,6 +65,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
       // No surface within the band anywhere in this cell, and none within |centre| - half
       // diagonal of any of its points.
       const float safe = std::max(std::abs(centre_[index]) - brickHalfDiagonal_, bandWidth_) - radius;
+      relaxed = false;
       if (skipEmptyCells) {
         t = std::max(cellExit + boundaryNudge, t + safe);
         continue;
@@ -79,10 +83,13 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     // A trilinear value is never below the smallest of its corners: a brick whose every
     // sample clears the radius is crossed in one step.
     if (brickMin_[brick] > radius + hitEpsilon) {
+      relaxed = false;
       t = std::max(cellExit + boundaryNudge, t + minStep);
       continue;
     }
-    // Sphere-trace the brick's trilinear field up to the cell's exit.
+    // Over-relaxed sphere tracing of the brick's trilinear field up to the cell's exit
+    // (Keinert et al. 2014): steps of 1.6 v, and when two consecutive spheres stop
+    // overlapping the relaxed step may have jumped something, so it is retaken plainly.
     const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
     const float segmentEnd = std::min(cellExit, tEnd);
     for (;;) {
@@ -92,8 +99,17 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         if (havePrev && v < 0.0f) return finish(refine(prevT, prevV, t, v));
         return finish(t);
       }
+      if (relaxed && prevV + v < t - prevT) {
+        t = prevT + std::max(prevV, minStep);
+        relaxed = false;
+        if (t > segmentEnd) break;
+        continue;
+      }
       prevT = t, prevV = v, havePrev = true;
-      t += std::max(v, minStep);
+      // Relaxed steps stay inside this brick, so a retake never changes brick.
+      const float plain = std::max(v, minStep), stretched = std::max(kRelaxation * v, minStep);
+      relaxed = stretched > plain && t + stretched <= segmentEnd;
+      t += relaxed ? stretched : plain;
       if (t > segmentEnd) break;
     }
     if (t <= cellExit) t = cellExit + boundaryNudge;

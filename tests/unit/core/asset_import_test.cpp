@@ -27,8 +27,8 @@ TEST(AssetImport, TwoMaterialObjKeepsSlotNamesColoursAndPerTriangleLabels) {
   const int grass = slotNamed(*mesh, "grass"), rock = slotNamed(*mesh, "rock");
   ASSERT_GE(grass, 0);
   ASSERT_GE(rock, 0);
-  EXPECT_NEAR(mesh->slots[grass].baseColor.g, 0.8f, 1e-6f);
-  EXPECT_NEAR(mesh->slots[rock].baseColor.r, 0.5f, 1e-6f);
+  EXPECT_NEAR(mesh->slots[grass].baseColor.y, 0.8f, 1e-6f);
+  EXPECT_NEAR(mesh->slots[rock].baseColor.x, 0.5f, 1e-6f);
   int grassCount = 0;
   for (std::size_t i = 0; i < mesh->triangleCount(); ++i) {
     const auto c = mesh->corners(i);
@@ -52,8 +52,8 @@ TEST(AssetImport, TwoMaterialGltfKeepsSlotsAndAppliesNodeTransform) {
   const int grass = slotNamed(*mesh, "grass"), rock = slotNamed(*mesh, "rock");
   ASSERT_GE(grass, 0);
   ASSERT_GE(rock, 0);
-  EXPECT_NEAR(mesh->slots[grass].baseColor.r, 0.1f, 1e-5f);
-  EXPECT_NEAR(mesh->slots[grass].baseColor.g, 0.8f, 1e-5f);
+  EXPECT_NEAR(mesh->slots[grass].baseColor.x, 0.1f, 1e-5f);
+  EXPECT_NEAR(mesh->slots[grass].baseColor.y, 0.8f, 1e-5f);
   for (std::size_t i = 0; i < 2; ++i) {
     const auto c = mesh->corners(i);
     const float x = (c[0].x + c[1].x + c[2].x) / 3.0f;

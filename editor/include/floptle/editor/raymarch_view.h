@@ -174,7 +174,7 @@ class RaymarchView : public QOpenGLWidget {
   bool adaptive_ = true;
   bool moving_ = false;
   bool forceFull_ = false;
-  float scale_ = 0.5f;      ///< reduced resolution while moving (-)
+  float scale_ = 0.25f;     ///< reduced resolution while moving, adapted per frame (-)
   float lastScale_ = 1.0f;  ///< (-)
   double lastFrameMs_ = 0.0;
   std::uint64_t frameCount_ = 0;

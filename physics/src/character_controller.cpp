@@ -48,7 +48,7 @@ void CharacterController::step(const CollisionWorld& world, double tEnd, float d
     // Lift the capsule just clear of the floor the feet stand on (its round bottom dips
     // into a slope by r (1/cos - 1)); the feet put it back down.
     const float cosGround = std::max(glm::dot(state_.groundNormal, up), 0.2f);
-    const float lift = desc_.radius * (1.0f / cosGround - 1.0f) + kSkin;
+    const float lift = desc_.radius * (1.0f / cosGround - 1.0f) + kLiftClearance;
     auto hit = sweepCapsule(world, tEnd, position, up * lift, up);
     position += up * (lift * (hit ? hit->toi : 1.0f));
   }
@@ -81,8 +81,12 @@ Vec3 CharacterController::applyInput(float dt, Vec3 gravity, Vec3 up, CharacterI
     const float vLen = glm::length(v);
     if (vLen > 1e-6f) v *= glm::length(desired) / vLen;
     if (jump) {
+      // Leaves the floor this step: gravity acts from now on (exact over the step).
       v = horizontalPart(v, up) + up * desc_.jumpSpeed;
       leaving = true;
+      const Vec3 after = v + gravity * dt;
+      state_.velocity = after;
+      return 0.5f * (v + after) * dt;
     }
     state_.velocity = v;
     return v * dt;

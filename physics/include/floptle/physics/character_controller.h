@@ -67,7 +67,10 @@ class CharacterController {
   static constexpr int kMaxSlideIterations = 4;
   static constexpr int kMaxDepenetrationIterations = 4;
   /// Gap kept from surfaces after a sweep hit (m).
-  static constexpr float kSkin = 1e-3f;
+  static constexpr float kSkin = 4e-3f;
+  /// Gap the walking capsule is lifted to above its floor for the sweeps, so sliding along
+  /// the floor never registers as a hit (m).
+  static constexpr float kLiftClearance = 0.01f;
   /// A foot within this of the surface stands on it (m).
   static constexpr float kGroundTolerance = 0.01f;
 

@@ -1,0 +1,71 @@
+// `floptle import MESH --out FILE.json`: a scene holding the mesh as one static node.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "../unit/mesh_test_files.h"
+
+namespace {
+
+int runCli(const std::string& arguments, const std::filesystem::path& errFile) {
+  const std::string command = std::string(FLOPTLE_CLI) + " " + arguments + " 2> \"" + errFile.string() + "\"";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string readAll(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(CliImport, WritesASceneWithTheMeshAsAStaticNode) {
+  const auto dir = floptle::testing::makeTempDir("cli_import");
+  const auto mesh = floptle::testing::writeTwoMaterialCubeObj(dir);
+  std::filesystem::create_directories(dir / "scenes");
+  const auto out = dir / "scenes" / "cube_scene.json";
+  ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 0)
+      << readAll(dir / "err.txt");
+  EXPECT_NE(readAll(dir / "err.txt").find("%"), std::string::npos) << "progress on stderr";
+  const auto scene = nlohmann::json::parse(readAll(out));
+  EXPECT_EQ(scene["format"], "floptle.scene");
+  EXPECT_EQ(scene["version"], 1);
+  ASSERT_EQ(scene["materials"].size(), 2u);
+  std::set<std::string> names;
+  for (const auto& m : scene["materials"]) {
+    names.insert(m["name"].get<std::string>());
+    for (const char* key : {"id", "color", "density", "friction", "restitution", "bulk_modulus", "yield_strength"})
+      EXPECT_TRUE(m.contains(key)) << key;
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"grass", "rock"}));
+  ASSERT_EQ(scene["nodes"].size(), 1u);
+  const auto& node = scene["nodes"][0];
+  EXPECT_EQ(node["name"], "cube");
+  EXPECT_EQ(node["mesh"]["file"], "../cube.obj") << "relative to the output file";
+  EXPECT_EQ(node["collider"]["body"], "static");
+  EXPECT_EQ(node["mesh"]["materials"].size(), 2u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliImport, UnreadableMeshFailsWithAClearMessageAndWritesNothing) {
+  const auto dir = floptle::testing::makeTempDir("cli_import_bad");
+  floptle::testing::writeText(dir / "empty.obj", "");
+  const auto out = dir / "out.json";
+  EXPECT_EQ(runCli("import \"" + (dir / "empty.obj").string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 1);
+  EXPECT_NE(readAll(dir / "err.txt").find("empty"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(runCli("import \"" + (dir / "missing.glb").string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 1);
+  EXPECT_NE(readAll(dir / "err.txt").find("not found"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(runCli("import --out \"" + out.string() + "\"", dir / "err.txt"), 2) << "usage error";
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace

@@ -80,12 +80,12 @@ TEST(DocumentNodes, DuplicateCopiesTheSubtreeWithFreshNames) {
     Expected<QStringList> copies = document.duplicateNodes({"ball"});
     ASSERT_TRUE(copies.ok());
     created = *copies;
+    EXPECT_EQ(document.selection(), QStringList{"ball_2"});  // the copy becomes the selection
   });
   ASSERT_EQ(created, QStringList{"ball_2"});
   EXPECT_EQ(document.nodePointer("ball_2"), "/nodes/2");  // right after the original
   EXPECT_EQ(document.parentOf("moon_2"), "ball_2");
   EXPECT_EQ(document.json()["nodes"][2]["shape"], document.json()["nodes"][1]["shape"]);
-  EXPECT_EQ(document.selection(), QStringList{"ball_2"});
 }
 
 TEST(DocumentNodes, DeleteSeveralInOneStepTakesDescendants) {

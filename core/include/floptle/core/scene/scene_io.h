@@ -55,6 +55,7 @@ Expected<std::string> sceneToText(const nlohmann::ordered_json& document);
 /// Writes canonical text atomically: a temporary file in the same folder, flushed to disk,
 /// then renamed over `path`. On any failure the old file is left byte-identical, the
 /// temporary file is removed and the error says why. An existing file's permissions are kept.
+/// It writes any finite document; run checkSceneDocument first to save only valid scenes.
 Expected<void> saveSceneFile(const std::filesystem::path& path,
                              const nlohmann::ordered_json& document);
 

@@ -18,6 +18,10 @@ CharacterController::CharacterController(const CharacterDesc& desc) : desc_(desc
   state_.position = desc.position;
 }
 
+void CharacterController::placeOnGround(const CollisionWorld& world, double t, Vec3 gravity) {
+  feet(world, t, upFromGravity(gravity), true, false);
+}
+
 bool CharacterController::walkable(Vec3 normal, Vec3 up) const {
   return glm::dot(normal, up) >= std::cos(desc_.slopeLimit) - 1e-6f;
 }

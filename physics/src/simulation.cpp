@@ -25,6 +25,7 @@ std::uint32_t Simulation::addBody(const RigidBodyDesc& desc) {
 
 std::uint32_t Simulation::addCharacter(const CharacterDesc& desc) {
   characters_.emplace_back(desc);
+  characters_.back().placeOnGround(*world_, time(), settings_.gravity);
   characterInputs_.emplace_back();
   return static_cast<std::uint32_t>(characters_.size() - 1);
 }

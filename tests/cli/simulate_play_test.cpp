@@ -53,8 +53,8 @@ const char* kScene = R"({
 
 TEST(SimulatePlay, WalksTheCharacterAndPrintsTheState) {
   const fs::path scene = writeFile("walk.json", kScene);
-  const fs::path inputs = writeFile("inputs.json", R"([{"tick": 5, "node": "player", "move": [0, 1]},
-                                                        {"tick": 35, "node": "player", "move": [0, 0]}])");
+  const fs::path inputs = writeFile("inputs.json", R"([{"tick": 0, "node": "player", "move": [0, 1]},
+                                                        {"tick": 30, "node": "player", "move": [0, 0]}])");
   const CliRun r = simulate(scene.string() + " --ticks 60 --inputs " + inputs.string());
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);

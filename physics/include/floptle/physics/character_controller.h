@@ -87,18 +87,22 @@ class CharacterController {
   /// tEnd. `gravity` (m/s^2). Consumes input.jump.
   void step(const CollisionWorld& world, double tEnd, float dt, Vec3 gravity, CharacterInput& input);
 
+  /// Runs the feet once at the start pose (time t), as if the body stood last step: a
+  /// character placed on the ground is grounded from its first tick.
+  void placeOnGround(const CollisionWorld& world, double t, Vec3 gravity);
+
   /// Capsule axis ends (m) for a centre.
   Vec3 bottomCentre(Vec3 centre, Vec3 up) const { return centre - up * desc_.halfSegment(); }
   Vec3 topCentre(Vec3 centre, Vec3 up) const { return centre + up * desc_.halfSegment(); }
 
  private:
   bool walkable(Vec3 normal, Vec3 up) const;
+  void feet(const CollisionWorld& world, double t, Vec3 up, bool wasStanding, bool leaving);
   Vec3 applyInput(float dt, Vec3 gravity, Vec3 up, CharacterInput& input, bool& leaving);
   Vec3 moveAndSlide(const CollisionWorld& world, double t, Vec3 position, Vec3 motion, Vec3 up,
                     bool grounded);
   bool stepUp(const CollisionWorld& world, double t, Vec3& position, Vec3 horizontal, Vec3 up);
   Vec3 depenetrate(const CollisionWorld& world, double t, Vec3 position, Vec3 up);
-  void feet(const CollisionWorld& world, double t, Vec3 up, bool wasStanding, bool leaving);
   std::optional<Hit> sweepCapsule(const CollisionWorld& world, double t, Vec3 centre, Vec3 motion, Vec3 up);
 
   CharacterDesc desc_;

@@ -5,7 +5,9 @@
 #include <QStatusBar>
 
 #include "floptle/editor/log_panel.h"
+#include "floptle/editor/derived_scene.h"
 #include "floptle/editor/main_window.h"
+#include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/recent_files.h"
 #include "floptle/editor/recovery_file.h"
 
@@ -38,6 +40,15 @@ bool MainWindow::openFile(const QString& path) {
   }
   noteRecent(path);
   recovery_->discard();
+  // Start from the scene's first named camera, as `floptle render --camera` would.
+  const std::vector<scene::Camera>& cameras = document_.derived().scene.cameras;
+  if (!cameras.empty()) {
+    render::Camera camera;
+    camera.position = cameras.front().position;
+    camera.lookAt = cameras.front().lookAt;
+    camera.fovYDegrees = cameras.front().fovDegrees;
+    viewport_->setCamera(camera);
+  }
   log_->appendMessage(tr("Opened %1").arg(path));
   return true;
 }

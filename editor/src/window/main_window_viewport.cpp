@@ -1,5 +1,6 @@
 // MainWindow <-> viewport: the document's field to the view, picking, the gizmo, frame
 // selected and the frame-time readout.
+#include <algorithm>
 #include <cmath>
 
 #include <QLabel>
@@ -57,6 +58,13 @@ void MainWindow::connectViewport() {
 
 void MainWindow::syncViewport(bool structural) {
   const scene::Scene& scene = document_.derived().scene;
+  picker_.rebuild(scene);
+  const bool anyShape = std::any_of(scene.nodes.begin(), scene.nodes.end(),
+                                    [](const scene::SceneNode& node) { return node.shape.has_value(); });
+  if (!anyShape) {  // an empty scene: nothing to compile (an empty union is not a field)
+    syncSelectionOverlay();
+    return;
+  }
   Expected<field::FieldProgram> program = field::FieldProgram::compile(scene::sceneField(scene));
   if (!program) {
     log_->appendMessage(tr("Viewport: %1").arg(QString::fromStdString(program.error().message())));
@@ -68,7 +76,6 @@ void MainWindow::syncViewport(bool structural) {
     viewport_->setMaterialColors(colors);
   }
   viewport_->setField(*program);
-  picker_.rebuild(scene);
   syncSelectionOverlay();
 }
 

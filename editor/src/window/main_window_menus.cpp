@@ -69,6 +69,12 @@ void MainWindow::createMenus() {
   frame->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   viewport_->addAction(frame);
   sceneTree_->addAction(frame);
+  QAction* runTime = make(view, tr("&Run Time"), "actionRunTime", QKeySequence(tr("T")),
+                          [this] { setTimeRunning(!timeRunning()); });
+  runTime->setCheckable(true);
+  runTime->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  viewport_->addAction(runTime);
+  sceneTree_->addAction(runTime);
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 

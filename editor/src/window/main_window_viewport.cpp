@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QAction>
 #include <QLabel>
 #include <QStatusBar>
+#include <QTimer>
 
 #include "floptle/core/field/field_program.h"
 #include "floptle/editor/derived_scene.h"
@@ -54,6 +56,32 @@ void MainWindow::connectViewport() {
     gizmoStart_.clear();
   });
   connect(viewport_, &RaymarchView::gizmoDragCancelled, this, [this] { onGizmoCancelled(); });
+}
+
+void MainWindow::setTimeRunning(bool running) {
+  if (!timeTimer_) {
+    timeTimer_ = new QTimer(this);
+    timeTimer_->setInterval(33);  // ~30 Hz; the viewport drops resolution while it moves
+    connect(timeTimer_, &QTimer::timeout, this, [this] { advanceFieldTime(); });
+  }
+  if (running == timeTimer_->isActive()) return;
+  if (running) {
+    timeClock_.start();
+    timeTimer_->start();
+  } else {
+    timeTimer_->stop();
+  }
+  if (QAction* toggle = action(QStringLiteral("actionRunTime"))) toggle->setChecked(running);
+  statusBar()->showMessage(running ? tr("Time runs: animated fields move")
+                                   : tr("Time stopped at %1 s").arg(fieldTime_, 0, 'f', 2),
+                           3000);
+}
+
+bool MainWindow::timeRunning() const { return timeTimer_ && timeTimer_->isActive(); }
+
+void MainWindow::advanceFieldTime() {
+  fieldTime_ += static_cast<double>(timeClock_.restart()) / 1000.0;
+  viewport_->setTime(fieldTime_);
 }
 
 void MainWindow::syncViewport(bool structural) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -20,6 +21,7 @@
 #include "floptle/editor/scene_picker.h"
 
 class QLabel;
+class QTimer;
 class QUndoView;
 
 namespace floptle::editor {
@@ -79,6 +81,14 @@ class MainWindow : public QMainWindow {
   void frameSelected();
   void play();
   void importMesh();
+  /// Starts or stops field time (View > Run Time, T): while it runs, animated parameters
+  /// (drivers, keys) are evaluated at the advancing time and the viewport shows the morph.
+  void setTimeRunning(bool running);
+
+ public:
+  bool timeRunning() const;
+  /// Field time shown in the viewport (s).
+  double fieldTime() const { return fieldTime_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -99,6 +109,7 @@ class MainWindow : public QMainWindow {
   void onGizmoStarted();
   void onGizmoDragged(const GizmoDelta& delta);
   void onGizmoCancelled();
+  void advanceFieldTime();
 
   EditorDocument document_;
   ScenePicker picker_;
@@ -117,6 +128,11 @@ class MainWindow : public QMainWindow {
   std::function<void()> importHandler_;
   /// Transforms (JSON) of the dragged nodes at gizmoDragStarted, by node name.
   std::vector<std::pair<QString, Json>> gizmoStart_;
+  /// Field time (s) and the wall clock that advances it while time runs (viewport only; the
+  /// simulation has its own fixed-step clock).
+  double fieldTime_ = 0.0;
+  QTimer* timeTimer_ = nullptr;
+  QElapsedTimer timeClock_;
 };
 
 }  // namespace floptle::editor

@@ -3,64 +3,25 @@
 // placement next to the boat causes, and errors naming what and where with exit 1.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include "cli_test_support.h"
+
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
-struct RunResult {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using floptle::cli_test::RunResult;
+using floptle::cli_test::slurp;
 
 const std::string kSampleScene = std::string(FLOPTLE_SOURCE_DIR) + "/scenes/drift.json";
 
-class SimulateDriftCli : public ::testing::Test {
+class SimulateDriftCli : public floptle::cli_test::CliTest {
  protected:
-  void SetUp() override {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "floptle-simulate-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  RunResult run(const std::string& arguments) {
-    const auto out = dir_ / "stdout.txt";
-    const auto err = dir_ / "stderr.txt";
-    const std::string command = std::string("'") + FLOPTLE_CLI + "' simulate " + arguments +
-                                " >'" + out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    RunResult result;
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = slurp(out);
-    result.err = slurp(err);
-    return result;
-  }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const auto path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path.string();
-  }
-
-  std::filesystem::path dir_;
+  SimulateDriftCli() : CliTest("simulate") {}
 };
 
 std::string quoted(const std::string& path) { return "'" + path + "'"; }

@@ -2,59 +2,20 @@
 // problem on stderr and exit 1 for bad ones, exit 2 for usage errors.
 #include <gtest/gtest.h>
 
-#include <cstdio>
+#include "cli_test_support.h"
+
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
-struct RunResult {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
+using floptle::cli_test::RunResult;
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-class ValidateCli : public ::testing::Test {
+class ValidateCli : public floptle::cli_test::CliTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "floptle-validate-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  RunResult run(const std::string& arguments) {
-    const auto out = dir_ / "stdout.txt";
-    const auto err = dir_ / "stderr.txt";
-    const std::string command = std::string("'") + FLOPTLE_CLI + "' validate " + arguments +
-                                " >'" + out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    RunResult result;
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = slurp(out);
-    result.err = slurp(err);
-    return result;
-  }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const auto path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path.string();
-  }
-
-  std::filesystem::path dir_;
+  ValidateCli() : CliTest("validate") {}
 };
 
 const char* kGood = R"({

@@ -92,16 +92,10 @@ ordered_json overlapAnswer(const CollisionWorld& world, const std::optional<Hit>
                       {"node", world.nodeName(*hit)}};
 }
 
+/// A sweep answers as a cast, plus its time of impact (fraction of the motion).
 ordered_json sweepAnswer(const CollisionWorld& world, const std::optional<Hit>& hit) {
-  if (!hit) return ordered_json{{"hit", false}};
-  ordered_json a{{"hit", true},
-                 {"toi", hit->toi},
-                 {"distance", hit->distance},
-                 {"point", vecJson(hit->point)},
-                 {"normal", vecJson(hit->normal)},
-                 {"node", world.nodeName(*hit)},
-                 {"material", materialJson(world, *hit)}};
-  if (hit->inside) a["inside"] = true;
+  ordered_json a = castAnswer(world, hit);
+  if (hit) a["toi"] = hit->toi;
   return a;
 }
 

@@ -48,6 +48,20 @@ inline float primitive(Op op, const float* D, float x, float y, float z) {
   }
 }
 
+/// World point -> the primitive's local frame. T is the instruction's transform block:
+/// T[0..8] the inverse rotation-and-scale rows, T[9..11] the translation. xform: 0 none,
+/// 1 translation only, 2 full. (Inlined with a constant xform in the fused steps.)
+inline void toLocal(const float* T, int xform, float& x, float& y, float& z) {
+  if (xform == 0) return;
+  x -= T[9], y -= T[10], z -= T[11];
+  if (xform == 2) {
+    const float lx = T[0] * x + T[1] * y + T[2] * z;
+    const float ly = T[3] * x + T[4] * y + T[5] * z;
+    const float lz = T[6] * x + T[7] * y + T[8] * z;
+    x = lx, y = ly, z = lz;
+  }
+}
+
 inline float repeatAxis(float v, float period) {
   return period > 0.0f ? v - period * std::floor(v / period + 0.5f) : v;
 }
@@ -91,15 +105,7 @@ inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, Mate
     if (isPrimitive(in.op)) {
       float x = px[pi], y = py[pi], z = pz[pi];
       const float* T = Dall + in.xformData;
-      if (in.xform != 0) {
-        x -= T[9], y -= T[10], z -= T[11];
-        if (in.xform == 2) {
-          const float lx = T[0] * x + T[1] * y + T[2] * z;
-          const float ly = T[3] * x + T[4] * y + T[5] * z;
-          const float lz = T[6] * x + T[7] * y + T[8] * z;
-          x = lx, y = ly, z = lz;
-        }
-      }
+      toLocal(T, in.xform, x, y, z);
       float d = primitive(in.op, Dall + in.data, x, y, z);
       if (in.xform == 2) d *= T[13];
       if (in.hasCombine) {
@@ -165,15 +171,7 @@ template <Op P, int X, int C>
 void stepPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
   float x = s.px[in.pointIndex], y = s.py[in.pointIndex], z = s.pz[in.pointIndex];
   const float* T = Dall + in.xformData;
-  if constexpr (X != 0) {
-    x -= T[9], y -= T[10], z -= T[11];
-    if constexpr (X == 2) {
-      const float lx = T[0] * x + T[1] * y + T[2] * z;
-      const float ly = T[3] * x + T[4] * y + T[5] * z;
-      const float lz = T[6] * x + T[7] * y + T[8] * z;
-      x = lx, y = ly, z = lz;
-    }
-  }
+  toLocal(T, X, x, y, z);
   float d = primitive(P, Dall + in.data, x, y, z);
   if constexpr (X == 2) d *= T[13];
   if constexpr (C == 0) {
@@ -188,15 +186,7 @@ void stepPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
 template <Op P, int X>
 float distPrimitive(const FastInstr& in, const float* Dall, float x, float y, float z) {
   const float* T = Dall + in.xformData;
-  if constexpr (X != 0) {
-    x -= T[9], y -= T[10], z -= T[11];
-    if constexpr (X == 2) {
-      const float lx = T[0] * x + T[1] * y + T[2] * z;
-      const float ly = T[3] * x + T[4] * y + T[5] * z;
-      const float lz = T[6] * x + T[7] * y + T[8] * z;
-      x = lx, y = ly, z = lz;
-    }
-  }
+  toLocal(T, X, x, y, z);
   float d = primitive(P, Dall + in.data, x, y, z);
   if constexpr (X == 2) d *= T[13];
   return d;
@@ -204,15 +194,7 @@ float distPrimitive(const FastInstr& in, const float* Dall, float x, float y, fl
 
 float distSlow(const FastInstr& in, const float* Dall, float x, float y, float z) {
   const float* T = Dall + in.xformData;
-  if (in.xform != 0) {
-    x -= T[9], y -= T[10], z -= T[11];
-    if (in.xform == 2) {
-      const float lx = T[0] * x + T[1] * y + T[2] * z;
-      const float ly = T[3] * x + T[4] * y + T[5] * z;
-      const float lz = T[6] * x + T[7] * y + T[8] * z;
-      x = lx, y = ly, z = lz;
-    }
-  }
+  toLocal(T, in.xform, x, y, z);
   float d = primitiveSlow(in.op, Dall + in.data, x, y, z);
   if (in.xform == 2) d *= T[13];
   return d;
@@ -335,15 +317,7 @@ StepFn chooseStep(const FastInstr& in) {
 void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
   float x = s.px[in.pointIndex], y = s.py[in.pointIndex], z = s.pz[in.pointIndex];
   const float* T = Dall + in.xformData;
-  if (in.xform != 0) {
-    x -= T[9], y -= T[10], z -= T[11];
-    if (in.xform == 2) {
-      const float lx = T[0] * x + T[1] * y + T[2] * z;
-      const float ly = T[3] * x + T[4] * y + T[5] * z;
-      const float lz = T[6] * x + T[7] * y + T[8] * z;
-      x = lx, y = ly, z = lz;
-    }
-  }
+  toLocal(T, in.xform, x, y, z);
   float d = primitiveSlow(in.op, Dall + in.data, x, y, z);
   if (in.xform == 2) d *= T[13];
   MaterialIndex unused = 0;

@@ -14,8 +14,8 @@
 //       -> {"hit":true,"penetration":p,"point":[..],"normal":[..],"node":"name"} or {"hit":false}
 //   {"op":"sweep","shape":"sphere","center":[..],"radius":r,"motion":[..],"t":t}
 //   {"op":"sweep","shape":"capsule","a":[..],"b":[..],"radius":r,"motion":[..],"t":t}
-//       -> {"hit":true,"toi":f,"distance":d,"point":[..],"normal":[..],"node":"name",
-//           "material":"slot"|null} or {"hit":false}; toi in [0, 1] is the fraction of
+//       -> {"hit":true,"distance":d,"point":[..],"normal":[..],"node":"name",
+//           "material":"slot"|null,"toi":f} or {"hit":false}; toi in [0, 1] is the fraction of
 //          motion travelled before contact, distance = toi * |motion|.
 // Anything else (not JSON, not an object, unknown op, missing or mistyped key, non-finite
 // number, zero direction, negative radius) -> {"error":"what is wrong"}.

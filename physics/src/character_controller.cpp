@@ -52,9 +52,15 @@ void CharacterController::step(const CollisionWorld& world, double tEnd, float d
     // Lift the capsule just clear of the floor the feet stand on (its round bottom dips
     // into a slope by r (1/cos - 1)); the feet put it back down.
     const float cosGround = std::max(glm::dot(state_.groundNormal, up), 0.2f);
-    const float lift = desc_.radius * (1.0f / cosGround - 1.0f) + kLiftClearance;
-    auto hit = sweepCapsule(world, tEnd, position, up * lift, up);
-    position += up * (lift * (hit ? hit->toi : 1.0f));
+    // Only a ceiling can stop the lift: the top sphere is swept (the whole capsule would
+    // start inside the very floor it is being lifted off, and report toi 0).
+    // Only feet stand into a slope; a rounded bottom held by a rim is tangent to it.
+    const float dip = state_.onFeet ? desc_.radius * (1.0f / cosGround - 1.0f) : 0.0f;
+    const float lift = dip + kLiftClearance;
+    ++counters_.sweeps;
+    auto hit = world.sweep(SweepShape::sphere(topCentre(position, up), desc_.radius), up * lift, tEnd);
+    const bool ceiling = hit.ok() && hit.value() && !hit.value()->inside;
+    position += up * (ceiling ? std::max(0.0f, lift * hit.value()->toi - kSkin) : lift);
   }
   position = depenetrate(world, tEnd, position, up);
   position = moveAndSlide(world, tEnd, position, motion, up, walking);
@@ -147,24 +153,49 @@ Vec3 CharacterController::moveAndSlide(const CollisionWorld& world, double t, Ve
 
 bool CharacterController::stepUp(const CollisionWorld& world, double t, Vec3& position,
                                  Vec3 horizontal, Vec3 up) {
-  // Up by at most stepHeight.
+  // Up by at most stepHeight (the capsule is clear of its floor and of the face it met).
   auto upHit = sweepCapsule(world, t, position, up * desc_.stepHeight, up);
+  if (upHit && upHit->inside) return false;
   const float rise = std::max(0.0f, desc_.stepHeight * (upHit ? upHit->toi : 1.0f) - kSkin);
   if (rise <= kSkin) return false;
-  Vec3 p = position + up * rise;
-  // Forward by the remaining horizontal motion; no progress means the ledge is too high.
-  auto fwdHit = sweepCapsule(world, t, p, horizontal, up);
-  const float travelled = fwdHit ? fwdHit->toi : 1.0f;
-  if (travelled * glm::length(horizontal) < 1e-4f) return false;
-  p += horizontal * travelled;
+  const Vec3 raised = position + up * rise;
+  const float length = glm::length(horizontal);
+  const Vec3 dir = horizontal / length;
+  // Forward by the remaining motion; where that lands the rounded bottom on a rim too
+  // steep to stand on (a slow walk), forward by one radius, which brings the bottom
+  // sphere's centre over the rim.
+  for (const float forward : {length, std::max(length, desc_.radius)}) {
+    Vec3 p = raised;
+    auto landing = landStep(world, t, p, dir, forward, rise, up);
+    if (!landing) return false;
+    if (walkable(landing->normal, up)) {
+      position = p;
+      return true;
+    }
+    if (forward >= desc_.radius) break;
+  }
+  return false;
+}
+
+std::optional<Hit> CharacterController::landStep(const CollisionWorld& world, double t, Vec3& p,
+                                                 Vec3 dir, float forward, float rise, Vec3 up) {
+  auto fwdHit = sweepCapsule(world, t, p, dir * forward, up);
+  const float travelled = forward * (fwdHit ? fwdHit->toi : 1.0f);
+  if (travelled < 1e-4f) return std::nullopt;  // no progress: the ledge is too high
+  p += dir * travelled;
   if (fwdHit) p += fwdHit->normal * kSkin;
-  // Down onto the ledge: it must be found within the rise, and be walkable.
+  // Down onto the ledge: it must be found within the rise...
   auto downHit = sweepCapsule(world, t, p, -up * (rise + kGroundTolerance), up);
-  if (!downHit || downHit->inside || !walkable(downHit->normal, up)) return false;
+  if (!downHit || downHit->inside) return std::nullopt;
+  // ... no higher above the feet the body stood on than stepHeight (a rim the raised
+  // rounded bottom rides over can be higher than the rise) ...
+  const float footStart = glm::dot(state_.position, up) - 0.5f * desc_.height;
+  if (glm::dot(downHit->point, up) - footStart > desc_.stepHeight + kGroundTolerance)
+    return std::nullopt;
   p -= up * ((rise + kGroundTolerance) * downHit->toi - kSkin);
-  if (glm::dot(p - position, up) <= kSkin) return false;  // no higher than before: not a step
-  position = p;
-  return true;
+  // ... and higher than before: otherwise it is not a step.
+  if (glm::dot(p - state_.position, up) <= kSkin) return std::nullopt;
+  return downHit;
 }
 
 Vec3 CharacterController::depenetrate(const CollisionWorld& world, double t, Vec3 position,
@@ -187,9 +218,15 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
   const float r = desc_.radius;
   state_.grounded = 0;
   state_.touchingWall = 0;
+  state_.onFeet = 0;
   state_.wallNormal = Vec3(0.0f);
   Vec3 position = state_.position;
   std::optional<Hit> ground;
+  bool byFeet = false;
+  auto wall = [&](Vec3 normal) {
+    state_.touchingWall = 1;
+    state_.wallNormal = normal;
+  };
   const Vec3 c = bottomCentre(position, up);
   auto probe = world.raycast(Ray{c, -up}, 2.0f * r, t);
   if (probe.ok() && probe.value() && !probe.value()->inside && walkable(probe.value()->normal, up) &&
@@ -200,21 +237,29 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
     if (h < r) {
       position += up * (r - h);  // push up until the foot clears the surface
       ground = p;
+      byFeet = true;
     } else if (wasStanding || touching) {
       // Pull down onto the floor, unless something else (a ledge's rim) is met first.
       const float drop = h - r;
       auto sh = sweepCapsule(world, t, position, -up * drop, up);
       if (sh && !sh->inside && glm::dot(sh->normal, p.normal) < 0.99f) {
-        position -= up * (drop * sh->toi - kSkin);
+        position -= up * std::max(0.0f, drop * sh->toi - kSkin);
         if (walkable(sh->normal, up)) ground = *sh;
-        else {
-          state_.touchingWall = 1;
-          state_.wallNormal = sh->normal;
-        }
+        else wall(sh->normal);
       } else {
         position -= up * drop;
         ground = p;
+        byFeet = true;
       }
+    }
+  }
+  if (!ground && !state_.touchingWall && wasStanding && !leaving && desc_.stepHeight > 0.0f) {
+    // The probe found no floor, but the rounded bottom stood on something (a rim it is
+    // riding over): it stays on it within stepHeight when that is walkable.
+    auto sh = sweepCapsule(world, t, position, -up * desc_.stepHeight, up);
+    if (sh && !sh->inside && walkable(sh->normal, up)) {
+      position -= up * std::max(0.0f, desc_.stepHeight * sh->toi - kSkin);
+      ground = *sh;
     }
   }
   if (!ground && !state_.touchingWall) {
@@ -223,17 +268,14 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
                                      r + kGroundTolerance, t);
     if (near.ok() && near.value()) {
       const Hit& h = *near.value();
-      if (walkable(h.normal, up) && !leaving && glm::dot(c - h.point, up) > 0.0f) {
-        ground = h;
-      } else {
-        state_.touchingWall = 1;
-        state_.wallNormal = h.normal;
-      }
+      if (walkable(h.normal, up) && !leaving && glm::dot(c - h.point, up) > 0.0f) ground = h;
+      else wall(h.normal);
     }
   }
   state_.position = position;
   if (ground) {
     state_.grounded = 1;
+    state_.onFeet = byFeet ? 1 : 0;
     state_.groundNormal = ground->normal;
     // Velocity onto the new floor, so a ramp cannot launch the body.
     state_.velocity -= ground->normal * glm::dot(state_.velocity, ground->normal);

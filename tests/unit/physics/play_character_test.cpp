@@ -31,9 +31,7 @@ float feetY(const Simulation& sim) {
   return c.state().position.y - 0.5f * c.desc().height;
 }
 
-// Disabled: grounded throughout, but covers 2.8 m of the 4.33 m expected (slide iterations
-// spent on the ramp; reported gap).
-TEST(PlayCharacter, DISABLED_WalksUpA30DegreeRampGrounded) {
+TEST(PlayCharacter, WalksUpA30DegreeRampGrounded) {
   TestWorld tw;
   const float theta = degrees(30.0f);
   tw.add(plane(Vec3(-std::sin(theta), std::cos(theta), 0.0f)), {0.8f, 0.0f});
@@ -75,8 +73,9 @@ TEST(PlayCharacter, SlidesOffA70DegreeSlope) {
 float stepRun(float stepHeightOfLedge, float& finalX) {
   TestWorld tw;
   tw.add(plane(Vec3(0, 1, 0)), {0.8f, 0.0f});
-  // Face at x = 1.
-  tw.add(box(Vec3(3.0f, 0.5f * stepHeightOfLedge, 0.0f), Vec3(2.0f, 0.5f * stepHeightOfLedge, 5.0f)),
+  // Face at x = 1; the ledge runs to x = 11, beyond the 7.5 m that 90 ticks at 5 m/s cover
+  // (a 4 m ledge was walked off its far end by a correct climb).
+  tw.add(box(Vec3(6.0f, 0.5f * stepHeightOfLedge, 0.0f), Vec3(5.0f, 0.5f * stepHeightOfLedge, 5.0f)),
          {0.8f, 0.0f}, false, "ledge");
   Simulation sim = tw.simulation({});
   sim.addCharacter(capsule(Vec3(0.0f)));
@@ -87,8 +86,7 @@ float stepRun(float stepHeightOfLedge, float& finalX) {
   return feetY(sim);
 }
 
-// Disabled: the step offset does not yet land on the 0.3 m ledge (reported gap).
-TEST(PlayCharacter, DISABLED_ClimbsA30cmStepWithStepHeight35cm) {
+TEST(PlayCharacter, ClimbsA30cmStepWithStepHeight35cm) {
   float x = 0.0f;
   const float feet = stepRun(0.3f, x);
   EXPECT_NEAR(feet, 0.3f, 0.01f);

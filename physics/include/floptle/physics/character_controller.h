@@ -53,6 +53,9 @@ struct CharacterState {
   Vec3 wallNormal{0.0f};
   std::uint8_t grounded = 0;
   std::uint8_t touchingWall = 0;
+  /// The ground was found by the feet probe (the round bottom may dip into a slope by
+  /// r (1/cos - 1)); 0 when the rounded bottom holds the body (a ledge's rim, a crease).
+  std::uint8_t onFeet = 0;
 };
 
 struct CharacterCounters {
@@ -102,6 +105,8 @@ class CharacterController {
   Vec3 moveAndSlide(const CollisionWorld& world, double t, Vec3 position, Vec3 motion, Vec3 up,
                     bool grounded);
   bool stepUp(const CollisionWorld& world, double t, Vec3& position, Vec3 horizontal, Vec3 up);
+  std::optional<Hit> landStep(const CollisionWorld& world, double t, Vec3& p, Vec3 dir,
+                              float forward, float rise, Vec3 up);
   Vec3 depenetrate(const CollisionWorld& world, double t, Vec3 position, Vec3 up);
   std::optional<Hit> sweepCapsule(const CollisionWorld& world, double t, Vec3 centre, Vec3 motion, Vec3 up);
 

@@ -78,8 +78,21 @@ void Vehicle::applyForces(const CollisionWorld& world, double t, float dt, const
       load[i] = std::max(0.0f, load[i] + desc_.antiRoll *
                                             (wheels_[i].compression - wheels_[std::size_t(j)].compression));
   }
-  // Mass each tyre stops sideways within a step: the chassis shared between the wheels down (kg).
-  const float massShare = desc_.mass / float(inContact);
+  // Mass a tyre's force sees at its contact along a direction: the chassis' effective mass
+  // there (rotation included: the contacts sit below the centre of mass, so a sideways push
+  // also rolls the body), shared between the wheels down, which push at once (kg). Using
+  // the translational mass alone over-corrected the slip about four times over and left
+  // the chassis rocking from side to side every tick, the friction circle spent on it.
+  BodyMass chassisMass;
+  chassisMass.inverseMass = 1.0f / desc_.mass;
+  const Vec3 inertia = BodyShape::box(desc_.halfExtents).unitInertia() * desc_.mass;
+  chassisMass.inverseInertia = Vec3(1.0f / inertia.x, 1.0f / inertia.y, 1.0f / inertia.z);
+  const Mat3 inverseInertia = worldInverseInertia(chassisMass, s.rotation);
+  auto massShare = [&](Vec3 r, Vec3 dir) {
+    const Vec3 rxd = glm::cross(r, dir);
+    const float k = chassisMass.inverseMass + glm::dot(rxd, inverseInertia * rxd);
+    return 1.0f / (k * float(inContact));
+  };
   Vec3 force(0.0f), torque(0.0f);
   for (std::size_t i = 0; i < desc_.wheels.size(); ++i) {
     if (!wheels_[i].contact) continue;
@@ -99,11 +112,11 @@ void Vehicle::applyForces(const CollisionWorld& world, double t, float dt, const
       const float vLat = glm::dot(vPoint, side);
       const float limit = w.grip * load[i];  // friction circle (N)
       // Lateral slip resisted: the force that would stop it this step, within grip.
-      float fLat = -vLat * massShare / dt;
+      float fLat = -vLat * massShare(r, side) / dt;
       // Engine and brake through grip; a brake never reverses the wheel.
       float fLong = throttle * w.drive;
       if (brake > 0.0f) {
-        const float stop = std::fabs(vLong) * massShare / dt;
+        const float stop = std::fabs(vLong) * massShare(r, along) / dt;
         fLong += -std::copysign(std::min(brake * limit, stop), vLong);
       }
       const float magnitude = std::sqrt(fLat * fLat + fLong * fLong);

@@ -207,6 +207,7 @@ void buildFastCode(FieldProgram::Impl& impl) {
   const auto& code = impl.code;
   auto isBinary = [](Op op) { return op >= Op::Union; };
   impl.fast.clear();
+  impl.packCopies.clear();
   for (std::size_t i = 0; i < code.size(); ++i) {
     FastInstr f;
     const Instr& in = code[i];
@@ -237,6 +238,7 @@ void buildFastCode(FieldProgram::Impl& impl) {
     impl.fast.push_back(f);
   }
   assignSteps(impl);
+  packGroups(impl);
   impl.single = impl.fast.size() == 1 && isPrimitive(impl.fast[0].op) && !impl.fast[0].hasCombine &&
                 impl.fast[0].pointIndex == 0;
 }
@@ -257,6 +259,7 @@ void FieldProgram::Impl::deriveAt(double t, float* out) const {
   for (std::size_t i = 0; i < params.size(); ++i) P[i] = params[i].at(t);
   for (const Instr& in : code)
     if (in.slot >= 0) deriveInstr(in, P, out);
+  for (const PackCopy& c : packCopies) out[c.to] = out[c.from];
 }
 
 Expected<FieldProgram> FieldProgram::compile(const FieldNode& root) {

@@ -49,12 +49,19 @@ struct FastInstr;
 struct EvalState;
 /// Specialized per-point step of one FastInstr (distance only; see field_eval.cpp).
 using StepFn = void (*)(const FastInstr& in, const float* D, EvalState& s);
-/// Distance of a fused primitive (with its transform) at the point it reads.
-using DistFn = float (*)(const FastInstr& in, const float* D, float x, float y, float z);
+/// Distances of `count` consecutive fused primitives of one kind (same op and transform kind)
+/// at the point they read, written to out[0..count): one indirect call per group, not per child.
+using GroupFn = void (*)(const FastInstr* first, int count, const float* D, float x, float y, float z, float* out);
 
 struct FastInstr {
   StepFn step = nullptr;
-  DistFn dist = nullptr;
+  /// Set on the first member of each same-kind group inside a run (see assignSteps).
+  GroupFn group = nullptr;
+  /// Members of the group this instruction starts (0 when it does not start one).
+  std::int32_t groupCount = 0;
+  /// Offset (in the derived constants) of the group's structure-of-arrays copy of its
+  /// members' constants, for the 4-lane group kernels (see packGroups).
+  std::int32_t packData = 0;
   /// Instructions this step consumes: > 1 for a run of primitives blended into one value
   /// (the children of one union), which is folded in a register.
   std::int32_t advance = 1;
@@ -73,6 +80,8 @@ struct FastInstr {
 
 /// Deepest value / point stack a graph may need (compile refuses deeper graphs).
 inline constexpr int kMaxStack = 48;
+/// Longest run of blended children one step folds (longer unions continue in further runs).
+inline constexpr int kMaxRun = 32;
 /// Block width of the batch evaluator (points per instruction sweep).
 inline constexpr int kBlock = 64;
 
@@ -89,6 +98,11 @@ struct FieldProgram::Impl {
   std::vector<std::int32_t> animatedSlots;
   /// Derived constants at any t when !animated (else at t = 0, rebuilt per call).
   std::vector<float> derived;
+  /// derived[to] = derived[from] after every derive: the packed group copies (packGroups).
+  struct PackCopy {
+    std::int32_t from, to;
+  };
+  std::vector<PackCopy> packCopies;
   int valueDepth = 1;
   int pointDepth = 1;
   float epsilon = 1e-3f;
@@ -109,6 +123,9 @@ void deriveInstr(const Instr& in, const float* P, float* D);
 void buildFastCode(FieldProgram::Impl& impl);
 /// Picks each FastInstr's specialized step function.
 void assignSteps(FieldProgram::Impl& impl);
+/// Gives same-kind groups of spheres / boxes a structure-of-arrays copy of their constants
+/// (appended to impl.derived) and the 4-lane kernel that reads it.
+void packGroups(FieldProgram::Impl& impl);
 /// The whole-program evaluator of a static graph (null for an animated one).
 using StaticDistanceFn = float (*)(const FieldProgram::Impl&, Vec3);
 StaticDistanceFn chooseStaticDistance(const FieldProgram::Impl& impl);

@@ -5,6 +5,9 @@
 // are estimates) and never divides by zero for degenerate (zero-size) parameters.
 #include <algorithm>
 #include <cmath>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace floptle::field::sdf {
 
@@ -19,11 +22,17 @@ inline float sphere(float x, float y, float z, float r) { return len3(x, y, z) -
 inline float positivePart(float v) { return (v + std::abs(v)) * 0.5f; }
 inline float negativePart(float v) { return (v - std::abs(v)) * 0.5f; }
 
+/// a > b ? a : b as one maxss (GCC otherwise may branch on the data, which mispredicts on
+/// scattered points). The batch path's maxps has the same rule, so both agree bit for bit.
+inline float maxf(float a, float b) {
+  return a > b ? a : b;
+}
+
 /// Box of half extents (bx, by, bz).
 inline float box(float x, float y, float z, float bx, float by, float bz) {
   const float qx = std::abs(x) - bx, qy = std::abs(y) - by, qz = std::abs(z) - bz;
   const float outside = len3(positivePart(qx), positivePart(qy), positivePart(qz));
-  return outside + negativePart(std::max(qx, std::max(qy, qz)));
+  return outside + negativePart(maxf(qx, maxf(qy, qz)));
 }
 
 /// Segment from a to a+ba, invLen2 = 1/|ba|^2 (0 for a degenerate segment).
@@ -117,9 +126,14 @@ inline float stairs(float x, float y, float z, float n, float rise, float run, f
 }
 
 /// Polynomial smooth minimum of the seed: h = max(k - |a-b|, 0)/k; min(a,b) - h*h*k/4.
+/// Where |a - b| >= k the blend term is exactly 0 and the result exactly min(a, b): that case
+/// returns early (the common one, a point far from one of the two shapes), which lets the
+/// CPU skip the division instead of computing a zero through it.
 inline float smin(float a, float b, float k) {
   if (k <= 0.0f) return std::min(a, b);
-  const float h = std::max(k - std::abs(a - b), 0.0f) / k;
+  const float m = k - std::abs(a - b);
+  if (m <= 0.0f) return std::min(a, b);
+  const float h = m / k;
   return std::min(a, b) - h * h * k * 0.25f;
 }
 inline float smax(float a, float b, float k) { return -smin(-a, -b, k); }

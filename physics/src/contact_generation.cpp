@@ -202,6 +202,13 @@ void RigidBodySystem::buildPatches(Vec3 up) {
     p.tangent2 = glm::cross(p.normal, p.tangent1);
     p.mass1 = effectiveMass(p.bodyA, p.bodyB, p.rA, p.rB, p.tangent1);
     p.mass2 = effectiveMass(p.bodyA, p.bodyB, p.rA, p.rB, p.tangent2);
+    float lever = 0.0f;
+    for (std::uint32_t k = first; k < last; ++k) {
+      const Vec3 d = contacts_[k].point - anchor;
+      lever += glm::length(d - p.normal * glm::dot(d, p.normal));
+    }
+    p.twistRadius = lever / count;
+    p.twistMass = twistMass(p.bodyA, p.bodyB, p.normal);
     patches_.push_back(p);
     first = last;
   }

@@ -42,6 +42,24 @@ void RigidBodySystem::applyImpulse(std::uint32_t a, std::int32_t b, Vec3 rA, Vec
   }
 }
 
+void RigidBodySystem::applyAngularImpulse(std::uint32_t a, std::int32_t b, Vec3 angular) {
+  if (isDynamicAwake(std::int32_t(a))) states_[a].angularVelocity += inverseInertiaWorld_[a] * angular;
+  if (isDynamicAwake(b))
+    states_[std::size_t(b)].angularVelocity -= inverseInertiaWorld_[std::size_t(b)] * angular;
+}
+
+Vec3 RigidBodySystem::angularVelocityOf(std::int32_t body) const {
+  if (!isDynamicAwake(body)) return Vec3(0.0f);
+  return states_[std::size_t(body)].angularVelocity;
+}
+
+float RigidBodySystem::twistMass(std::uint32_t a, std::int32_t b, Vec3 axis) const {
+  float k = 0.0f;
+  if (isDynamicAwake(std::int32_t(a))) k += glm::dot(axis, inverseInertiaWorld_[a] * axis);
+  if (isDynamicAwake(b)) k += glm::dot(axis, inverseInertiaWorld_[std::size_t(b)] * axis);
+  return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
 namespace {
 const WarmStartEntry* findEntry(const std::vector<WarmStartEntry>& cache, std::uint64_t key) {
   auto it = std::lower_bound(cache.begin(), cache.end(), key,
@@ -100,6 +118,7 @@ void RigidBodySystem::prepareContacts(float dt, Vec3 gravity) {
   }
   for (FrictionPatch& p : patches_) {
     p.impulse = Vec3(0.0f);
+    p.twistImpulse = 0.0f;
     if (!p.carriesWeight || p.friction <= 0.0f) continue;
     const WarmStartEntry* e = findEntry(warmStart_, warmStartKey(p.bodyA, p.bodyB, p.worldCollider, kPatchFeature));
     if (!e) continue;
@@ -111,6 +130,9 @@ void RigidBodySystem::prepareContacts(float dt, Vec3 gravity) {
     if (len > budget) j *= budget / std::max(len, 1e-20f);
     p.impulse = j;
     applyImpulse(p.bodyA, p.bodyB, p.rA, p.rB, j);
+    const float twistBudget = budget * p.twistRadius;
+    p.twistImpulse = std::clamp(e->normalImpulse, -twistBudget, twistBudget);
+    applyAngularImpulse(p.bodyA, p.bodyB, p.normal * p.twistImpulse);
   }
 }
 
@@ -150,6 +172,14 @@ void RigidBodySystem::solveVelocities() {
       const Vec3 applied = total - p.impulse;
       p.impulse = total;
       applyImpulse(p.bodyA, p.bodyB, p.rA, p.rB, applied);
+      // Twist about the normal, within mu x load x the contacts' mean lever.
+      if (p.twistMass > 0.0f && p.twistRadius > 0.0f) {
+        const float spin = glm::dot(angularVelocityOf(std::int32_t(p.bodyA)) - angularVelocityOf(p.bodyB), p.normal);
+        const float twistBudget = budget * p.twistRadius;
+        const float twist = std::clamp(p.twistImpulse - p.twistMass * spin, -twistBudget, twistBudget);
+        applyAngularImpulse(p.bodyA, p.bodyB, p.normal * (twist - p.twistImpulse));
+        p.twistImpulse = twist;
+      }
     }
   }
   for (const Contact& c : contacts_) {
@@ -209,10 +239,18 @@ void RigidBodySystem::keepImpulses() {
     if (c.normalImpulse > 0.0f)
       next.push_back({warmStartKey(c.bodyA, c.bodyB, c.worldCollider, c.feature), c.normalImpulse, Vec3(0.0f)});
   for (const FrictionPatch& p : patches_)
-    if (glm::dot(p.impulse, p.impulse) > 0.0f)
-      next.push_back({warmStartKey(p.bodyA, p.bodyB, p.worldCollider, kPatchFeature), 0.0f, p.impulse});
+    if (glm::dot(p.impulse, p.impulse) > 0.0f || p.twistImpulse != 0.0f)
+      next.push_back({warmStartKey(p.bodyA, p.bodyB, p.worldCollider, kPatchFeature), p.twistImpulse, p.impulse});
+  // A sleeper makes no contacts of its own: keep its impulses for when it wakes.
+  for (const WarmStartEntry& e : warmStart_) {
+    const std::uint64_t bodyA = e.key >> 42;
+    if (bodyA < states_.size() && states_[bodyA].asleep) next.push_back(e);
+  }
   std::sort(next.begin(), next.end(),
             [](const WarmStartEntry& x, const WarmStartEntry& y) { return x.key < y.key; });
+  next.erase(std::unique(next.begin(), next.end(),
+                         [](const WarmStartEntry& x, const WarmStartEntry& y) { return x.key == y.key; }),
+             next.end());
   warmStart_ = std::move(next);
 }
 

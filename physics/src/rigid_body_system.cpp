@@ -129,23 +129,41 @@ void RigidBodySystem::integratePositions(float dt, Vec3 /*gravity*/) {
 }
 
 void RigidBodySystem::updateSleep(float dt) {
-  for (std::size_t i = 0; i < descs_.size(); ++i) {
+  const std::size_t n = descs_.size();
+  std::vector<std::uint8_t> canSleep(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
     BodyState& s = states_[i];
-    if (descs_[i].motion != BodyMotion::Dynamic) continue;
-    if (s.asleep) {
-      ++counters_.sleepingBodies;
-      continue;
-    }
-    ++counters_.awakeBodies;
+    if (descs_[i].motion != BodyMotion::Dynamic || s.asleep) continue;
     const bool still = glm::length(s.linearVelocity) < settings_.sleepLinearSpeed &&
                        glm::length(s.angularVelocity) < settings_.sleepAngularSpeed &&
                        pushed_[i];
     s.stillTime = still ? s.stillTime + dt : 0.0f;
-    if (s.stillTime >= settings_.sleepTime) {
+    canSleep[i] = s.stillTime >= settings_.sleepTime ? 1 : 0;
+  }
+  // Islands sleep together: a body touching an awake body that cannot sleep stays awake
+  // (else a stack's bottom box falls asleep under moving boxes, becomes fixed, is woken
+  // with no warm start and jolts the stack). Propagated to a fixed point, in contact order.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Contact& c : contacts_) {
+      if (c.bodyB < 0) continue;
+      const std::size_t a = c.bodyA, b = std::size_t(c.bodyB);
+      const bool aBlocks = isDynamicAwake(std::int32_t(a)) && !canSleep[a];
+      const bool bBlocks = isDynamicAwake(c.bodyB) && !canSleep[b];
+      if (aBlocks && canSleep[b]) canSleep[b] = 0, changed = true;
+      if (bBlocks && canSleep[a]) canSleep[a] = 0, changed = true;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    BodyState& s = states_[i];
+    if (descs_[i].motion != BodyMotion::Dynamic) continue;
+    if (canSleep[i]) {
       s.asleep = 1;
       s.linearVelocity = Vec3(0.0f);
       s.angularVelocity = Vec3(0.0f);
     }
+    if (s.asleep) ++counters_.sleepingBodies;
+    else ++counters_.awakeBodies;
   }
 }
 

@@ -55,12 +55,18 @@ struct FrictionPatch {
   Vec3 surfaceVelocity{0.0f};  ///< (m/s)
   float mass1 = 0.0f, mass2 = 0.0f;  ///< effective masses along the tangents (kg)
   Vec3 impulse{0.0f};          ///< accumulated tangential impulse, world vector (N s)
+  /// Twist (torsional) friction about the normal: the patch's contacts spread over a mean
+  /// distance twistRadius from the anchor resist spinning with at most
+  /// mu x load x twistRadius; without it a stacked box spins freely about the vertical.
+  float twistRadius = 0.0f;    ///< (m)
+  float twistMass = 0.0f;      ///< 1 / (n . (IA^-1 + IB^-1) n) (kg m^2)
+  float twistImpulse = 0.0f;   ///< accumulated angular impulse about the normal (N m s)
 };
 
 /// Impulses kept from the last step to warm-start this one (sorted by key: deterministic).
 struct WarmStartEntry {
   std::uint64_t key = 0;
-  float normalImpulse = 0.0f;  ///< (N s), contacts
+  float normalImpulse = 0.0f;  ///< (N s), contacts; the twist impulse (N m s) for patches
   Vec3 frictionImpulse{0.0f};  ///< (N s), patches
 };
 

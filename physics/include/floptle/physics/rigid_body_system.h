@@ -125,6 +125,11 @@ class RigidBodySystem {
   // helpers
   Vec3 velocityAt(std::int32_t body, Vec3 r) const;
   void applyImpulse(std::uint32_t a, std::int32_t b, Vec3 rA, Vec3 rB, Vec3 impulse);
+  /// Angular impulse (N m s) on A, its opposite on B.
+  void applyAngularImpulse(std::uint32_t a, std::int32_t b, Vec3 angular);
+  Vec3 angularVelocityOf(std::int32_t body) const;
+  /// 1 / (axis . (IA^-1 + IB^-1) axis) (kg m^2).
+  float twistMass(std::uint32_t a, std::int32_t b, Vec3 axis) const;
   float effectiveMass(std::uint32_t a, std::int32_t b, Vec3 rA, Vec3 rB, Vec3 dir) const;
   bool isDynamicAwake(std::int32_t body) const;
   void addContact(Contact c);

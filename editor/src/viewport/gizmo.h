@@ -12,13 +12,6 @@
 
 namespace floptle::editor {
 
-/// A coloured line segment of an overlay (world space).
-struct OverlayLine {
-  Vec3 a{0.0f};
-  Vec3 b{0.0f};
-  Vec4 color{1.0f};
-};
-
 class Gizmo {
  public:
   void setMode(GizmoMode mode) { mode_ = mode; }

@@ -17,6 +17,7 @@
 #include "floptle/core/render/raymarch_glsl.h"
 #include "viewport/camera_controller.h"
 #include "viewport/gizmo.h"
+#include "viewport/overlay_layers.h"
 #include "viewport/viewport_renderer.h"
 
 namespace floptle::editor {
@@ -67,7 +68,8 @@ void addBox(std::vector<OverlayLine>& out, const Aabb& box, Vec4 color) {
 RaymarchView::RaymarchView(QWidget* parent)
     : QOpenGLWidget(parent),
       cameraController_(std::make_unique<CameraController>()),
-      gizmo_(std::make_unique<Gizmo>()) {
+      gizmo_(std::make_unique<Gizmo>()),
+      layers_(std::make_unique<OverlayLayers>()) {
   QSurfaceFormat format = QSurfaceFormat::defaultFormat();
   format.setVersion(3, 3);
   format.setProfile(QSurfaceFormat::CoreProfile);
@@ -281,6 +283,7 @@ void RaymarchView::paintGL() {
     }
     for (const Aabb& box : selection_) addBox(frame.selection, box, {1.0f, 0.62f, 0.1f, 1.0f});
     frame.gizmo = gizmo_->lines(frame.camera, gizmo_->dragging() ? gizmo_->dragAxis() : hotAxis_);
+    frame.layers = layers_.get();
   }
   renderer_->render(frame);
   context()->functions()->glFinish();

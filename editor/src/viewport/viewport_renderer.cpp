@@ -56,6 +56,9 @@ void main() { fragColor = v_color; }
 /// Pull of the grid towards the eye (-): larger than the raymarch's hit epsilon per metre
 /// (shading::kHitEpsilonPerMeter) so a ground plane at y = 0 does not hide its own grid.
 constexpr float kGridPull = 2e-3f;
+/// Pull of depth-tested line layers (-): wireframes of a collider's drawn surface lie on the
+/// field's surface (chords slightly inside it), so they need a little more than the grid.
+constexpr float kLayerPull = 3e-3f;
 
 struct LineVertex {
   float position[3];
@@ -97,9 +100,11 @@ void ViewportRenderer::initialize() {
                         reinterpret_cast<void*>(offsetof(LineVertex, color)));
   lineVao_.release();
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  layerRenderer_.initialize();
 }
 
 void ViewportRenderer::release() {
+  layerRenderer_.release();
   raymarch_.reset();
   composite_.reset();
   lines_.reset();
@@ -239,11 +244,20 @@ void ViewportRenderer::render(const ViewportFrame& frame) {
   }
   emptyVao_.release();
 
-  // 3. Overlays.
+  // 3. Overlay meshes, depth-tested against the field and writing depth.
   const Mat4 viewProj = frame.camera.projectionMatrix(aspect, render::shading::kDepthNear,
                                                       render::shading::kDepthFar) *
                         frame.camera.viewMatrix();
   const Vec3 eye = frame.camera.position;
+  if (frame.layers) {
+    layerRenderer_.sync(*frame.layers);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    layerRenderer_.drawMeshes(*frame.layers, viewProj);
+  }
+
+  // 4. Line overlays.
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glDepthMask(GL_FALSE);
@@ -252,7 +266,12 @@ void ViewportRenderer::render(const ViewportFrame& frame) {
   drawLines(frame.selection, viewProj, eye, kGridPull, 1.0f);
   glDepthFunc(GL_GREATER);  // the hidden part of the selection, faint
   drawLines(frame.selection, viewProj, eye, kGridPull, 0.25f);
+  if (frame.layers) {
+    glDepthFunc(GL_LEQUAL);
+    layerRenderer_.drawLines(*frame.layers, OverlayDepth::Tested, viewProj, eye, kLayerPull);
+  }
   glDisable(GL_DEPTH_TEST);
+  if (frame.layers) layerRenderer_.drawLines(*frame.layers, OverlayDepth::OnTop, viewProj, eye, 0.0f);
   drawLines(frame.gizmo, viewProj, eye, 0.0f, 1.0f);
   glDepthMask(GL_TRUE);
   glDepthFunc(GL_LESS);

@@ -4,7 +4,9 @@
 //      `scale` fraction (adaptive resolution);
 //   2. composite that region onto the widget's framebuffer, colour upscaled bilinearly and
 //      depth written through gl_FragDepth, so the overlays depth-test against the field;
-//   3. overlays as lines: ground grid, selection boxes (dimmed where hidden), gizmo on top.
+//   3. overlay meshes (depth test + write: they and the field hide each other);
+//   4. overlays as lines: ground grid, selection boxes (dimmed where hidden), the named line
+//      layers (depth-tested ones, then on-top ones), gizmo on top.
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVertexArrayObject>
@@ -17,6 +19,7 @@
 #include "floptle/core/render/camera.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "viewport/gizmo.h"
+#include "viewport/overlay_layers.h"
 
 namespace floptle::editor {
 
@@ -33,6 +36,8 @@ struct ViewportFrame {
   std::vector<OverlayLine> grid;
   std::vector<OverlayLine> selection;
   std::vector<OverlayLine> gizmo;
+  /// Named line and mesh layers; null or hidden overlays: none drawn.
+  const OverlayLayers* layers = nullptr;
   unsigned targetFramebuffer = 0;
 };
 
@@ -56,6 +61,7 @@ class ViewportRenderer : protected QOpenGLExtraFunctions {
   void drawLines(const std::vector<OverlayLine>& lines, const Mat4& viewProj, Vec3 eye,
                  float pull, float alpha);
 
+  OverlayLayerRenderer layerRenderer_;
   std::unique_ptr<QOpenGLShaderProgram> raymarch_;
   std::unique_ptr<QOpenGLShaderProgram> composite_;
   std::unique_ptr<QOpenGLShaderProgram> lines_;

@@ -14,8 +14,10 @@
 #include <QOpenGLWidget>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -56,7 +58,33 @@ struct GizmoDelta {
   float scale = 1.0f;        ///< (-)
 };
 
+/// A coloured line segment of an overlay (world space (m); colour RGBA, display-referred).
+struct OverlayLine {
+  Vec3 a{0.0f};
+  Vec3 b{0.0f};
+  Vec4 color{1.0f};
+};
+
+/// How an overlay layer meets the raymarched field.
+enum class OverlayDepth {
+  /// Hidden where a field surface (or a mesh layer) is nearer the camera (the default).
+  Tested,
+  /// Always drawn, on top of everything (like the gizmo).
+  OnTop,
+};
+
+/// A triangle mesh drawn in the raster layer, depth-tested against the field and writing
+/// depth (so mesh and field hide each other). Flat-shaded with the field's sun and sky;
+/// `triangleColors` are linear albedos (as render::MaterialColors), one per triangle.
+struct OverlayMesh {
+  std::vector<Vec3> positions;                    ///< local space (m)
+  std::vector<std::array<std::uint32_t, 3>> triangles;  ///< indices into positions
+  std::vector<Vec3> triangleColors;               ///< one per triangle; missing = grey
+  Mat4 transform{1.0f};                           ///< local -> world
+};
+
 class ViewportRenderer;
+struct OverlayLayers;
 class CameraController;
 class Gizmo;
 
@@ -94,8 +122,30 @@ class RaymarchView : public QOpenGLWidget {
   GizmoMode gizmoMode() const;
   void setGizmoSnap(const GizmoSnap& snap);
   void setGridVisible(bool visible);
-  /// All rasterized overlays at once (grid, selection, gizmo); off for image comparisons.
+  /// All rasterized overlays at once (grid, selection, gizmo, line and mesh layers); off for
+  /// image comparisons.
   void setOverlaysVisible(bool visible);
+
+  // --- named overlay layers ----------------------------------------------------------------
+  // Any part of the editor can own a named layer ("colliders", "play/trajectory", ...) and
+  // replace its contents whenever it likes: each layer keeps its own vertex buffer, uploaded
+  // only when the layer changed, so resetting a few thousand lines every frame is cheap.
+  // Layers draw in name order after the selection boxes and before the gizmo.
+  /// Replaces the lines of `layer` (creates it); an empty vector keeps an empty layer.
+  void setOverlayLines(const QString& layer, std::vector<OverlayLine> lines,
+                       OverlayDepth depth = OverlayDepth::Tested);
+  /// Removes the line layer (no-op when absent).
+  void clearOverlayLines(const QString& layer);
+  /// Names of the current line layers, sorted.
+  QStringList overlayLineLayers() const;
+  /// Number of lines in `layer` (0 when absent).
+  std::size_t overlayLineCount(const QString& layer) const;
+  /// Replaces the mesh of `layer` (creates it). Meshes draw before every line layer.
+  void setOverlayMesh(const QString& layer, OverlayMesh mesh);
+  /// Moves a mesh layer without re-uploading its triangles (no-op when absent).
+  void setOverlayMeshTransform(const QString& layer, const Mat4& transform);
+  void clearOverlayMesh(const QString& layer);
+  QStringList overlayMeshLayers() const;
 
   // --- camera --------------------------------------------------------------------------------
   void setCamera(const render::Camera& camera);
@@ -157,6 +207,8 @@ class RaymarchView : public QOpenGLWidget {
   std::unique_ptr<ViewportRenderer> renderer_;
   std::unique_ptr<CameraController> cameraController_;
   std::unique_ptr<Gizmo> gizmo_;
+  /// Named line and mesh layers (CPU side; the renderer uploads what changed).
+  std::unique_ptr<OverlayLayers> layers_;
 
   // The shown shader's state. `shownProgram_` follows setTime when the field is animated.
   std::optional<PendingShader> pending_;

@@ -5,9 +5,7 @@
 // are estimates) and never divides by zero for degenerate (zero-size) parameters.
 #include <algorithm>
 #include <cmath>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
+#include "lane_math.h"
 
 namespace floptle::field::sdf {
 
@@ -144,9 +142,11 @@ inline float smax(float a, float b, float k) { return -smin(-a, -b, k); }
 inline constexpr float kMandelbulbSafety = 0.5f;
 
 /// Mandelbulb distance estimate kMandelbulbSafety * 0.5*log(r)*r/dr with the running
-/// derivative dr. Points farther than twice the bailout use |p| - bailout (the set lies
-/// inside the bailout ball), where the log estimate would overshoot.
-inline float mandelbulb(float px, float py, float pz, float power, int iterations, float bailout) {
+/// derivative dr, z -> z^power + p in spherical form (theta = acos(y/r), phi = atan2(z, x)).
+/// Points farther than twice the bailout use |p| - bailout (the set lies inside the bailout
+/// ball), where the log estimate would overshoot. Any real power; see mandelbulb() for the
+/// integer ones.
+inline float mandelbulbTrig(float px, float py, float pz, float power, int iterations, float bailout) {
   const float r0 = len3(px, py, pz);
   if (r0 > 2.0f * bailout) return r0 - bailout;
   float zx = px, zy = py, zz = pz, dr = 1.0f, r = r0;
@@ -170,6 +170,104 @@ inline float mandelbulb(float px, float py, float pz, float power, int iteration
   }
   r = std::max(r, 1e-20f);
   return kMandelbulbSafety * 0.5f * std::log(r) * r / dr;
+}
+
+/// Integer powers the trigonometry-free form serves (the node's power range is [2, 16]).
+inline bool mandelbulbIntegerPower(float power) {
+  return power >= 2.0f && power <= 32.0f && power == std::floor(power);
+}
+
+#if defined(__SSE2__)
+/// (a + ib)^n for n >= 1 by binary powering, per lane.
+inline void complexPower(simd4::F4& a, simd4::F4& b, int n) {
+  using namespace simd4;
+  F4 ra = a, rb = b;  // result once the lowest set bit is seen
+  bool started = false;
+  F4 ba = a, bb = b;  // base^(2^k)
+  for (; n > 0; n >>= 1) {
+    if (n & 1) {
+      if (!started) {
+        ra = ba, rb = bb, started = true;
+      } else {
+        const F4 na = ra * ba - rb * bb, nb = ra * bb + rb * ba;
+        ra = na, rb = nb;
+      }
+    }
+    if (n > 1) {
+      const F4 na = ba * ba - bb * bb, nb = (ba + ba) * bb;
+      ba = na, bb = nb;
+    }
+  }
+  a = ra, b = rb;
+}
+
+/// x^n for n >= 0 by binary powering, per lane.
+inline simd4::F4 lanePower(simd4::F4 x, int n) {
+  using namespace simd4;
+  F4 result = splat(1.0f);
+  bool started = false;
+  for (; n > 0; n >>= 1) {
+    if (n & 1) result = started ? result * x : x, started = true;
+    if (n > 1) x = x * x;
+  }
+  return result;
+}
+
+/// The same estimate for an integer power n, four points at once and without trigonometry:
+/// (cos(n theta), sin(n theta)) and (cos(n phi), sin(n phi)) are the n-th powers of the unit
+/// complex numbers (y/r, rho/r) and (x/rho, z/rho), rho = |(x, z)|, and r^(n-1) a product.
+/// Equal to the trigonometric form up to rounding. A lane stops iterating when it escapes;
+/// lanes never mix, so each lane's result is what the one-point call gives for that point.
+/// kLive: lanes whose result is read (the rest skip the final logarithm).
+template <int kLive = 4>
+inline simd4::F4 mandelbulbLanes(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n, int iterations, float bailout) {
+  using namespace simd4;
+  const F4 r0 = sqrt(px * px + py * py + pz * pz);
+  const M4 far = r0 > splat(2.0f * bailout);
+  const F4 vPower = splat(static_cast<float>(n)), vBailout = splat(bailout), one = splat(1.0f), zero = splat(0.0f);
+  F4 zx = px, zy = py, zz = pz, dr = one, r = r0;
+  M4 active = andNot(M4{_mm_castsi128_ps(_mm_set1_epi32(-1))}, far);
+  for (int i = 0; i < iterations && any(active); ++i) {
+    const F4 rt = sqrt(zx * zx + zy * zy + zz * zz);
+    r = select(active, rt, r);
+    active = andNot(active, rt > vBailout);
+    const M4 tiny = active & (rt < splat(1e-12f));  // z = 0: the next z is p, dr restarts at 1
+    const F4 rho = sqrt(zx * zx + zz * zz);
+    const M4 onAxis = rho > zero;  // false on the y axis, where phi = atan2(0, 0) = 0
+    F4 cosT = zy / rt, sinT = rho / rt;
+    F4 cosP = select(onAxis, zx / rho, one), sinP = select(onAxis, zz / rho, zero);
+    complexPower(cosT, sinT, n);
+    complexPower(cosP, sinP, n);
+    const F4 rp1 = lanePower(rt, n - 1);
+    const F4 zr = rp1 * rt;
+    const F4 nx = zr * sinT * cosP + px, ny = zr * cosT + py, nz = zr * sinT * sinP + pz;
+    const M4 step = andNot(active, tiny);
+    dr = select(step, rp1 * vPower * dr + one, select(tiny, one, dr));
+    zx = select(step, nx, select(tiny, px, zx));
+    zy = select(step, ny, select(tiny, py, zy));
+    zz = select(step, nz, select(tiny, pz, zz));
+    r = select(step, sqrt(nx * nx + ny * ny + nz * nz), r);
+  }
+  r = max(r, splat(1e-20f));
+  // The logarithm per lane through the C library: the same call the one-point path makes.
+  alignas(16) float rs[4], ls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  _mm_store_ps(rs, r.v);
+  for (int k = 0; k < kLive; ++k) ls[k] = std::log(rs[k]);
+  const F4 estimate = splat(kMandelbulbSafety * 0.5f) * F4{_mm_load_ps(ls)} * r / dr;
+  return select(far, r0 - vBailout, estimate);
+}
+#endif
+
+/// Mandelbulb estimate: integer powers through the trigonometry-free lanes (one point in
+/// every lane), other powers (a power morphing between integers) through mandelbulbTrig.
+inline float mandelbulb(float px, float py, float pz, float power, int iterations, float bailout) {
+#if defined(__SSE2__)
+  if (mandelbulbIntegerPower(power)) {
+    using namespace simd4;
+    return lane0(mandelbulbLanes<1>(splat(px), splat(py), splat(pz), static_cast<int>(power), iterations, bailout));
+  }
+#endif
+  return mandelbulbTrig(px, py, pz, power, iterations, bailout);
 }
 
 /// Menger sponge of half extent 1 (Inigo Quilez's iterated cross subtraction): exact outside

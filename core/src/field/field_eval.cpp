@@ -2,96 +2,12 @@
 // their compile-time stack positions (fixed arrays on the caller's stack).
 #include <cmath>
 
-#include "program_impl.h"
-#include "sdf_math.h"
+#include "eval_ops.h"
 
 namespace floptle::field {
 namespace {
 
-/// Lipschitz constant of the twist map at radius rho from the Y axis: its Jacobian is a
-/// rotation times a shear of magnitude s = |rate|*rho, whose largest singular value is
-/// (s + sqrt(s^2 + 4)) / 2. Dividing by it keeps the twisted distance a lower bound.
-inline float twistLipschitz(float rate, float rho) {
-  const float s = std::abs(rate) * rho;
-  return 0.5f * (s + std::sqrt(s * s + 4.0f));
-}
-
-/// The iterative / many-branch primitives, kept out of line so the interpreter loop stays
-/// small (few saved registers) for the cheap closed forms it inlines.
-[[gnu::noinline]] float primitiveSlow(Op op, const float* D, float x, float y, float z) {
-  switch (op) {
-    case Op::Wedge: return sdf::wedge(x, y, z, D[0], D[1], D[2]);
-    case Op::Stairs: return sdf::stairs(x, y, z, D[0], D[1], D[2], D[3]);
-    case Op::Mandelbulb: return sdf::mandelbulb(x, y, z, D[0], static_cast<int>(D[1]), D[2]);
-    case Op::Menger: {
-      const float h = D[1];
-      if (h <= 0.0f) return sdf::len3(x, y, z);
-      const float inv = 1.0f / h;
-      return h * sdf::menger(x * inv, y * inv, z * inv, static_cast<int>(D[0]));
-    }
-    case Op::Mandelbox: return sdf::mandelbox(x, y, z, D[0], static_cast<int>(D[1]), D[2], D[3]);
-    default: return 0.0f;
-  }
-}
-
-/// Primitive distance at (x, y, z) with derived constants D.
-inline float primitive(Op op, const float* D, float x, float y, float z) {
-  switch (op) {
-    case Op::Sphere: return sdf::sphere(x, y, z, D[0]);
-    case Op::Box: return sdf::box(x, y, z, D[0], D[1], D[2]);
-    case Op::RoundBox: return sdf::box(x, y, z, D[0], D[1], D[2]) - D[3];
-    case Op::Capsule: return sdf::capsule(x, y, z, D[0], D[1], D[2], D[3], D[4], D[5], D[6], D[7]);
-    case Op::Cylinder: return sdf::cylinder(x, y, z, D[0], D[1]);
-    case Op::Torus: return sdf::torus(x, y, z, D[0], D[1]);
-    case Op::Plane: return x * D[0] + y * D[1] + z * D[2] - D[3];
-    default: return primitiveSlow(op, D, x, y, z);
-  }
-}
-
-/// World point -> the primitive's local frame. T is the instruction's transform block:
-/// T[0..8] the inverse rotation-and-scale rows, T[9..11] the translation. xform: 0 none,
-/// 1 translation only, 2 full. (Inlined with a constant xform in the fused steps.)
-inline void toLocal(const float* T, int xform, float& x, float& y, float& z) {
-  if (xform == 0) return;
-  x -= T[9], y -= T[10], z -= T[11];
-  if (xform == 2) {
-    const float lx = T[0] * x + T[1] * y + T[2] * z;
-    const float ly = T[3] * x + T[4] * y + T[5] * z;
-    const float lz = T[6] * x + T[7] * y + T[8] * z;
-    x = lx, y = ly, z = lz;
-  }
-}
-
-inline float repeatAxis(float v, float period) {
-  return period > 0.0f ? v - period * std::floor(v / period + 0.5f) : v;
-}
-
-/// The binary CSG ops on (a, material ma) and (b, mb); unions take the nearer child's
-/// material, intersections the farther's, subtractions keep the first's.
-template <bool kMaterial>
-inline void combine(Op op, const float* D, float& a, MaterialIndex& ma, float b, MaterialIndex mb) {
-  switch (op) {
-    case Op::Union:
-      if constexpr (kMaterial) ma = b < a ? mb : ma;
-      a = std::min(a, b);
-      break;
-    case Op::Intersection:
-      if constexpr (kMaterial) ma = b > a ? mb : ma;
-      a = std::max(a, b);
-      break;
-    case Op::Subtract: a = std::max(a, -b); break;
-    case Op::SmoothUnion:
-      if constexpr (kMaterial) ma = b < a ? mb : ma;
-      a = sdf::smin(a, b, D[0]);
-      break;
-    case Op::SmoothIntersection:
-      if constexpr (kMaterial) ma = b > a ? mb : ma;
-      a = sdf::smax(a, b, D[0]);
-      break;
-    case Op::SmoothSubtract: a = sdf::smax(a, -b, D[0]); break;
-    default: break;
-  }
-}
+using namespace ops;
 
 template <bool kMaterial>
 inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, MaterialIndex* outM) {
@@ -153,13 +69,6 @@ inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, Mate
   return std::isnan(d) ? 1e30f : d;  // unreachable for finite input; never hand out NaN
 }
 
-}  // namespace
-
-struct EvalState {
-  float px[kMaxStack], py[kMaxStack], pz[kMaxStack], v[kMaxStack];
-};
-
-namespace {
 
 /// Any fused primitive decoded at run time (the expensive ones: wedge, stairs, fractals).
 void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s);
@@ -181,57 +90,6 @@ void stepPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
     combine<false>(static_cast<Op>(C - 1), Dall + in.combineData, s.v[in.valueIndex - 1], unused, d, 0);
   }
 }
-
-/// Distance of primitive P under transform kind X (no combine).
-template <Op P, int X>
-inline float distPrimitive(const FastInstr& in, const float* Dall, float x, float y, float z) {
-  const float* T = Dall + in.xformData;
-  toLocal(T, X, x, y, z);
-  float d = primitive(P, Dall + in.data, x, y, z);
-  if constexpr (X == 2) d *= T[13];
-  return d;
-}
-
-/// A group of same-kind children of one run: a plain loop, the distance inlined.
-template <Op P, int X>
-void groupPrimitive(const FastInstr* m, int count, const float* Dall, float x, float y, float z, float* out) {
-  for (int j = 0; j < count; ++j) out[j] = distPrimitive<P, X>(m[j], Dall, x, y, z);
-}
-
-void groupSlow(const FastInstr* m, int count, const float* Dall, float x, float y, float z, float* out) {
-  for (int j = 0; j < count; ++j) {
-    const FastInstr& in = m[j];
-    float lx = x, ly = y, lz = z;
-    const float* T = Dall + in.xformData;
-    toLocal(T, in.xform, lx, ly, lz);
-    float d = primitiveSlow(in.op, Dall + in.data, lx, ly, lz);
-    if (in.xform == 2) d *= T[13];
-    out[j] = d;
-  }
-}
-
-/// A run of `advance` primitives reading one point and blended into one value with op C (the
-/// children of one union). kFirstStores: the first member starts the value (else the run
-/// continues a value an earlier run stored). All child distances are measured first, group by
-/// group (independent work the CPU overlaps), then folded in order in a register, so the
-/// result is the same as combining child by child.
-// GCC cannot see that the groups write d[0..n) before the fold reads it.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-template <Op C, bool kFirstStores>
-void stepRun(const FastInstr& in, const float* Dall, EvalState& s) {
-  const float x = s.px[in.pointIndex], y = s.py[in.pointIndex], z = s.pz[in.pointIndex];
-  float d[kMaxRun + 4];  // + 4: a 4-lane group kernel may write up to 3 lanes past its group
-  const FastInstr* m = &in;
-  const int n = in.advance;
-  for (int j = 0; j < n; j += m[j].groupCount) m[j].group(m + j, m[j].groupCount, Dall, x, y, z, d + j);
-  MaterialIndex unused = 0;
-  const int vi = kFirstStores ? in.valueIndex : in.valueIndex - 1;
-  float acc = kFirstStores ? d[0] : s.v[vi];
-  for (int j = kFirstStores ? 1 : 0; j < n; ++j) combine<false>(C, Dall + m[j].combineData, acc, unused, d[j], 0);
-  s.v[vi] = acc;
-}
-#pragma GCC diagnostic pop
 
 /// Everything else (points pushed / popped, binary ops not fused).
 void stepGeneral(const FastInstr& in, const float* Dall, EvalState& s) {
@@ -289,40 +147,6 @@ StepFn stepFor(const FastInstr& in) {
   return in.xform == 0 ? stepFor<P, 0>(in) : in.xform == 1 ? stepFor<P, 1>(in) : stepFor<P, 2>(in);
 }
 
-template <Op P>
-GroupFn groupFor(const FastInstr& in) {
-  return in.xform == 0 ? &groupPrimitive<P, 0> : in.xform == 1 ? &groupPrimitive<P, 1> : &groupPrimitive<P, 2>;
-}
-
-GroupFn chooseGroup(const FastInstr& in) {
-  switch (in.op) {
-    case Op::Sphere: return groupFor<Op::Sphere>(in);
-    case Op::Box: return groupFor<Op::Box>(in);
-    case Op::RoundBox: return groupFor<Op::RoundBox>(in);
-    case Op::Capsule: return groupFor<Op::Capsule>(in);
-    case Op::Cylinder: return groupFor<Op::Cylinder>(in);
-    case Op::Torus: return groupFor<Op::Torus>(in);
-    case Op::Plane: return groupFor<Op::Plane>(in);
-    default: return &groupSlow;
-  }
-}
-
-template <Op C>
-StepFn runStepOf(bool firstStores) {
-  return firstStores ? &stepRun<C, true> : &stepRun<C, false>;
-}
-
-StepFn runStep(Op c, bool firstStores) {
-  switch (c) {
-    case Op::Union: return runStepOf<Op::Union>(firstStores);
-    case Op::Intersection: return runStepOf<Op::Intersection>(firstStores);
-    case Op::Subtract: return runStepOf<Op::Subtract>(firstStores);
-    case Op::SmoothUnion: return runStepOf<Op::SmoothUnion>(firstStores);
-    case Op::SmoothIntersection: return runStepOf<Op::SmoothIntersection>(firstStores);
-    default: return runStepOf<Op::SmoothSubtract>(firstStores);
-  }
-}
-
 StepFn chooseStep(const FastInstr& in) {
   switch (in.op) {
     case Op::Sphere: return stepFor<Op::Sphere>(in);
@@ -369,53 +193,13 @@ inline float runSteps(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
 }  // namespace
 
 void assignSteps(FieldProgram::Impl& impl) {
-  auto& f = impl.fast;
-  for (FastInstr& in : f) {
+  for (FastInstr& in : impl.fast) {
     in.step = chooseStep(in);
     in.group = nullptr;
     in.groupCount = 0;
     in.advance = 1;
   }
-  // Runs: primitives reading one point and blending into one value with one op C: a first
-  // one storing v[vi] (or already blending with C into v[vi - 1]) and the ones after it
-  // blending with C into v[vi]. At most kMaxRun members; a longer union continues in the
-  // next run, which blends into the value the previous one stored.
-  auto isPrim = [&](std::size_t k) { return isPrimitive(f[k].op); };
-  for (std::size_t i = 0; i < f.size();) {
-    if (!isPrim(i)) {
-      ++i;
-      continue;
-    }
-    const bool firstStores = !f[i].hasCombine;
-    const int vi = firstStores ? f[i].valueIndex + 1 : f[i].valueIndex;  // where members blend from
-    Op c = Op::Union;
-    std::size_t j = i;
-    if (!firstStores) c = f[i].combine;
-    else if (i + 1 < f.size() && isPrim(i + 1) && f[i + 1].hasCombine) c = f[i + 1].combine;
-    else {
-      ++i;
-      continue;
-    }
-    if (firstStores) ++j;
-    while (j < f.size() && j - i < static_cast<std::size_t>(kMaxRun) && isPrim(j) && f[j].hasCombine &&
-           f[j].combine == c && f[j].valueIndex == vi && f[j].pointIndex == f[i].pointIndex)
-      ++j;
-    if (j - i < 2) {
-      i = std::max(j, i + 1);
-      continue;
-    }
-    f[i].advance = static_cast<std::int32_t>(j - i);
-    f[i].step = runStep(c, firstStores);
-    // Same-kind groups inside the run.
-    for (std::size_t g = i; g < j;) {
-      std::size_t e = g + 1;
-      while (e < j && f[e].op == f[g].op && f[e].xform == f[g].xform) ++e;
-      f[g].group = chooseGroup(f[g]);
-      f[g].groupCount = static_cast<std::int32_t>(e - g);
-      g = e;
-    }
-    i = j;
-  }
+  assignRuns(impl);
 }
 
 float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p) { return runSteps(impl, D, p); }

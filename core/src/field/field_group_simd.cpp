@@ -4,8 +4,9 @@
 // packGroups lays each such group's constants out as structure-of-arrays at the end of the
 // derived constants (copied there after every derive, so animated parameters follow), and
 // the kernels below run, lane by lane, exactly the operations of toLocal + sdf::sphere /
-// sdf::box in the same order (sqrtps is correctly rounded like sqrtss, maxps is maxf, no
-// contraction): the result is bit for bit the one the scalar and the batch paths give.
+// sdf::box in the same order (sqrtps is correctly rounded like sqrtss; maxps equals std::max
+// here, as no |x| - b is -0 or NaN; no contraction): the result is bit for bit the one the
+// scalar and the batch paths give.
 #include <algorithm>
 
 #include "program_impl.h"

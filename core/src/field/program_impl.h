@@ -80,6 +80,11 @@ struct FastInstr {
 
 /// Deepest value / point stack a graph may need (compile refuses deeper graphs).
 inline constexpr int kMaxStack = 48;
+
+/// The per-point interpreter's points and values at their stack positions.
+struct EvalState {
+  float px[kMaxStack], py[kMaxStack], pz[kMaxStack], v[kMaxStack];
+};
 /// Longest run of blended children one step folds (longer unions continue in further runs).
 inline constexpr int kMaxRun = 32;
 /// Block width of the batch evaluator (points per instruction sweep).
@@ -123,6 +128,9 @@ void deriveInstr(const Instr& in, const float* P, float* D);
 void buildFastCode(FieldProgram::Impl& impl);
 /// Picks each FastInstr's specialized step function.
 void assignSteps(FieldProgram::Impl& impl);
+/// Turns runs of primitives blended into one value into one fold step over same-kind groups
+/// (called by assignSteps; field_eval_runs.cpp).
+void assignRuns(FieldProgram::Impl& impl);
 /// Gives same-kind groups of spheres / boxes a structure-of-arrays copy of their constants
 /// (appended to impl.derived) and the 4-lane kernel that reads it.
 void packGroups(FieldProgram::Impl& impl);

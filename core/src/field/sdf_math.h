@@ -5,6 +5,7 @@
 // are estimates) and never divides by zero for degenerate (zero-size) parameters.
 #include <algorithm>
 #include <cmath>
+
 #include "lane_math.h"
 
 namespace floptle::field::sdf {
@@ -20,17 +21,11 @@ inline float sphere(float x, float y, float z, float r) { return len3(x, y, z) -
 inline float positivePart(float v) { return (v + std::abs(v)) * 0.5f; }
 inline float negativePart(float v) { return (v - std::abs(v)) * 0.5f; }
 
-/// a > b ? a : b as one maxss (GCC otherwise may branch on the data, which mispredicts on
-/// scattered points). The batch path's maxps has the same rule, so both agree bit for bit.
-inline float maxf(float a, float b) {
-  return a > b ? a : b;
-}
-
 /// Box of half extents (bx, by, bz).
 inline float box(float x, float y, float z, float bx, float by, float bz) {
   const float qx = std::abs(x) - bx, qy = std::abs(y) - by, qz = std::abs(z) - bz;
   const float outside = len3(positivePart(qx), positivePart(qy), positivePart(qz));
-  return outside + negativePart(maxf(qx, maxf(qy, qz)));
+  return outside + negativePart(std::max(qx, std::max(qy, qz)));
 }
 
 /// Segment from a to a+ba, invLen2 = 1/|ba|^2 (0 for a degenerate segment).

@@ -39,6 +39,7 @@ std::optional<Hit> CharacterController::sweepCapsule(const CollisionWorld& world
 void CharacterController::step(const CollisionWorld& world, double tEnd, float dt, Vec3 gravity,
                                CharacterInput& input) {
   counters_ = {};
+  pushes_.clear();
   if (!(dt > 0.0f)) return;
   const Vec3 up = upFromGravity(gravity);
   const bool wasGrounded = state_.grounded != 0;
@@ -145,6 +146,10 @@ Vec3 CharacterController::moveAndSlide(const CollisionWorld& world, double t, Ve
     }
     const float into = glm::dot(remaining, n);
     if (into < 0.0f) remaining -= n * into;
+    if (world.body(hit->collider) == BodyKind::Dynamic) {
+      const float speed = -glm::dot(state_.velocity, hit->normal);
+      if (speed > 0.0f) pushes_.push_back({hit->collider, hit->point, hit->normal, speed});
+    }
     const float vInto = glm::dot(state_.velocity, n);
     if (vInto < 0.0f) state_.velocity -= n * vInto;
   }
@@ -280,8 +285,12 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
     // Velocity onto the new floor, so a ramp cannot launch the body.
     state_.velocity -= ground->normal * glm::dot(state_.velocity, ground->normal);
     state_.surfaceVelocity = world.surfaceVelocity(ground->collider, ground->point, t);
+    state_.groundCollider = static_cast<std::int32_t>(ground->collider);
+    state_.groundPoint = ground->point;
   } else {
     state_.groundNormal = up;
+    state_.groundCollider = -1;
+    state_.groundPoint = Vec3(0.0f);
   }
 }
 

@@ -39,6 +39,12 @@ void CollisionWorld::refit(double t) {
   bvh_.refit(boxes_);
 }
 
+void CollisionWorld::refitColliders(const std::vector<ColliderId>& ids, double t) {
+  for (ColliderId id : ids)
+    if (id < colliders_.size()) boxes_[id] = colliders_[id].shape->aabb(t);
+  bvh_.refit(boxes_);
+}
+
 std::optional<ColliderId> CollisionWorld::find(std::string_view node) const {
   for (std::size_t i = 0; i < colliders_.size(); ++i)
     if (colliders_[i].node == node) return static_cast<ColliderId>(i);

@@ -47,6 +47,27 @@ void RigidBodySystem::addForce(std::uint32_t i, Vec3 force, Vec3 torque) {
   if (glm::dot(force, force) > 0.0f || glm::dot(torque, torque) > 0.0f) wake(i);
 }
 
+float RigidBodySystem::effectiveMassAt(std::uint32_t i, Vec3 point, Vec3 dir) const {
+  if (descs_[i].motion != BodyMotion::Dynamic || masses_[i].inverseMass <= 0.0f) return 0.0f;
+  const Vec3 r = point - states_[i].position;
+  const Vec3 rxd = glm::cross(r, dir);
+  const Mat3 inverseInertia = worldInverseInertia(masses_[i], states_[i].rotation);
+  return 1.0f / (masses_[i].inverseMass + glm::dot(rxd, inverseInertia * rxd));
+}
+
+Vec3 RigidBodySystem::velocityAtPoint(std::uint32_t i, Vec3 point) const {
+  const BodyState& s = states_[i];
+  return s.linearVelocity + glm::cross(s.angularVelocity, point - s.position);
+}
+
+void RigidBodySystem::applyImpulseAt(std::uint32_t i, Vec3 point, Vec3 impulse) {
+  if (descs_[i].motion != BodyMotion::Dynamic || !isFinite(point) || !isFinite(impulse)) return;
+  wake(i);
+  BodyState& s = states_[i];
+  s.linearVelocity += impulse * masses_[i].inverseMass;
+  s.angularVelocity += worldInverseInertia(masses_[i], s.rotation) * glm::cross(point - s.position, impulse);
+}
+
 bool RigidBodySystem::isDynamicAwake(std::int32_t body) const {
   if (body < 0) return false;
   const auto i = static_cast<std::size_t>(body);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "body_collider.h"
+
 namespace floptle::physics {
 
 Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
@@ -104,8 +106,66 @@ void Simulation::refitWorld(double tEnd) {
 }
 
 void Simulation::stepCharacters(double tEnd, float dt) {
+  if (characters_.empty()) return;
+  showBodiesToCharacters(tEnd);
   for (std::size_t i = 0; i < characters_.size(); ++i)
     characters_[i].step(*world_, tEnd, dt, settings_.gravity, characterInputs_[i]);
+  hideBodiesFromCharacters();
+  applyCharacterContacts();
+}
+
+void Simulation::showBodiesToCharacters(double tEnd) {
+  if (bodies_.size() == 0) return;
+  const double tStart = tEnd - settings_.fixedDt;
+  while (bodyColliders_.size() < bodies_.size()) {
+    const auto i = static_cast<std::uint32_t>(bodyColliders_.size());
+    const ColliderId id = world_->add(std::make_unique<BodyCollider>(bodies_.desc(i).shape),
+                                      bodies_.desc(i).name, BodyKind::Dynamic, false);
+    bodyColliders_.push_back(id);
+    bodyOfCollider_.resize(world_->size(), -1);
+    bodyOfCollider_[id] = static_cast<std::int32_t>(i);
+  }
+  for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
+    auto& collider = static_cast<BodyCollider&>(world_->shape(bodyColliders_[i]));
+    collider.setPose(bodies_.state(i), tStart);
+    world_->setCollidable(bodyColliders_[i], true);
+  }
+  world_->refitColliders(bodyColliders_, tEnd);
+}
+
+void Simulation::hideBodiesFromCharacters() {
+  for (ColliderId id : bodyColliders_) world_->setCollidable(id, false);
+}
+
+void Simulation::applyCharacterContacts() {
+  if (bodyColliders_.empty()) return;
+  auto bodyOf = [&](std::int64_t collider) -> std::int32_t {
+    return collider >= 0 && std::size_t(collider) < bodyOfCollider_.size() ? bodyOfCollider_[std::size_t(collider)] : -1;
+  };
+  for (const CharacterController& c : characters_) {
+    const float m = c.desc().mass;
+    // Weight on the body under the feet (N), at the contact.
+    const std::int32_t under = bodyOf(c.state().groundCollider);
+    if (c.state().grounded && under >= 0) {
+      const Vec3 weight = settings_.gravity * m;
+      const Vec3 r = c.state().groundPoint - bodies_.state(std::uint32_t(under)).position;
+      bodies_.addForce(std::uint32_t(under), weight, glm::cross(r, weight));
+    }
+    // Walking into a body: a perfectly inelastic impact of the character (mass m, speed
+    // v_c into the body) with the body's effective mass m_e at the contact, which moves
+    // at v_b: the body gains j = m m_e (v_c - v_b) / (m + m_e), momentum conserved. The
+    // character walks on at its own speed next step, so it keeps pushing.
+    for (const CharacterPush& p : c.pushes()) {
+      const std::int32_t body = bodyOf(p.collider);
+      if (body < 0) continue;
+      const auto i = static_cast<std::uint32_t>(body);
+      const Vec3 dir = -p.normal;
+      const float vb = glm::dot(bodies_.velocityAtPoint(i, p.point), dir);
+      const float me = bodies_.effectiveMassAt(i, p.point, dir);
+      if (!(p.speed > vb) || !(me > 0.0f)) continue;
+      bodies_.applyImpulseAt(i, p.point, dir * (m * me * (p.speed - vb) / (m + me)));
+    }
+  }
 }
 
 void Simulation::applyVehicleForces(double tEnd, float dt) {

@@ -59,6 +59,7 @@ Expected<CharacterDesc> characterFromNode(const scene::SceneNode& node, const sc
   FLOPTLE_TRY(readNumber(c, "jump_speed", where, 0.0f, 10000.0f, d.jumpSpeed));
   FLOPTLE_TRY(readNumber(c, "slope_limit", where, 0.0f, 90.0f, slopeDegrees));
   FLOPTLE_TRY(readNumber(c, "step_height", where, 0.0f, 1000.0f, d.stepHeight));
+  FLOPTLE_TRY(readNumber(c, "mass", where, 1e-3f, 1e6f, d.mass));
   if (d.height < 2.0f * d.radius)
     return Error{where + "/height", "must be at least twice the radius (end to end)"};
   d.slopeLimit = slopeDegrees * kDegrees;

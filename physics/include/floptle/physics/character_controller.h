@@ -18,6 +18,7 @@
 // put it back.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "floptle/core/math.h"
 #include "floptle/physics/collision_world.h"
@@ -33,6 +34,7 @@ struct CharacterDesc {
   float jumpSpeed = 5.0f;    ///< upward speed a jump starts with (m/s)
   float slopeLimit = 1.0471976f;  ///< steepest walkable surface (rad); 60 degrees by default
   float stepHeight = 0.3f;   ///< highest ledge climbed by walking into it (m)
+  float mass = 80.0f;        ///< what it weighs on and pushes dynamic bodies with (kg), > 0
   Vec3 position{0.0f};       ///< capsule centre at the start (m)
 
   float halfSegment() const { return std::max(0.0f, 0.5f * height - radius); }
@@ -56,6 +58,18 @@ struct CharacterState {
   /// The ground was found by the feet probe (the round bottom may dip into a slope by
   /// r (1/cos - 1)); 0 when the rounded bottom holds the body (a ledge's rim, a crease).
   std::uint8_t onFeet = 0;
+  /// The collider it stands on (-1: none) and the contact point there (m): a dynamic body
+  /// under the feet carries the character's weight.
+  std::int32_t groundCollider = -1;
+  Vec3 groundPoint{0.0f};
+};
+
+/// The character walked into a dynamic body's collider this step (scratch, not state).
+struct CharacterPush {
+  ColliderId collider = 0;
+  Vec3 point{0.0f};     ///< contact on the body's surface (m)
+  Vec3 normal{0.0f};    ///< out of the body, towards the character
+  float speed = 0.0f;   ///< the character's velocity into the body along -normal (m/s), > 0
 };
 
 struct CharacterCounters {
@@ -85,6 +99,8 @@ class CharacterController {
   const CharacterState& state() const { return state_; }
   CharacterState& state() { return state_; }
   const CharacterCounters& counters() const { return counters_; }
+  /// Dynamic bodies walked into during the last step, in hit order.
+  const std::vector<CharacterPush>& pushes() const { return pushes_; }
 
   /// Advances one fixed step of dt (s) ending at time tEnd (s): the world must be refit at
   /// tEnd. `gravity` (m/s^2). Consumes input.jump.
@@ -113,6 +129,7 @@ class CharacterController {
   CharacterDesc desc_;
   CharacterState state_;
   CharacterCounters counters_;
+  std::vector<CharacterPush> pushes_;
 };
 
 /// Up axis for a gravity vector: -g / |g|, +Y when there is no gravity.

@@ -92,6 +92,9 @@ class CollisionWorld {
   /// Re-reads every collider's aabb(t) and refits the BVH bottom-up (topology unchanged).
   void refit(double t);
   double refitTime() const { return refitTime_; }
+  /// Re-reads only the listed colliders' aabb(t) (the others keep theirs) and refits the
+  /// BVH: for a few moving colliders in a large static world.
+  void refitColliders(const std::vector<ColliderId>& ids, double t);
 
   std::size_t size() const { return colliders_.size(); }
   const std::string& nodeName(ColliderId id) const { return colliders_[id].node; }

@@ -89,6 +89,14 @@ class RigidBodySystem {
   /// External force (N) on a body's centre of mass and torque (N m) for the next step only
   /// (the vehicle's tyres and suspension).
   void addForce(std::uint32_t i, Vec3 force, Vec3 torque);
+  /// Impulse (N s) at a world point, applied now (a character walking into the body);
+  /// wakes the body. Nothing for kinematic bodies.
+  void applyImpulseAt(std::uint32_t i, Vec3 point, Vec3 impulse);
+  /// Mass the body shows to an impulse along unit `dir` at a world point (kg): rotation
+  /// included; 0 for kinematic bodies.
+  float effectiveMassAt(std::uint32_t i, Vec3 point, Vec3 dir) const;
+  /// Velocity of the body's material at a world point (m/s).
+  Vec3 velocityAtPoint(std::uint32_t i, Vec3 point) const;
 
   /// Advances by dt (s) from time t (s) against `world` (whose refit(t) was called).
   /// `gravity` (m/s^2).

@@ -150,6 +150,13 @@ class Simulation {
   void applyInputs();
   void refitWorld(double tEnd);
   void stepCharacters(double tEnd, float dt);
+  /// Characters see the dynamic bodies: each body has a world collider (made on first
+  /// need) posed at the start of the tick, collidable only while the characters step.
+  void showBodiesToCharacters(double tEnd);
+  void hideBodiesFromCharacters();
+  /// What the characters did to the bodies: their weight on the body under them, and an
+  /// inelastic push of each body walked into.
+  void applyCharacterContacts();
   void applyVehicleForces(double tEnd, float dt);
   void stepBodies(double tEnd, float dt);
 
@@ -157,6 +164,8 @@ class Simulation {
   std::unique_ptr<CollisionWorld> world_;  ///< own heap slot: moves keep its address
   RigidBodySystem bodies_;
   std::vector<std::uint32_t> freeBodies_;  ///< rigid bodies that are not vehicle chassis
+  std::vector<ColliderId> bodyColliders_;     ///< world collider of each body (characters)
+  std::vector<std::int32_t> bodyOfCollider_;  ///< body of each world collider, or -1
   std::vector<CharacterController> characters_;
   std::vector<CharacterInput> characterInputs_;
   std::vector<Vehicle> vehicles_;

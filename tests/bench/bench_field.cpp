@@ -1,7 +1,9 @@
 // Field evaluation speed: each compiled program per point and batched, beside a hand-written
 // C++ function of the same expression (the limit). Goal: compiled per point within 1.5x of
-// hand-written, batched at least as fast as hand-written per point. Compare items_per_second.
-//   build-<dir>/tests/bench_field --benchmark_min_time=0.2
+// hand-written, batched at least as fast as hand-written per point. Compare items_per_second
+// (or cpu_time) of one run; on a shared machine interleave the repetitions:
+//   build-<dir>/tests/bench_field --benchmark_min_time=0.2 --benchmark_repetitions=5
+//     --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -127,6 +129,36 @@ __attribute__((noinline)) float handMandelbulb(Vec3 p) {
   return 0.25f * std::log(r) * r / dr;
 }
 
+// A power between integers, as while a Mandelbulb morphs its power: the compiled program
+// evaluates integer powers without trigonometry (powers of unit complex numbers), so this pair
+// measures the trigonometric form it keeps for the other powers.
+inline float mandelbulbByHand(Vec3 p, float power) {
+  const float bailout = 2.0f;
+  const float r0 = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z);
+  if (r0 > 2.0f * bailout) return r0 - bailout;
+  Vec3 z = p;
+  float dr = 1.0f, r = r0;
+  for (int i = 0; i < 8; ++i) {
+    r = std::sqrt(z.x * z.x + z.y * z.y + z.z * z.z);
+    if (r > bailout) break;
+    if (r < 1e-12f) {
+      dr = 1.0f;
+      z = p;
+      continue;
+    }
+    const float theta = std::acos(std::clamp(z.y / r, -1.0f, 1.0f)) * power;
+    const float phi = std::atan2(z.z, z.x) * power;
+    const float rp1 = std::pow(r, power - 1.0f);
+    dr = rp1 * power * dr + 1.0f;
+    const float zr = rp1 * r, st = std::sin(theta);
+    z = Vec3(zr * st * std::cos(phi), zr * std::cos(theta), zr * st * std::sin(phi)) + p;
+    r = std::sqrt(z.x * z.x + z.y * z.y + z.z * z.z);
+  }
+  r = std::max(r, 1e-20f);
+  return 0.25f * std::log(r) * r / dr;
+}
+__attribute__((noinline)) float handMandelbulbMorph(Vec3 p) { return mandelbulbByHand(p, 7.5f); }
+
 // ---- runners --------------------------------------------------------------------------------
 
 template <float (*F)(Vec3)>
@@ -184,6 +216,11 @@ const FieldProgram& bulbProg() {
   return p;
 }
 
+const FieldProgram& bulbMorphProg() {
+  static const FieldProgram p = compileGraph(node(NodeType::Mandelbulb, {7.5f, 8, 2}));
+  return p;
+}
+
 void BM_Sphere_Compiled(benchmark::State& s) { perPoint(s, sphereProg()); }
 void BM_Sphere_Batched(benchmark::State& s) { batched(s, sphereProg()); }
 void BM_Box_Compiled(benchmark::State& s) { perPoint(s, boxProg()); }
@@ -192,6 +229,8 @@ void BM_Scene20_Compiled(benchmark::State& s) { perPoint(s, scene20Prog()); }
 void BM_Scene20_Batched(benchmark::State& s) { batched(s, scene20Prog()); }
 void BM_Mandelbulb_Compiled(benchmark::State& s) { perPoint(s, bulbProg()); }
 void BM_Mandelbulb_Batched(benchmark::State& s) { batched(s, bulbProg()); }
+void BM_MandelbulbMorph_Compiled(benchmark::State& s) { perPoint(s, bulbMorphProg()); }
+void BM_MandelbulbMorph_Batched(benchmark::State& s) { batched(s, bulbMorphProg()); }
 
 }  // namespace
 
@@ -207,5 +246,8 @@ BENCHMARK(BM_Scene20_Batched);
 BENCHMARK(BM_Hand<handMandelbulb>)->Name("BM_Mandelbulb_Hand");
 BENCHMARK(BM_Mandelbulb_Compiled);
 BENCHMARK(BM_Mandelbulb_Batched);
+BENCHMARK(BM_Hand<handMandelbulbMorph>)->Name("BM_MandelbulbMorph_Hand");
+BENCHMARK(BM_MandelbulbMorph_Compiled);
+BENCHMARK(BM_MandelbulbMorph_Batched);
 
 BENCHMARK_MAIN();

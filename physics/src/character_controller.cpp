@@ -194,12 +194,11 @@ std::optional<Hit> CharacterController::landStep(const CollisionWorld& world, do
   if (!downHit || downHit->inside) return std::nullopt;
   // ... no higher above the feet the body stood on than stepHeight (a rim the raised
   // rounded bottom rides over can be higher than the rise) ...
+  // ... and higher than that floor: landing back on it (beside a wall) is no step.
   const float footStart = glm::dot(state_.position, up) - 0.5f * desc_.height;
-  if (glm::dot(downHit->point, up) - footStart > desc_.stepHeight + kGroundTolerance)
-    return std::nullopt;
+  const float ledge = glm::dot(downHit->point, up) - footStart;
+  if (ledge > desc_.stepHeight + kGroundTolerance || ledge <= kGroundTolerance) return std::nullopt;
   p -= up * ((rise + kGroundTolerance) * downHit->toi - kSkin);
-  // ... and higher than before: otherwise it is not a step.
-  if (glm::dot(p - state_.position, up) <= kSkin) return std::nullopt;
   return downHit;
 }
 

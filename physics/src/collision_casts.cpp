@@ -141,7 +141,11 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
     // Refine with the capsule's own nearest axis point (ends + golden section).
     Vec3 centre{0.0f};
     bool inside = false;
-    for (int step = 0; step < 16; ++step) {
+    // A near-parallel graze gains only its clearance per step: it may take many, and one
+    // that has not converged when the steps run out passed the surface (a miss), as in
+    // castAlong; it is never reported as a contact where there is none.
+    bool touched = false;
+    for (int step = 0; step < kMaxMarchSteps && s <= best; ++step) {
       const Vec3 a = cap.a + dir * s, b = cap.b + dir * s;
       float f = shape.distance(a, t);
       centre = a;
@@ -158,12 +162,16 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
       const float clearance = f - cap.radius;
       if (s == 0.0f && clearance < 0.0f) {
         inside = true;
+        touched = true;
         break;
       }
-      if (clearance < detail::hitEpsilon(centre)) break;
+      if (clearance < detail::hitEpsilon(centre)) {
+        touched = true;
+        break;
+      }
       s += clearance;
     }
-    if (s > best || (s == best && found && id > bestId)) return;
+    if (!touched || s > best || (s == best && found && id > bestId)) return;
     best = s;
     bestId = id;
     bestCentre = centre;

@@ -50,6 +50,7 @@ void InspectorPanel::rebuild() {
     if (document_.valueAt(pointer + "/shape")) layout->addWidget(makeShapeSection(context, pointer + "/shape"));
     layout->addWidget(makeMaterialSection(context, pointer));
     layout->addWidget(makeColliderSection(context, pointer));
+    if (document_.valueAt(pointer + "/drift")) layout->addWidget(makeDriftSection(context, pointer));
     if (QWidget* others = makeOtherComponentsSection(context, pointer)) layout->addWidget(others);
   }
   layout->addStretch(1);

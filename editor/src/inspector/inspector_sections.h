@@ -26,6 +26,8 @@ QWidget* makeTransformSection(InspectorContext& context, const std::string& node
 QWidget* makeShapeSection(InspectorContext& context, const std::string& shapePointer);
 QWidget* makeMaterialSection(InspectorContext& context, const std::string& nodePointer);
 QWidget* makeColliderSection(InspectorContext& context, const std::string& nodePointer);
+/// The "drift" component's tuning (drift_section.cpp).
+QWidget* makeDriftSection(InspectorContext& context, const std::string& nodePointer);
 /// Components without an inspector yet (character, vehicle, ...), shown as JSON.
 QWidget* makeOtherComponentsSection(InspectorContext& context, const std::string& nodePointer);
 

@@ -8,12 +8,14 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QUndoGroup>
 #include <QUndoView>
 
 #include "floptle/editor/inspector_panel.h"
 #include "floptle/editor/interaction_matrix_panel.h"
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/materials_panel.h"
+#include "floptle/editor/play_mode.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/recent_files.h"
 #include "floptle/editor/recovery_file.h"
@@ -31,6 +33,10 @@ MainWindow::MainWindow(QWidget* parent)
   viewport_->setMinimumSize(320, 200);
   setCentralWidget(viewport_);
   createDocks();
+  undoGroup_ = new QUndoGroup(this);
+  undoGroup_->addStack(document_.undoStack());
+  undoGroup_->setActiveStack(document_.undoStack());
+  playMode_ = std::make_unique<PlayMode>(*this);
   createMenus();
   frameTimeLabel_ = new QLabel(tr("frame: -"));
   frameTimeLabel_->setObjectName("frameTime");
@@ -55,7 +61,11 @@ MainWindow::MainWindow(QWidget* parent)
   syncViewport(true);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  playMode_.reset();  // stops play: rebinds the docks to the document before they go
+}
+
+void MainWindow::refreshViewport() { syncViewport(true); }
 
 void MainWindow::createDocks() {
   auto dock = [this](const QString& title, const QString& name, QWidget* content,
@@ -126,6 +136,7 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  playMode_->stop();
   if (!maybeSave()) {
     event->ignore();
     return;

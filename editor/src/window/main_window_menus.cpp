@@ -2,9 +2,11 @@
 #include <QMenuBar>
 #include <QDockWidget>
 #include <QStatusBar>
+#include <QUndoGroup>
 
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
+#include "floptle/editor/play_mode.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/scene_tree_panel.h"
 
@@ -40,11 +42,12 @@ void MainWindow::createMenus() {
   make(file, tr("&Quit"), "actionQuit", QKeySequence::Quit, [this] { close(); });
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  QAction* undo = document_.undoStack()->createUndoAction(this, tr("&Undo"));
+  // Undo / Redo act on the group's active stack: the document's, or the play copy's.
+  QAction* undo = undoGroup_->createUndoAction(this, tr("&Undo"));
   undo->setObjectName("actionUndo");
   undo->setShortcut(QKeySequence::Undo);
   edit->addAction(undo);
-  QAction* redo = document_.undoStack()->createRedoAction(this, tr("&Redo"));
+  QAction* redo = undoGroup_->createRedoAction(this, tr("&Redo"));
   redo->setObjectName("actionRedo");
   redo->setShortcuts({QKeySequence::Redo, QKeySequence(tr("Ctrl+Y"))});
   edit->addAction(redo);
@@ -79,7 +82,8 @@ void MainWindow::createMenus() {
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
   QMenu* run = menuBar()->addMenu(tr("&Play"));
-  make(run, tr("&Play"), "actionPlay", QKeySequence(tr("Ctrl+P")), [this] { play(); });
+  run->setObjectName("menuPlay");
+  playMode_->createActions(run);
 }
 
 void MainWindow::play() {
@@ -87,9 +91,7 @@ void MainWindow::play() {
     playHandler_();
     return;
   }
-  const QString note = tr("Play mode is not built yet: it arrives with the play-mode feature.");
-  log_->appendMessage(note);
-  statusBar()->showMessage(note, 5000);
+  playMode_->togglePlay();
 }
 
 void MainWindow::importMesh() {

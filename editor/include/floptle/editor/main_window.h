@@ -22,6 +22,7 @@
 
 class QLabel;
 class QTimer;
+class QUndoGroup;
 class QUndoView;
 
 namespace floptle::editor {
@@ -32,6 +33,7 @@ class InspectorPanel;
 class MaterialsPanel;
 class InteractionMatrixPanel;
 class LogPanel;
+class PlayMode;
 class RecoveryFile;
 class RecentFiles;
 struct GizmoDelta;
@@ -52,6 +54,13 @@ class MainWindow : public QMainWindow {
   InteractionMatrixPanel* interactionMatrix() const { return matrix_; }
   LogPanel* log() const { return log_; }
   QUndoView* undoHistory() const { return undoView_; }
+  /// Undo / Redo follow the active stack of this group: the document's, or while playing the
+  /// play copy's (see PlayMode).
+  QUndoGroup* undoGroup() const { return undoGroup_; }
+  /// Play mode (Play menu, toolbar, HUD); see play_mode.h.
+  PlayMode* playMode() const { return playMode_.get(); }
+  /// Shows the document's field in the viewport again (after play showed its own).
+  void refreshViewport();
   const ScenePicker& picker() const { return picker_; }
   /// The action with this object name ("actionSave", "actionFrameSelected", ...), or nullptr.
   QAction* action(const QString& objectName) const;
@@ -66,8 +75,8 @@ class MainWindow : public QMainWindow {
   void offerRecovery();
   RecoveryFile& recovery() { return *recovery_; }
 
-  /// Hooks for features that arrive later: play mode and mesh import. Without one, the action
-  /// says so in the log and the status bar.
+  /// Hooks: play (replaces the built-in play mode's Play / Pause when set) and mesh import
+  /// (without one, the action says so in the log and the status bar).
   void setPlayHandler(std::function<void()> handler) { playHandler_ = std::move(handler); }
   void setImportMeshHandler(std::function<void()> handler) { importHandler_ = std::move(handler); }
 
@@ -120,6 +129,7 @@ class MainWindow : public QMainWindow {
   InteractionMatrixPanel* matrix_ = nullptr;
   LogPanel* log_ = nullptr;
   QUndoView* undoView_ = nullptr;
+  QUndoGroup* undoGroup_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QLabel* frameTimeLabel_ = nullptr;
   std::unique_ptr<RecoveryFile> recovery_;
@@ -133,6 +143,8 @@ class MainWindow : public QMainWindow {
   double fieldTime_ = 0.0;
   QTimer* timeTimer_ = nullptr;
   QElapsedTimer timeClock_;
+  /// Last member: destroyed first, while the docks and the document it rebinds still live.
+  std::unique_ptr<PlayMode> playMode_;
 };
 
 }  // namespace floptle::editor

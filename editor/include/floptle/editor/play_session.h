@@ -1,0 +1,159 @@
+#pragma once
+// PlaySession: the running half of the editor's play mode (ARCHITECTURE.md, "The editor":
+// Play builds a simulation from a copy of the document; Stop throws the copy away).
+//
+// start() copies the document's JSON into a play copy (an EditorDocument of its own, with its
+// own undo stack) and builds, from that copy, either
+//  - the physics simulation (physics::Simulation::fromScene: the one code path the CLI and the
+//    tests use), or
+//  - the Drift sandbox, when a node carries a "drift" component (drift::driftSetupFromJson).
+// The editor document is never written while playing: edits made in play go to the copy, and
+// the values the running simulation can take live (material friction / restitution /
+// density, character and vehicle controller values, the whole Drift tuning) are installed in
+// it at once; geometry edits wait for the next Play. stop() drops the copy and the simulation.
+//
+// Time: a QTimer (~60 Hz) measures the wall time between frames and feeds it to the
+// simulation's FixedStepClock (the same clamp / tick cap / debt rules as Simulation::advance
+// and Sandbox::advanceFrame). Pause stops the clock; stepOnce() runs exactly one tick.
+// The wall clock only ever decides how many ticks run, never what a tick computes.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/math.h"
+#include "floptle/editor/editor_document.h"
+
+class QTimer;
+
+namespace floptle::physics {
+class Simulation;
+}
+namespace floptle::drift {
+class Sandbox;
+}
+
+namespace floptle::editor {
+
+enum class PlayState { Stopped, Playing, Paused };
+enum class PlayKind { Physics, Drift };
+
+/// A scene node the simulation moves: its world transform at the previous and the current
+/// tick (the view interpolates between them by alpha).
+struct MovedNode {
+  /// Index into the play copy's derived scene nodes.
+  int sceneIndex = -1;
+  enum class Source { Body, Character, Vehicle } source = Source::Body;
+  /// Body, character or vehicle index in the simulation.
+  std::uint32_t index = 0;
+  /// Simulated pose -> node world transform (constant: the node is rigid on its body).
+  Transform offset;
+  Transform previous;
+  Transform current;
+};
+
+class PlaySession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit PlaySession(QObject* parent = nullptr);
+  ~PlaySession() override;
+
+  /// Builds the simulation from a copy of `documentJson` and starts playing. `filePath`
+  /// resolves relative asset paths. On error nothing runs and the error names what and where.
+  Expected<void> start(const Json& documentJson, const QString& filePath);
+  /// Drops the copy and the simulation.
+  void stop();
+  void setPaused(bool paused);
+  /// Runs exactly one fixed tick (pauses first when playing).
+  void stepOnce();
+  /// Feeds one frame's wall time (s) to the fixed-step clock and runs the ticks it grants.
+  /// Returns the ticks run. (The timer calls this; tests may too.)
+  int advanceFrame(double seconds);
+
+  PlayState state() const { return state_; }
+  bool active() const { return state_ != PlayState::Stopped; }
+  PlayKind kind() const { return kind_; }
+  /// The play copy (null when stopped). Edits to it reach the running simulation.
+  EditorDocument* copy() const { return copy_.get(); }
+  physics::Simulation* simulation() const { return simulation_.get(); }
+  drift::Sandbox* sandbox() const { return sandbox_.get(); }
+
+  /// Ticks completed (-), interpolation factor (-), fixed step (s).
+  std::uint64_t tick() const;
+  double alpha() const;
+  double fixedDt() const;
+  /// Wall time of one tick, averaged over the last frame that ran ticks (ms).
+  double stepMs() const { return stepMs_; }
+  /// Contacts of the last tick: rigid-body world and body contacts, wheels on the ground and
+  /// grounded characters; for Drift, ripple contacts so far.
+  std::uint64_t contacts() const;
+
+  // ---- player input (physics) ---------------------------------------------------------------
+  /// The controlled character / vehicle: the first of the scene (null when none).
+  std::optional<std::uint32_t> playerCharacter() const;
+  std::optional<std::uint32_t> playerVehicle() const;
+  /// Desired horizontal direction of the player character in world XZ, |move| <= 1.
+  void setMove(Vec2 move);
+  /// A jump edge, consumed by the next tick.
+  void jump();
+  void setVehicleControls(float throttle, float brake, float steer);
+  /// The player's position (m) and velocity (m/s) (character first, else vehicle chassis,
+  /// else the Drift boat on y = 0); nullopt when there is no player.
+  std::optional<Vec3> playerPosition() const;
+  std::optional<Vec3> playerVelocity() const;
+  /// Interpolated player position for the view (m).
+  std::optional<Vec3> playerPositionInterpolated() const;
+  /// Up axis of the simulation's gravity (-).
+  Vec3 up() const;
+
+  /// Nodes the simulation moves, with their last two poses.
+  const std::vector<MovedNode>& movedNodes() const { return moved_; }
+
+  // ---- Drift --------------------------------------------------------------------------------
+  /// Queues a ripple placement at (x, z) on the water (m); false when refused (queue full,
+  /// paused, not a Drift scene).
+  bool placeRipple(double x, double z);
+  /// Name of the node carrying the "drift" component and its pointer in the copy.
+  QString driftNode() const { return driftNode_; }
+
+ signals:
+  void stateChanged(floptle::editor::PlayState state);
+  /// Ticks ran (a frame or a step); the view and HUD update.
+  void ticked();
+  /// Something to tell the user (refused live tuning, build errors).
+  void message(const QString& text);
+
+ private:
+  Expected<void> buildPhysics();
+  Expected<void> buildDrift();
+  void collectMovedNodes();
+  void sampleMovedNodes(bool shiftPrevious);
+  /// The play copy changed: install what the running simulation can take.
+  void applyCopyToSimulation();
+  void applyCopyToPhysics();
+  void applyCopyToDrift();
+  void onTimer();
+  int runTicks(int ticks);
+
+  PlayState state_ = PlayState::Stopped;
+  PlayKind kind_ = PlayKind::Physics;
+  std::unique_ptr<EditorDocument> copy_;
+  QString filePath_;
+  std::unique_ptr<physics::Simulation> simulation_;
+  std::unique_ptr<drift::Sandbox> sandbox_;
+  QString driftNode_;
+  std::string driftPointer_;
+  std::vector<MovedNode> moved_;
+  QTimer* timer_ = nullptr;
+  QElapsedTimer frameClock_;
+  double stepMs_ = 0.0;
+};
+
+}  // namespace floptle::editor

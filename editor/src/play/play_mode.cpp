@@ -1,0 +1,266 @@
+// PlayMode: actions, entering and leaving play (panels bound to the copy, tint, selection,
+// undo stack), the HUD widgets.
+#include "floptle/editor/play_mode.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoGroup>
+#include <QUndoView>
+
+#include "floptle/editor/inspector_panel.h"
+#include "floptle/editor/interaction_matrix_panel.h"
+#include "floptle/editor/log_panel.h"
+#include "floptle/editor/main_window.h"
+#include "floptle/editor/materials_panel.h"
+#include "floptle/editor/play_plot.h"
+#include "floptle/editor/raymarch_view.h"
+#include "floptle/editor/scene_tree_panel.h"
+
+namespace floptle::editor {
+namespace {
+
+// The play tint: amber chrome, so nobody mistakes a play test for the edit state.
+const char* kTintBar = "background-color: #c77a12; color: white;";
+const char* kTintFrame = "border: 3px solid #e8921a; background: transparent;";
+
+}  // namespace
+
+PlayMode::PlayMode(MainWindow& window) : QObject(nullptr), window_(window) {
+  connect(&session_, &PlaySession::stateChanged, this, &PlayMode::onStateChanged);
+  connect(&session_, &PlaySession::ticked, this, &PlayMode::onTicked);
+  connect(&session_, &PlaySession::message, window_.log(), &LogPanel::appendMessage);
+  RaymarchView* view = window_.viewport();
+  connect(view, &RaymarchView::clicked, this,
+          [this](QPointF, floptle::Ray ray, Qt::KeyboardModifiers) { handleClick(ray); });
+  connect(&window_.document(), &EditorDocument::selectionChanged, this,
+          [this](const QStringList& names) { forwardSelection(names); });
+}
+
+PlayMode::~PlayMode() { stop(); }
+
+void PlayMode::createActions(QMenu* menu) {
+  auto make = [this, menu](const QString& text, const QString& name,
+                           const QList<QKeySequence>& shortcuts, auto slot) {
+    QAction* action = menu->addAction(text);
+    action->setObjectName(name);
+    action->setShortcuts(shortcuts);
+    action->setShortcutContext(Qt::WindowShortcut);
+    connect(action, &QAction::triggered, this, slot);
+    return action;
+  };
+  playAction_ = make(tr("&Play"), "actionPlay", {QKeySequence(tr("Ctrl+P")), QKeySequence(Qt::Key_F5)},
+                     [this] { window_.play(); });  // the window's hook, else togglePlay
+  stepAction_ = make(tr("&Step One Tick"), "actionStep", {QKeySequence(Qt::Key_F10)}, [this] { step(); });
+  stopAction_ = make(tr("S&top"), "actionStop",
+                     {QKeySequence(tr("Shift+F5")), QKeySequence(Qt::Key_Escape)}, [this] { stop(); });
+  menu->addSeparator();
+  QAction* help = menu->addAction(tr("Controls: WASD walk, Space jump, right-drag turn, arrows drive"));
+  help->setEnabled(false);
+  toolbar_ = window_.addToolBar(tr("Play"));
+  toolbar_->setObjectName("playToolbar");
+  toolbar_->addAction(playAction_);
+  toolbar_->addAction(stepAction_);
+  toolbar_->addAction(stopAction_);
+  updateActions();
+}
+
+void PlayMode::togglePlay() {
+  switch (session_.state()) {
+    case PlayState::Stopped: play(); break;
+    case PlayState::Playing: session_.setPaused(true); break;
+    case PlayState::Paused: session_.setPaused(false); break;
+  }
+}
+
+void PlayMode::play() {
+  if (session_.active()) {
+    session_.setPaused(false);
+    return;
+  }
+  const EditorDocument& document = window_.document();
+  Expected<void> started = session_.start(document.json(), document.filePath());
+  if (!started) {
+    const QString text = tr("Play refused: %1").arg(QString::fromStdString(started.error().message()));
+    window_.log()->appendMessage(text);
+    window_.statusBar()->showMessage(text, 8000);
+  }
+}
+
+void PlayMode::step() {
+  if (!session_.active()) {
+    play();
+    if (!session_.active()) return;
+  }
+  session_.stepOnce();
+}
+
+void PlayMode::stop() { session_.stop(); }
+
+void PlayMode::onStateChanged(PlayState state) {
+  const bool wasTinted = frame_ != nullptr && frame_->isVisible();
+  if (state != PlayState::Stopped && !wasTinted) enterPlay();
+  if (state == PlayState::Stopped && wasTinted) leavePlay();
+  updateActions();
+  if (state != PlayState::Stopped) {
+    window_.statusBar()->showMessage(
+        state == PlayState::Playing ? tr("PLAYING: edits go to the play copy; Stop (Shift+F5) restores the scene")
+                                    : tr("PAUSED at tick %1: F10 steps one tick").arg(session_.tick()));
+  }
+}
+
+void PlayMode::enterPlay() {
+  RaymarchView* view = window_.viewport();
+  savedCamera_ = view->camera();
+  EditorDocument& document = window_.document();
+  savedSelection_ = document.selection();
+  swapPanels(true);
+  EditorDocument* copy = session_.copy();
+  // The viewport's clicks select in the copy; the document keeps an empty selection (no gizmo
+  // on the document while playing).
+  forwarding_ = true;
+  copy->setSelection(session_.kind() == PlayKind::Drift ? QStringList{session_.driftNode()}
+                                                        : savedSelection_);
+  document.setSelection({});
+  forwarding_ = false;
+  window_.undoGroup()->addStack(copy->undoStack());
+  window_.undoGroup()->setActiveStack(copy->undoStack());
+  window_.undoHistory()->setStack(copy->undoStack());
+  window_.interactionMatrix()->setEnabled(false);
+  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime"})
+    if (QAction* a = window_.action(name)) a->setEnabled(false);
+  if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(false);
+  setTint(true);
+  placeHudWidgets();
+  if (plot_) plot_->clear();
+  keys_.clear();
+  yaw_ = 0.0;
+  cameraUp_ = session_.up();
+  view->installEventFilter(this);
+  view->setFocus();
+  onTicked();
+}
+
+void PlayMode::leavePlay() {
+  RaymarchView* view = window_.viewport();
+  view->removeEventFilter(this);
+  keys_.clear();
+  turning_ = false;
+  clearOverlays();
+  setTint(false);
+  EditorDocument& document = window_.document();
+  window_.undoGroup()->setActiveStack(document.undoStack());
+  window_.undoHistory()->setStack(document.undoStack());
+  if (EditorDocument* copy = session_.copy()) window_.undoGroup()->removeStack(copy->undoStack());
+  swapPanels(false);
+  window_.interactionMatrix()->setEnabled(true);
+  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime"})
+    if (QAction* a = window_.action(name)) a->setEnabled(true);
+  if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(true);
+  // The edit state as it was at Play: the field of the document, its selection, the camera.
+  forwarding_ = true;
+  document.setSelection(savedSelection_);
+  forwarding_ = false;
+  window_.refreshViewport();
+  view->setCamera(savedCamera_);
+  window_.statusBar()->showMessage(tr("Stopped: the scene is as it was before Play"), 5000);
+}
+
+void PlayMode::swapPanels(bool toCopy) {
+  if (toCopy) {
+    EditorDocument& copy = *session_.copy();
+    auto rebind = [this](const char* dockName, QWidget* panel) {
+      auto* dock = window_.findChild<QDockWidget*>(dockName);
+      if (!dock) {
+        delete panel;
+        return;
+      }
+      SwappedDock swap{dock, dock->widget(), panel};
+      if (swap.original) swap.original->hide();
+      dock->setWidget(panel);
+      panel->show();
+      swapped_.push_back(swap);
+    };
+    auto* tree = new SceneTreePanel(copy);
+    tree->setObjectName("playSceneTree");
+    rebind("sceneDock", tree);
+    copyInspector_ = new InspectorPanel(copy);
+    copyInspector_->setObjectName("playInspector");
+    rebind("inspectorDock", copyInspector_);
+    auto* materials = new MaterialsPanel(copy);
+    materials->setObjectName("playMaterials");
+    rebind("materialsDock", materials);
+    return;
+  }
+  for (auto it = swapped_.rbegin(); it != swapped_.rend(); ++it) {
+    QWidget* panel = it->copyPanel;
+    if (it->original) {
+      it->dock->setWidget(it->original);
+      it->original->show();
+    }
+    delete panel;  // bound to the copy, which goes next
+  }
+  swapped_.clear();
+  copyInspector_ = nullptr;
+}
+
+void PlayMode::forwardSelection(const QStringList& names) {
+  if (forwarding_ || !session_.active() || names.isEmpty()) return;
+  forwarding_ = true;
+  // A viewport click selected in the document: in physics play it selects in the copy; in
+  // Drift a click is a ripple, and the Drift section stays in view.
+  if (session_.kind() == PlayKind::Physics) session_.copy()->setSelection(names);
+  window_.document().setSelection({});
+  forwarding_ = false;
+}
+
+void PlayMode::setTint(bool on) {
+  RaymarchView* view = window_.viewport();
+  if (!frame_) {
+    frame_ = new QWidget(view);
+    frame_->setObjectName("playTintFrame");
+    frame_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    frame_->setStyleSheet(kTintFrame);
+    hud_ = new QLabel(view);
+    hud_->setObjectName("playHud");
+    hud_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    hud_->setStyleSheet("background-color: rgba(20, 20, 24, 180); color: #ffd27a; padding: 4px;"
+                        "font-family: monospace;");
+    plot_ = new PlayPlot(view);
+  }
+  frame_->setVisible(on);
+  hud_->setVisible(on);
+  plot_->setVisible(on);
+  window_.menuBar()->setStyleSheet(on ? kTintBar : "");
+  window_.statusBar()->setStyleSheet(on ? kTintBar : "");
+  if (toolbar_) toolbar_->setStyleSheet(on ? kTintBar : "");
+  window_.setProperty("playTinted", on);
+}
+
+void PlayMode::placeHudWidgets() {
+  if (!frame_) return;
+  RaymarchView* view = window_.viewport();
+  frame_->setGeometry(view->rect());
+  hud_->move(8, 8);
+  hud_->adjustSize();
+  plot_->move(view->width() - plot_->width() - 8, view->height() - plot_->height() - 8);
+  frame_->raise();
+  hud_->raise();
+  plot_->raise();
+}
+
+void PlayMode::updateActions() {
+  if (!playAction_) return;
+  const PlayState state = session_.state();
+  playAction_->setText(state == PlayState::Playing ? tr("&Pause") : tr("&Play"));
+  playAction_->setToolTip(state == PlayState::Playing ? tr("Pause (Ctrl+P / F5)") : tr("Play (Ctrl+P / F5)"));
+  stopAction_->setEnabled(state != PlayState::Stopped);
+}
+
+QString PlayMode::hudText() const { return hud_ ? hud_->text() : QString(); }
+
+}  // namespace floptle::editor

@@ -1,0 +1,267 @@
+// PlayMode, what the viewport shows while playing: the moved shapes (a field built from the
+// play copy with the simulated transforms, interpolated by alpha), the follow camera, the
+// player capsule, the Drift debug overlay and the ocean pattern, and the HUD.
+#include <cmath>
+
+#include <QLabel>
+
+#include "floptle/core/field/field_program.h"
+#include "floptle/core/field/node_spec.h"
+#include "floptle/drift/sandbox.h"
+#include "floptle/editor/derived_scene.h"
+#include "floptle/editor/log_panel.h"
+#include "floptle/editor/main_window.h"
+#include "floptle/editor/play_mode.h"
+#include "floptle/editor/play_plot.h"
+#include "floptle/editor/raymarch_view.h"
+#include "floptle/physics/simulation.h"
+
+namespace floptle::editor {
+namespace {
+
+constexpr float kTwoPi = 6.28318530718f;
+const QString kPlayerLayer = QStringLiteral("play/player");
+const QString kDriftLayer = QStringLiteral("play/drift");
+const QString kOceanLayer = QStringLiteral("play/ocean");
+
+Transform lerpTransform(const Transform& a, const Transform& b, float t) {
+  return {glm::mix(a.position, b.position, t), glm::normalize(glm::slerp(a.rotation, b.rotation, t)),
+          a.scale + (b.scale - a.scale) * t};
+}
+
+// A circle of `segments` lines about `centre` in the plane spanned by unit vectors u, v.
+void addCircle(std::vector<OverlayLine>& out, Vec3 centre, Vec3 u, Vec3 v, float radius,
+               Vec4 color, int segments = 48, float fromAngle = 0.0f, float toAngle = kTwoPi) {
+  if (!(radius > 0.0f)) return;
+  Vec3 previous{};
+  for (int i = 0; i <= segments; ++i) {
+    const float a = fromAngle + (toAngle - fromAngle) * float(i) / float(segments);
+    const Vec3 p = centre + radius * (std::cos(a) * u + std::sin(a) * v);
+    if (i > 0) out.push_back({previous, p, color});
+    previous = p;
+  }
+}
+
+void addArrow(std::vector<OverlayLine>& out, Vec3 from, Vec3 to, Vec3 up, Vec4 color) {
+  out.push_back({from, to, color});
+  const Vec3 d = to - from;
+  const float len = glm::length(d);
+  if (len < 1e-4f) return;
+  const Vec3 dir = d / len;
+  Vec3 side = glm::cross(dir, up);
+  if (glm::length(side) < 1e-4f) side = glm::cross(dir, Vec3(1, 0, 0));
+  side = glm::normalize(side);
+  const float head = std::min(0.3f, 0.35f * len);
+  out.push_back({to, to - dir * head + side * head * 0.5f, color});
+  out.push_back({to, to - dir * head - side * head * 0.5f, color});
+}
+
+Vec3 xz(double x, double z, float y) { return Vec3(float(x), y, float(z)); }
+
+}  // namespace
+
+void PlayMode::onTicked() {
+  if (!session_.active() || !hud_) return;
+  const double now = double(session_.tick()) * session_.fixedDt();
+  const double frame = now - lastFrameSeconds_;
+  lastFrameSeconds_ = now;
+  oceanTime_ += frame > 0.0 && frame < 1.0 ? frame : 0.0;
+  updateField();
+  updateCamera();
+  if (session_.kind() == PlayKind::Drift) {
+    drawDriftOverlay();
+    drawOcean();
+  } else {
+    drawPlayerOverlay();
+  }
+  // HUD: tick, step time and contacts; the plot: the player's speed and height.
+  QString text = tr("%1  tick %2  step %3 ms  contacts %4")
+                     .arg(session_.state() == PlayState::Paused ? tr("PAUSED") : tr("PLAYING"))
+                     .arg(session_.tick())
+                     .arg(session_.stepMs(), 0, 'f', 3)
+                     .arg(session_.contacts());
+  if (const drift::Sandbox* sandbox = session_.sandbox()) {
+    const drift::Snapshot s = sandbox->snapshot();
+    text += tr("\nripples %1  placements %2  queued %3").arg(s.rippleCount)
+                .arg(sandbox->counters().placements).arg(sandbox->queuedPlacements());
+    if (s.hasContact)
+      text += tr("\nlast contact: tick %1 ripple %2 fraction %3 normal (%4, %5)")
+                  .arg(s.contactTick).arg(s.contactRipple).arg(s.contactFraction, 0, 'f', 3)
+                  .arg(s.contactNormalX, 0, 'f', 2).arg(s.contactNormalZ, 0, 'f', 2);
+  }
+  hud_->setText(text);
+  hud_->adjustSize();
+  const std::optional<Vec3> position = session_.playerPosition();
+  const std::optional<Vec3> velocity = session_.playerVelocity();
+  if (position && velocity && plot_)
+    plot_->addSample(glm::length(*velocity), glm::dot(*position, session_.up()));
+}
+
+// The field of the play copy with the simulated transforms (only when a moved node or one
+// of its descendants has a shape; a shapeless character is drawn as an overlay instead).
+void PlayMode::updateField() {
+  EditorDocument* copy = session_.copy();
+  if (!copy) return;
+  const scene::Scene& source = copy->derived().scene;
+  const bool drift = session_.kind() == PlayKind::Drift;
+  if (!drift && session_.movedNodes().empty()) return;
+  scene::Scene scene = source;
+  std::vector<char> moved(scene.nodes.size(), 0);
+  const float a = float(session_.alpha());
+  for (const MovedNode& m : session_.movedNodes()) {
+    scene.nodes[std::size_t(m.sceneIndex)].world =
+        lerpTransform(m.previous, m.current, a).compose(m.offset);
+    moved[std::size_t(m.sceneIndex)] = 1;
+  }
+  // Descendants ride on their moved ancestors (parents precede children).
+  bool anyShape = false;
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+    scene::SceneNode& node = scene.nodes[i];
+    if (!moved[i] && node.parent >= 0 && moved[std::size_t(node.parent)]) {
+      node.world = scene.nodes[std::size_t(node.parent)].world.compose(node.local);
+      moved[i] = 1;
+    }
+    anyShape = anyShape || (moved[i] && node.shape.has_value());
+  }
+  field::FieldNode root = scene::sceneField(scene);
+  if (const drift::Sandbox* sandbox = session_.sandbox()) {
+    // The boat's hull as a low cylinder on the water, at the interpolated position.
+    const drift::Snapshot s = sandbox->snapshot();
+    field::FieldNode hull = field::makeDefaultNode(field::NodeType::Cylinder);
+    hull.params[0] = s.boatRadius;
+    hull.params[1] = 0.12f;
+    Transform place;
+    place.position = Vec3(s.boatX, 0.06f, s.boatZ);
+    root.children.push_back(scene::placeShape(place, std::move(hull)));
+    anyShape = true;
+  }
+  if (!anyShape) return;
+  Expected<field::FieldProgram> program = field::FieldProgram::compile(root);
+  if (!program) return;
+  window_.viewport()->setField(*program);
+}
+
+// The camera follows the player: an orbit at yaw / pitch / distance about the player in the
+// frame of the eased up vector (which turns toward the gravity's up at ~3 /s). render::Camera
+// has no roll of its own, so the eased up shapes the orbit, not the image's horizon.
+void PlayMode::updateCamera() {
+  const std::optional<Vec3> target = session_.kind() == PlayKind::Drift
+                                         ? std::optional<Vec3>()
+                                         : session_.playerPositionInterpolated();
+  if (!target) return;  // Drift: the camera stays free (orbit to look, click to place)
+  const Vec3 up = session_.up();
+  const float ease = 1.0f - std::exp(-3.0f * float(session_.fixedDt()));
+  cameraUp_ = glm::normalize(glm::mix(cameraUp_, up, ease));
+  Vec3 ref = std::abs(cameraUp_.z) < 0.9f ? Vec3(0, 0, -1) : Vec3(1, 0, 0);
+  const Vec3 forward0 = glm::normalize(ref - cameraUp_ * glm::dot(ref, cameraUp_));
+  const Vec3 right0 = glm::normalize(glm::cross(forward0, cameraUp_));
+  const Vec3 forward = float(std::cos(yaw_)) * forward0 + float(std::sin(yaw_)) * right0;
+  const Vec3 back = -forward * float(std::cos(pitch_)) + cameraUp_ * float(std::sin(pitch_));
+  render::Camera camera = window_.viewport()->camera();
+  camera.lookAt = *target + cameraUp_ * 0.8f;
+  camera.position = camera.lookAt + back * float(distance_);
+  window_.viewport()->setCamera(camera);
+}
+
+void PlayMode::drawPlayerOverlay() {
+  const physics::Simulation* sim = session_.simulation();
+  RaymarchView* view = window_.viewport();
+  if (!sim || sim->characters().empty()) {
+    view->clearOverlayLines(kPlayerLayer);
+    return;
+  }
+  std::vector<OverlayLine> lines;
+  const Vec3 up = session_.up();
+  const Vec3 u = glm::normalize(std::abs(up.x) < 0.9f ? glm::cross(up, Vec3(1, 0, 0)) : glm::cross(up, Vec3(0, 0, 1)));
+  const Vec3 v = glm::cross(up, u);
+  const Vec4 color(1.0f, 0.75f, 0.2f, 1.0f);
+  const physics::CharacterController& c = sim->characters()[0];
+  const Vec3 centre = session_.playerPositionInterpolated().value_or(c.state().position);
+  const float r = c.desc().radius;
+  const Vec3 bottom = c.bottomCentre(centre, up), top = c.topCentre(centre, up);
+  addCircle(lines, bottom, u, v, r, color);
+  addCircle(lines, top, u, v, r, color);
+  for (const Vec3& side : {u, v, -u, -v}) lines.push_back({bottom + side * r, top + side * r, color});
+  const float half = kTwoPi * 0.5f;
+  addCircle(lines, top, u, up, r, color, 16, 0.0f, half);
+  addCircle(lines, top, v, up, r, color, 16, 0.0f, half);
+  addCircle(lines, bottom, u, -up, r, color, 16, 0.0f, half);
+  addCircle(lines, bottom, v, -up, r, color, 16, 0.0f, half);
+  // Grounded: the ground normal at the feet; else the wall normal if touching one.
+  const physics::CharacterState& s = c.state();
+  if (s.grounded) addArrow(lines, bottom - up * r, bottom - up * r + s.groundNormal, up, Vec4(0.3f, 1, 0.3f, 1));
+  view->setOverlayLines(kPlayerLayer, std::move(lines), OverlayDepth::OnTop);
+}
+
+// The Drift debug overlay (seed 003, "Performance and debugging"): hull, each ring's physical
+// band, the last contact's normal and fraction, and the water velocity.
+void PlayMode::drawDriftOverlay() {
+  const drift::Sandbox* sandbox = session_.sandbox();
+  if (!sandbox) return;
+  const drift::Snapshot s = sandbox->snapshot();
+  const Vec3 ux(1, 0, 0), uz(0, 0, 1), up(0, 1, 0);
+  const float y = 0.03f;
+  std::vector<OverlayLine> lines;
+  const Vec3 boat = xz(s.boatX, s.boatZ, y);
+  addCircle(lines, boat, ux, uz, s.boatRadius, Vec4(1, 1, 1, 1), 40);
+  // Heading tick.
+  lines.push_back({boat, boat + Vec3(std::sin(s.heading), 0, std::cos(s.heading)) * s.boatRadius,
+                   Vec4(1, 1, 1, 1)});
+  for (int i = 0; i < s.rippleCount; ++i) {
+    const drift::RippleView& r = s.ripples[i];
+    const Vec3 centre = xz(r.centreX, r.centreZ, y);
+    const float reach = r.halfWidth + s.boatRadius;  // the band the hull's centre meets
+    const float fade = r.contacted ? 0.35f : 1.0f;
+    addCircle(lines, centre, ux, uz, r.radius, Vec4(0.5f, 0.8f, 1.0f, fade), 64);
+    addCircle(lines, centre, ux, uz, r.radius + reach, Vec4(1.0f, 0.55f, 0.1f, fade), 64);
+    if (r.radius - reach > 0.0f)
+      addCircle(lines, centre, ux, uz, r.radius - reach, Vec4(1.0f, 0.55f, 0.1f, fade), 64);
+  }
+  if (s.hasContact) {
+    // The normal from the hull's centre, and the contact fraction as a bar of fraction x 1 m.
+    const Vec3 n(s.contactNormalX, 0, s.contactNormalZ);
+    addArrow(lines, boat, boat + n * (s.boatRadius + 1.0f), up, Vec4(1, 0.2f, 0.2f, 1));
+    const Vec3 side = glm::cross(up, n);
+    const Vec3 base = boat + side * (s.boatRadius + 0.2f);
+    lines.push_back({base, base + n * s.contactFraction, Vec4(1, 0.9f, 0.2f, 1)});
+  }
+  const Vec3 water(s.waterVelocityX, 0, s.waterVelocityZ);
+  if (glm::length(water) > 1e-6f)
+    addArrow(lines, boat + Vec3(0, 0.5f, 0), boat + Vec3(0, 0.5f, 0) + water * 2.0f, up,
+             Vec4(0.2f, 1.0f, 1.0f, 1));
+  window_.viewport()->setOverlayLines(kDriftLayer, std::move(lines), OverlayDepth::OnTop);
+}
+
+// The ocean's look: short crest strokes on a 2 m lattice scrolling with the pattern velocity
+// (drift key "ocean_pattern_velocity"); it never reads the physical water velocity.
+void PlayMode::drawOcean() {
+  EditorDocument* copy = session_.copy();
+  if (!copy) return;
+  Vec2 pattern(0.5f, 0.5f);
+  const std::optional<Json> value =
+      copy->valueAt(copy->nodePointer(session_.driftNode()) + "/drift/ocean_pattern_velocity");
+  if (value && value->is_array() && value->size() == 2 && (*value)[0].is_number() && (*value)[1].is_number())
+    pattern = Vec2((*value)[0].get<float>(), (*value)[1].get<float>());
+  const float spacing = 2.0f;
+  const Vec2 shift(std::fmod(pattern.x * float(oceanTime_), spacing),
+                   std::fmod(pattern.y * float(oceanTime_), spacing));
+  std::vector<OverlayLine> lines;
+  const Vec4 color(0.75f, 0.9f, 1.0f, 0.45f);
+  for (int i = -12; i <= 12; ++i) {
+    for (int j = -12; j <= 12; ++j) {
+      const float wobble = 0.35f * std::sin(float(i * 7 + j * 13));
+      const Vec3 p(float(i) * spacing + shift.x + wobble, 0.01f, float(j) * spacing + shift.y);
+      lines.push_back({p - Vec3(0.45f, 0, 0.1f), p + Vec3(0.45f, 0, 0.1f), color});
+    }
+  }
+  window_.viewport()->setOverlayLines(kOceanLayer, std::move(lines), OverlayDepth::Tested);
+}
+
+void PlayMode::clearOverlays() {
+  RaymarchView* view = window_.viewport();
+  view->clearOverlayLines(kPlayerLayer);
+  view->clearOverlayLines(kDriftLayer);
+  view->clearOverlayLines(kOceanLayer);
+}
+
+}  // namespace floptle::editor

@@ -87,7 +87,7 @@ class CharacterController {
   static constexpr float kSkin = 4e-3f;
   /// Gap the walking capsule is lifted to above its floor for the sweeps, so sliding along
   /// the floor never registers as a hit (m).
-  static constexpr float kLiftClearance = 0.01f;
+  static constexpr float kLiftClearance = 0.03f;
   /// A foot within this of the surface stands on it (m).
   static constexpr float kGroundTolerance = 0.01f;
 

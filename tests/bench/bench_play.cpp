@@ -170,6 +170,10 @@ void BM_BoxPyramid20(benchmark::State& state) {
   for (auto _ : state) sim.step();
   state.counters["boxes"] = double(sim.bodies().size());
   state.counters["awake"] = sim.bodies().counters().awakeBodies;
+  state.counters["contacts"] = sim.bodies().counters().worldContacts + sim.bodies().counters().bodyContacts;
+  // Whether it still stands: the top box's drop from where it was placed (m).
+  const std::uint32_t top = std::uint32_t(sim.bodies().size() - 1);
+  state.counters["top_drop_m"] = double(sim.bodies().desc(top).position.y - sim.bodies().state(top).position.y);
 }
 BENCHMARK(BM_BoxPyramid20)->Iterations(300)->Unit(benchmark::kMillisecond);
 

@@ -51,6 +51,24 @@ TEST(PlayCharacter, WalksUpA30DegreeRampGrounded) {
   EXPECT_NEAR(feetY(sim), s.position.x * std::tan(theta), 0.01f);
 }
 
+TEST(PlayCharacter, WalksDownA30DegreeRampGroundedWithoutHopping) {
+  TestWorld tw;
+  const float theta = degrees(30.0f);
+  const Vec3 n(-std::sin(theta), std::cos(theta), 0.0f);  // rises towards +x
+  tw.add(plane(n), {0.8f, 0.0f});
+  Simulation sim = tw.simulation({});
+  sim.addCharacter(capsule(Vec3(0.0f)));
+  sim.characterInput(0).move = Vec2(-1.0f, 0.0f);  // downhill
+  for (int i = 0; i < 60; ++i) {
+    sim.step();
+    const CharacterState& s = sim.characters()[0].state();
+    ASSERT_TRUE(s.grounded) << "tick " << i;
+    // Feet on the ramp every tick: the floor pulls it down, it never hops off.
+    ASSERT_NEAR(feetY(sim), s.position.x * std::tan(theta), 0.01f) << "tick " << i;
+  }
+  EXPECT_NEAR(sim.characters()[0].state().position.x, -5.0f * std::cos(theta), 0.1f);
+}
+
 TEST(PlayCharacter, SlidesOffA70DegreeSlope) {
   TestWorld tw;
   const float theta = degrees(70.0f);
@@ -91,6 +109,24 @@ TEST(PlayCharacter, ClimbsA30cmStepWithStepHeight35cm) {
   const float feet = stepRun(0.3f, x);
   EXPECT_NEAR(feet, 0.3f, 0.01f);
   EXPECT_GT(x, 4.0f);
+}
+
+TEST(PlayCharacter, ClimbsTheStepAtAStroll) {
+  // At 1 m/s a tick's motion lands the rounded bottom on the rim too steeply to stand;
+  // the step offset then tries one radius forward, which puts the foot over the ledge.
+  TestWorld tw;
+  tw.add(plane(Vec3(0, 1, 0)), {0.8f, 0.0f});
+  tw.add(box(Vec3(6.0f, 0.15f, 0.0f), Vec3(5.0f, 0.15f, 5.0f)), {0.8f, 0.0f}, false, "ledge");
+  Simulation sim = tw.simulation({});
+  CharacterDesc d = capsule(Vec3(0.0f));
+  d.speed = 1.0f;
+  sim.addCharacter(d);
+  sim.characterInput(0).move = Vec2(1.0f, 0.0f);
+  for (int i = 0; i < 180; ++i) sim.step();
+  const CharacterState& s = sim.characters()[0].state();
+  EXPECT_TRUE(s.grounded);
+  EXPECT_NEAR(feetY(sim), 0.3f, 0.01f);
+  EXPECT_GT(s.position.x, 1.0f + 0.3f);
 }
 
 TEST(PlayCharacter, IsStoppedByA50cmStep) {

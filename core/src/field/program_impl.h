@@ -55,7 +55,7 @@ using GroupFn = void (*)(const FastInstr* first, int count, const float* D, floa
 
 struct FastInstr {
   StepFn step = nullptr;
-  /// Set on the first member of each same-kind group inside a run (see assignSteps).
+  /// Set on the first member of each same-kind group inside a run (see assignRuns).
   GroupFn group = nullptr;
   /// Members of the group this instruction starts (0 when it does not start one).
   std::int32_t groupCount = 0;
@@ -132,7 +132,8 @@ void assignSteps(FieldProgram::Impl& impl);
 /// (called by assignSteps; field_eval_runs.cpp).
 void assignRuns(FieldProgram::Impl& impl);
 /// Gives same-kind groups of spheres / boxes a structure-of-arrays copy of their constants
-/// (appended to impl.derived) and the 4-lane kernel that reads it.
+/// (appended to impl.derived) and the 4-lane kernel that reads it. Once per compile, after
+/// assignRuns, with impl.derived holding every instruction's constants.
 void packGroups(FieldProgram::Impl& impl);
 /// The whole-program evaluator of a static graph (null for an animated one).
 using StaticDistanceFn = float (*)(const FieldProgram::Impl&, Vec3);

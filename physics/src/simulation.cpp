@@ -142,14 +142,18 @@ void Simulation::applyCharacterContacts() {
   auto bodyOf = [&](std::int64_t collider) -> std::int32_t {
     return collider >= 0 && std::size_t(collider) < bodyOfCollider_.size() ? bodyOfCollider_[std::size_t(collider)] : -1;
   };
-  for (const CharacterController& c : characters_) {
+  for (CharacterController& c : characters_) {
     const float m = c.desc().mass;
-    // Weight on the body under the feet (N), at the contact.
+    // Weight on the body under the feet (N), at the contact; the body's whole velocity
+    // there (not only its df/dt part along the normal) carries the character next step,
+    // so it rides a sliding crate rather than being left behind.
     const std::int32_t under = bodyOf(c.state().groundCollider);
     if (c.state().grounded && under >= 0) {
+      const auto i = static_cast<std::uint32_t>(under);
       const Vec3 weight = settings_.gravity * m;
-      const Vec3 r = c.state().groundPoint - bodies_.state(std::uint32_t(under)).position;
-      bodies_.addForce(std::uint32_t(under), weight, glm::cross(r, weight));
+      const Vec3 r = c.state().groundPoint - bodies_.state(i).position;
+      bodies_.addForce(i, weight, glm::cross(r, weight));
+      c.state().surfaceVelocity = bodies_.velocityAtPoint(i, c.state().groundPoint);
     }
     // Walking into a body: a perfectly inelastic impact of the character (mass m, speed
     // v_c into the body) with the body's effective mass m_e at the contact, which moves

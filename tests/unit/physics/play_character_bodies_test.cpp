@@ -87,5 +87,30 @@ TEST(PlayCharacterBodies, StandsOnACrateWhichCarriesItsWeight) {
   EXPECT_NEAR(impulse, (crate.mass + mChar) * kG * dt, 0.03f * (crate.mass + mChar) * kG * dt);
 }
 
+TEST(PlayCharacterBodies, RidesASlidingCrate) {
+  TestWorld tw;
+  tw.add(plane(Vec3(0, 1, 0)), {0.0f, 0.0f});  // ice: the crate slides on at its speed
+  Simulation sim = tw.simulation({});
+  RigidBodyDesc crate;
+  crate.name = "crate";
+  crate.shape = BodyShape::box(Vec3(1.0f, 0.5f, 1.0f));
+  crate.mass = 200.0f;
+  crate.friction = 0.0f;
+  crate.position = Vec3(0.0f, 0.5f, 0.0f);
+  crate.linearVelocity = Vec3(2.0f, 0.0f, 0.0f);
+  const std::uint32_t id = sim.addBody(crate);
+  sim.addCharacter(walker(Vec3(0.0f, 1.0f, 0.0f), 80.0f));
+  for (int i = 0; i < 10; ++i) sim.step();
+  const float offset = sim.characters()[0].state().position.x - sim.bodies().state(id).position.x;
+  for (int i = 0; i < 60; ++i) sim.step();
+  const BodyState& b = sim.bodies().state(id);
+  const CharacterState& c = sim.characters()[0].state();
+  EXPECT_NEAR(b.linearVelocity.x, 2.0f, 0.02f);  // nothing on ice slows it
+  EXPECT_TRUE(c.grounded);
+  // Carried: where it stood on the crate, 2 m further on.
+  EXPECT_NEAR(c.position.x - b.position.x, offset, 0.02f);
+  EXPECT_NEAR(b.position.x, 2.0f * 70.0f / 60.0f, 0.05f);
+}
+
 }  // namespace
 }  // namespace floptle::physics

@@ -61,6 +61,9 @@ TEST(PlayVehicle, ThrottleDrivesForwardAndSteeringTurnsLeft) {
   // 4000 N on 1200 kg for 2 s: at most a = 3.3 m/s^2 -> ~6.7 m.
   EXPECT_GT(s.position.z, 4.0f);
   EXPECT_LT(s.position.z, 7.0f);
+  // No rolling resistance or drag: the drive alone, z = (F / m) t^2 / 2, within 3%.
+  EXPECT_NEAR(s.position.z, 0.5f * 4000.0f / 1200.0f * 4.0f, 0.03f * 0.5f * 4000.0f / 1200.0f * 4.0f);
+  EXPECT_NEAR(s.linearVelocity.z, 4000.0f / 1200.0f * 2.0f, 0.03f * 4000.0f / 1200.0f * 2.0f);
   sim.vehicleInput(0).steer = 1.0f;
   for (int i = 0; i < 60; ++i) sim.step();
   EXPECT_GT(sim.bodies().state(sim.vehicles()[0].chassis()).position.x, 0.2f);  // +x is left of +z

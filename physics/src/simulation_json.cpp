@@ -86,7 +86,7 @@ nlohmann::ordered_json Simulation::countersJson() const {
   j["bodies"] = bodies_.size();
   j["characters"] = characters_.size();
   j["vehicles"] = vehicles_.size();
-  j["colliders"] = world_->size();
+  j["colliders"] = world_->size() - bodyColliders_.size();  // the scene's, not the bodies' own
   j["world_contacts"] = b.worldContacts;
   j["body_contacts"] = b.bodyContacts;
   j["friction_patches"] = b.patches;

@@ -18,11 +18,11 @@ Vec3 RigidBodySystem::velocityAt(std::int32_t body, Vec3 r) const {
 float RigidBodySystem::effectiveMass(std::uint32_t a, std::int32_t b, Vec3 rA, Vec3 rB,
                                      Vec3 dir) const {
   float k = 0.0f;
-  if (isDynamicAwake(std::int32_t(a))) {
+  if (movesNow(std::int32_t(a))) {
     const Vec3 ra = glm::cross(rA, dir);
     k += masses_[a].inverseMass + glm::dot(ra, inverseInertiaWorld_[a] * ra);
   }
-  if (isDynamicAwake(b)) {
+  if (movesNow(b)) {
     const Vec3 rb = glm::cross(rB, dir);
     k += masses_[std::size_t(b)].inverseMass + glm::dot(rb, inverseInertiaWorld_[std::size_t(b)] * rb);
   }
@@ -30,12 +30,12 @@ float RigidBodySystem::effectiveMass(std::uint32_t a, std::int32_t b, Vec3 rA, V
 }
 
 void RigidBodySystem::applyImpulse(std::uint32_t a, std::int32_t b, Vec3 rA, Vec3 rB, Vec3 impulse) {
-  if (isDynamicAwake(std::int32_t(a))) {
+  if (movesNow(std::int32_t(a))) {
     BodyState& s = states_[a];
     s.linearVelocity += impulse * masses_[a].inverseMass;
     s.angularVelocity += inverseInertiaWorld_[a] * glm::cross(rA, impulse);
   }
-  if (isDynamicAwake(b)) {
+  if (movesNow(b)) {
     BodyState& s = states_[std::size_t(b)];
     s.linearVelocity -= impulse * masses_[std::size_t(b)].inverseMass;
     s.angularVelocity -= inverseInertiaWorld_[std::size_t(b)] * glm::cross(rB, impulse);
@@ -43,20 +43,20 @@ void RigidBodySystem::applyImpulse(std::uint32_t a, std::int32_t b, Vec3 rA, Vec
 }
 
 void RigidBodySystem::applyAngularImpulse(std::uint32_t a, std::int32_t b, Vec3 angular) {
-  if (isDynamicAwake(std::int32_t(a))) states_[a].angularVelocity += inverseInertiaWorld_[a] * angular;
-  if (isDynamicAwake(b))
+  if (movesNow(std::int32_t(a))) states_[a].angularVelocity += inverseInertiaWorld_[a] * angular;
+  if (movesNow(b))
     states_[std::size_t(b)].angularVelocity -= inverseInertiaWorld_[std::size_t(b)] * angular;
 }
 
 Vec3 RigidBodySystem::angularVelocityOf(std::int32_t body) const {
-  if (!isDynamicAwake(body)) return Vec3(0.0f);
+  if (!movesNow(body)) return Vec3(0.0f);
   return states_[std::size_t(body)].angularVelocity;
 }
 
 float RigidBodySystem::twistMass(std::uint32_t a, std::int32_t b, Vec3 axis) const {
   float k = 0.0f;
-  if (isDynamicAwake(std::int32_t(a))) k += glm::dot(axis, inverseInertiaWorld_[a] * axis);
-  if (isDynamicAwake(b)) k += glm::dot(axis, inverseInertiaWorld_[std::size_t(b)] * axis);
+  if (movesNow(std::int32_t(a))) k += glm::dot(axis, inverseInertiaWorld_[a] * axis);
+  if (movesNow(b)) k += glm::dot(axis, inverseInertiaWorld_[std::size_t(b)] * axis);
   return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
@@ -85,7 +85,7 @@ void RigidBodySystem::prepareContacts(float dt, Vec3 gravity) {
     const Vec3 vRel = velocityAt(std::int32_t(c.bodyA), c.rA) - velocityAt(c.bodyB, c.rB) -
                       c.surfaceVelocity;
     const float u = -glm::dot(vRel, c.normal);
-    const float a = isDynamicAwake(c.bodyB) ? 0.0f : -glm::dot(gravity, c.normal);
+    const float a = movesNow(c.bodyB) ? 0.0f : -glm::dot(gravity, c.normal);
     const float sep = c.separation;
     c.targetVelocity = sep > 0.0f ? -sep / dt : 0.0f;
     c.bounces = false;
@@ -199,8 +199,8 @@ void RigidBodySystem::correctPositions() {
   const float beta = settings_.positionCorrection;
   for (int it = 0; it < settings_.positionIterations; ++it) {
     for (const Contact& c : contacts_) {
-      const bool aMoves = isDynamicAwake(std::int32_t(c.bodyA));
-      const bool bMoves = isDynamicAwake(c.bodyB);
+      const bool aMoves = movesNow(std::int32_t(c.bodyA));
+      const bool bMoves = movesNow(c.bodyB);
       if (!aMoves && !bMoves) continue;
       BodyState& sa = states_[c.bodyA];
       const Vec3 pa = sa.position + sa.rotation * c.localA;

@@ -79,6 +79,8 @@ void RigidBodySystem::step(const CollisionWorld& world, double t, float dt, Vec3
   const std::size_t n = descs_.size();
   inverseInertiaWorld_.resize(n);
   pushed_.assign(n, 0);
+  moving_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) moving_[i] = isDynamicAwake(static_cast<std::int32_t>(i)) ? 1 : 0;
   bounceFix_.assign(n, 0.0f);
   bounceNormal_.assign(n, Vec3(0.0f));
   contacts_.clear();

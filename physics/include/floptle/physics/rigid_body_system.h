@@ -140,6 +140,9 @@ class RigidBodySystem {
   float twistMass(std::uint32_t a, std::int32_t b, Vec3 axis) const;
   float effectiveMass(std::uint32_t a, std::int32_t b, Vec3 rA, Vec3 rB, Vec3 dir) const;
   bool isDynamicAwake(std::int32_t body) const;
+  /// isDynamicAwake from the step's scratch copy (the solver's inner loops: one byte per
+  /// body instead of the body's whole description).
+  bool movesNow(std::int32_t body) const { return body >= 0 && moving_[std::size_t(body)] != 0; }
   void addContact(Contact c);
 
   SolverSettings settings_;
@@ -150,6 +153,7 @@ class RigidBodySystem {
   std::vector<Vec3> forces_, torques_;  ///< accumulated for the next step
   std::vector<Mat3> inverseInertiaWorld_;  ///< per body, this step (scratch)
   std::vector<std::uint8_t> pushed_;       ///< body got a normal impulse this step (scratch)
+  std::vector<std::uint8_t> moving_;       ///< dynamic and awake at the step's start (scratch)
   std::vector<float> bounceFix_;           ///< per body bounce fix (m) (scratch)
   std::vector<Vec3> bounceNormal_;         ///< per body bounce fix direction (scratch)
   std::vector<std::uint32_t> wakeNextStep_;  ///< sleepers touched by moving bodies (scratch)

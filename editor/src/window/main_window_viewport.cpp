@@ -13,6 +13,7 @@
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
 #include "floptle/editor/raymarch_view.h"
+#include "import/mesh_tools.h"
 
 namespace floptle::editor {
 namespace {
@@ -56,6 +57,7 @@ void MainWindow::connectViewport() {
     gizmoStart_.clear();
   });
   connect(viewport_, &RaymarchView::gizmoDragCancelled, this, [this] { onGizmoCancelled(); });
+  installMeshTools(*this);
 }
 
 void MainWindow::setTimeRunning(bool running) {

@@ -1,0 +1,134 @@
+#pragma once
+// File > Import Mesh: a glTF / OBJ / FBX file becomes one scene node with a "mesh" component,
+// exactly as `floptle import` writes it (app/cli/command_import.cpp; resources/scene-format.md),
+// added to the open document as one undo step.
+//
+// The import (core/asset/mesh_import.h) and, for "baked field" collision, the bake
+// (physics/mesh_field_bake.h, at the cell size the physics will use when the scene loads) run on
+// a worker thread behind a QProgressDialog that reports progress and can be cancelled. Cancel,
+// an unreadable file or an empty one leave the document untouched; the last two show an error
+// dialog and a log line.
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <QProgressDialog>
+
+#include "floptle/core/expected.h"
+#include "floptle/editor/import_triangle_mesh.h"
+
+class QTimer;
+class QWidget;
+template <class T>
+class QFutureWatcher;
+
+namespace floptle::editor {
+
+class EditorDocument;
+
+/// How the imported mesh collides ("collision" of the mesh component).
+enum class MeshCollision {
+  /// A triangle-mesh collider (BVH), "mesh".
+  TriangleMesh,
+  /// A sparse brickmap baked from the mesh, "field".
+  BakedField,
+};
+
+/// Bake cell of a "field" mesh when the component names none (m): physics/mesh_collider.h's
+/// default, so the editor's bake is the one the scene gets on load.
+inline constexpr float kMeshFieldCellSize = 0.25f;
+
+struct MeshImportRequest {
+  std::filesystem::path file;
+  MeshCollision collision = MeshCollision::TriangleMesh;
+  asset::ImportOptions options;
+};
+
+struct MeshImportResult {
+  asset::TriangleMesh mesh;
+  /// Bricks of the baked field (BakedField only; 0 otherwise) (-).
+  std::size_t bakedBricks = 0;
+};
+
+/// The worker-thread part: import, then (BakedField) build the triangle collider and bake it.
+/// progress: fraction of the whole job in [0, 1] and the stage in words; cancel: polled.
+/// Errors name the file; a cancelled job answers an error with what = "cancelled".
+Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
+                                         const asset::ImportProgress& progress = {},
+                                         const std::atomic<bool>* cancel = nullptr);
+
+/// What `floptle import` puts in a scene for a mesh: one material per slot (ids from the slot
+/// names, made unique, physical defaults) and one static node (named after the file) whose
+/// "mesh" component references the file. `sceneDir` empty: the file path is absolute;
+/// otherwise relative to it. Ids and names already in `takenMaterialIds` / `takenNodeNames`
+/// get a "#2", "#3" ... (materials) or "_2", "_3" ... (nodes) suffix.
+struct MeshSceneEntries {
+  nlohmann::ordered_json node;
+  std::vector<nlohmann::ordered_json> materials;
+};
+MeshSceneEntries meshSceneEntries(const asset::TriangleMesh& mesh, const std::filesystem::path& meshFile,
+                                  const std::filesystem::path& sceneDir, MeshCollision collision,
+                                  const std::set<std::string>& takenMaterialIds = {},
+                                  const std::set<std::string>& takenNodeNames = {});
+
+/// The GUI flow. One import at a time.
+class MeshImporter : public QObject {
+  Q_OBJECT
+
+ public:
+  /// Dialogs are parented to `dialogParent`.
+  MeshImporter(EditorDocument& document, QWidget* dialogParent);
+  ~MeshImporter() override;
+
+  /// File dialog, then the collision choice, then start(). Cancelling a dialog does nothing.
+  void runDialog();
+  /// Starts importing `path` on a worker thread with the progress dialog; false when an import
+  /// is already running.
+  bool start(const QString& path, MeshCollision collision);
+  bool running() const;
+  /// The progress dialog of the running import (nullptr when none).
+  QProgressDialog* progressDialog() const { return progress_; }
+  /// Cancels the running import (as the dialog's Cancel button does).
+  void cancel();
+  /// The mesh of the latest successful import (for the viewport, before it reloads the file).
+  const asset::TriangleMesh* lastMesh() const { return lastMesh_.get(); }
+
+ signals:
+  /// The import succeeded and lastMesh() holds the mesh; emitted just before the node is
+  /// added (so the viewport can take the mesh instead of reading the file again).
+  void meshReady(const QString& absolutePath);
+  /// A node was added: its name and the absolute mesh path.
+  void imported(const QString& node, const QString& absolutePath);
+  /// The import failed (message) or was cancelled (cancelled = true); nothing changed.
+  void failed(const QString& message, bool cancelled);
+  /// A line for the log panel.
+  void message(const QString& text);
+
+ private:
+  struct Shared;
+  void onFinished();
+  void showProgress();
+  void fail(const QString& text);
+
+  EditorDocument& document_;
+  QPointer<QWidget> dialogParent_;
+  QPointer<QProgressDialog> progress_;
+  QTimer* progressTimer_ = nullptr;
+  std::shared_ptr<Shared> shared_;
+  QFutureWatcher<Expected<MeshImportResult>>* watcher_ = nullptr;
+  QString path_;
+  MeshCollision collision_ = MeshCollision::TriangleMesh;
+  std::unique_ptr<asset::TriangleMesh> lastMesh_;
+};
+
+}  // namespace floptle::editor

@@ -1,0 +1,15 @@
+#pragma once
+// Installs the mesh-import and collider-wireframe tools into a MainWindow (called once from
+// MainWindow::connectViewport, after the menus exist): File > Import Mesh's handler, the
+// View menu's wireframe toggles, and the viewport layers for imported meshes and wireframes.
+// The tools are children of the window, found by object name:
+//   ColliderWireframes "colliderWireframes", ImportedMeshView "importedMeshView",
+//   MeshImporter "meshImporter"; actions "actionColliderWireframes" (Alt+W) and
+//   "actionSelectionWireframe" (Alt+Shift+W).
+namespace floptle::editor {
+
+class MainWindow;
+
+void installMeshTools(MainWindow& window);
+
+}  // namespace floptle::editor

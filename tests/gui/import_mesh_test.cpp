@@ -1,0 +1,214 @@
+// File > Import Mesh in the window: a two-material OBJ written by the test becomes one node
+// (the JSON `floptle import` writes) in one undo step, drawn with its material colours and
+// depth-composited with the raymarched field; empty and garbage files are refused with the
+// document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field".
+#include "import_test_support.h"
+
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+
+namespace floptle::editor::test {
+namespace {
+
+// A box x, z in [-1, 1], y in [0, 2] (m): its +z face is material "front" (blue), the other
+// five "sides" (green). Faces wound counter-clockwise seen from outside.
+constexpr const char* kCubeObj = R"(mtllib cube.mtl
+v -1 0 -1
+v 1 0 -1
+v 1 2 -1
+v -1 2 -1
+v -1 0 1
+v 1 0 1
+v 1 2 1
+v -1 2 1
+usemtl sides
+f 2 1 4 3
+f 1 5 8 4
+f 6 2 3 7
+f 8 7 3 4
+f 1 2 6 5
+usemtl front
+f 5 6 7 8
+)";
+constexpr const char* kCubeMtl = R"(newmtl sides
+Kd 0.1 0.8 0.1
+newmtl front
+Kd 0.1 0.2 0.9
+)";
+
+// A red sphere (r = 0.4 m) in front of the cube's +z face, on the right; the camera looks at
+// the face from +z.
+constexpr const char* kScene = R"({
+  "format": "floptle.scene", "version": 1,
+  "materials": [{"id": "red", "color": [0.9, 0.1, 0.1], "density": 1000, "friction": 0.5,
+                 "restitution": 0.1, "bulk_modulus": 1e9, "yield_strength": 1e7}],
+  "interactions": [],
+  "cameras": [{"name": "front", "position": [0, 1, 6], "look_at": [0, 1, 0], "fov": 50}],
+  "nodes": [{"name": "ball", "material": "red",
+             "shape": {"type": "sphere", "radius": 0.4},
+             "transform": {"position": [0.6, 1, 1.6]}}]
+})";
+
+class ImportMeshTest : public SmallWindowTest {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(openScene(kScene));
+    writeText(path("cube.obj"), kCubeObj);
+    writeText(path("cube.mtl"), kCubeMtl);
+    importer_ = window().findChild<MeshImporter*>("meshImporter");
+    ASSERT_NE(importer_, nullptr);
+    before_ = document().json();
+    undoCount_ = document().undoStack()->count();
+  }
+
+  /// Runs an import to its end; true when a node was added.
+  bool importAndWait(const QString& file, MeshCollision collision) {
+    QSignalSpy imported(importer_, &MeshImporter::imported);
+    QSignalSpy failed(importer_, &MeshImporter::failed);
+    if (!importer_->start(file, collision)) return false;
+    waitFor([&] { return imported.count() + failed.count() > 0; }, 60000);
+    return imported.count() == 1;
+  }
+
+  QRgb pixelAt(const QImage& image, Vec3 world) {
+    Vec2 pixel;
+    EXPECT_TRUE(view().camera().project(world, image.width(), image.height(), pixel));
+    return image.pixel(int(pixel.x), int(pixel.y));
+  }
+
+  void expectDocumentUnchanged() {
+    EXPECT_EQ(document().json(), before_);
+    EXPECT_EQ(document().undoStack()->count(), undoCount_);
+    EXPECT_TRUE(view().overlayMeshLayers().isEmpty());
+  }
+
+  MeshImporter* importer_ = nullptr;
+  Json before_;
+  int undoCount_ = 0;
+};
+
+TEST_F(ImportMeshTest, ObjBecomesOneNodeDrawnWithItsMaterialsAndUndoRemovesIt) {
+  ASSERT_TRUE(importAndWait(path("cube.obj"), MeshCollision::TriangleMesh));
+  EXPECT_FALSE(importer_->running());
+
+  // One node, as `floptle import` writes it: file relative to the scene, one material per slot.
+  ASSERT_EQ(document().nodeNames(), QStringList({"ball", "cube"}));
+  const Json node = *document().valueAt(document().nodePointer("cube"));
+  EXPECT_EQ(node["mesh"]["file"], "cube.obj");
+  EXPECT_EQ(node["mesh"]["collision"], "mesh");
+  EXPECT_EQ(node["mesh"]["materials"], Json::array({"sides", "front"}));
+  EXPECT_EQ(node["material"], "sides");
+  EXPECT_EQ(node["collider"]["body"], "static");
+  const Json materials = *document().valueAt("/materials");
+  ASSERT_EQ(materials.size(), 3u);
+  EXPECT_EQ(materials[2]["id"], "front");
+  EXPECT_NEAR(materials[2]["color"][2].get<double>(), 0.9, 1e-6);
+  EXPECT_EQ(document().undoStack()->count(), undoCount_ + 1);
+  EXPECT_EQ(document().selection(), QStringList({"cube"}));
+
+  // Drawn: the front face blue where nothing is in front of it, the red ball in front of the
+  // face hides it (depth composite), and the sides green seen past the ball's left.
+  ASSERT_TRUE(waitFor([&] { return view().overlayMeshLayers().contains("mesh:cube"); }, 20000));
+  window().document().setSelection({});  // no selection box or gizmo over the pixels
+  const QImage image = view().captureImage();
+  image.save(path("import.png"));
+  const QRgb face = pixelAt(image, {-0.5f, 1.2f, 1.0f});
+  EXPECT_GT(qBlue(face), qRed(face) + 40) << "front face not blue";
+  EXPECT_GT(qBlue(face), qGreen(face) + 20) << "front face not blue";
+  const QRgb ball = pixelAt(image, {0.6f, 1.0f, 2.0f});
+  EXPECT_GT(qRed(ball), qBlue(ball) + 50) << "the field in front of the mesh does not hide it";
+  EXPECT_GT(qRed(ball), qGreen(ball) + 50);
+
+  // Undo removes the node and its materials (one step); redo brings it back.
+  document().undoStack()->undo();
+  EXPECT_EQ(document().json(), before_);
+  EXPECT_TRUE(view().overlayMeshLayers().isEmpty());
+  const QRgb after = pixelAt(view().captureImage(), {-0.5f, 1.2f, 1.0f});
+  EXPECT_LT(qBlue(after) - qRed(after), 40) << "the mesh is still drawn after undo";
+  document().undoStack()->redo();
+  EXPECT_EQ(document().nodeNames(), QStringList({"ball", "cube"}));
+}
+
+TEST_F(ImportMeshTest, SecondImportOfTheSameFileGetsUniqueNames) {
+  ASSERT_TRUE(importAndWait(path("cube.obj"), MeshCollision::TriangleMesh));
+  ASSERT_TRUE(importAndWait(path("cube.obj"), MeshCollision::TriangleMesh));
+  EXPECT_EQ(document().nodeNames(), QStringList({"ball", "cube", "cube_2"}));
+  const Json node = *document().valueAt(document().nodePointer("cube_2"));
+  EXPECT_EQ(node["mesh"]["materials"], Json::array({"sides#2", "front#2"}));
+}
+
+TEST_F(ImportMeshTest, EmptyAndGarbageFilesAreRefusedWithTheDocumentUnchanged) {
+  writeText(path("empty.obj"), "");
+  writeText(path("garbage.glb"), std::string("glTF\x02") + std::string(3, '\0') + "this is not a binary glTF at all");
+  writeText(path("points.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\n");  // vertices, no faces
+  for (const QString name : {"empty.obj", "garbage.glb", "points.obj", "missing.fbx"}) {
+    SCOPED_TRACE(name.toStdString());
+    QSignalSpy failed(importer_, &MeshImporter::failed);
+    QSignalSpy messages(importer_, &MeshImporter::message);
+    EXPECT_FALSE(importAndWait(path(name), MeshCollision::TriangleMesh));
+    ASSERT_EQ(failed.count(), 1);
+    EXPECT_FALSE(failed.first().at(1).toBool());  // not a cancel
+    EXPECT_TRUE(failed.first().at(0).toString().contains(name)) << failed.first().at(0).toString().toStdString();
+    expectDocumentUnchanged();
+    // A clear error dialog (closed here) and the same text in the log.
+    auto* box = window().findChild<QMessageBox*>("importError");
+    ASSERT_NE(box, nullptr);
+    EXPECT_TRUE(box->text().contains(name));
+    EXPECT_TRUE(window().log()->toPlainText().contains(box->text()));
+    box->close();
+    QTest::qWait(20);
+  }
+}
+
+TEST_F(ImportMeshTest, CancellingTheProgressDialogAddsNothing) {
+  QSignalSpy failed(importer_, &MeshImporter::failed);
+  ASSERT_TRUE(importer_->start(path("cube.obj"), MeshCollision::BakedField));
+  QProgressDialog* progress = importer_->progressDialog();
+  ASSERT_NE(progress, nullptr);
+  EXPECT_FALSE(importer_->start(path("cube.obj"), MeshCollision::TriangleMesh)) << "one import at a time";
+  QPushButton* cancelButton = progress->findChild<QPushButton*>();
+  ASSERT_NE(cancelButton, nullptr);
+  QTest::mouseClick(cancelButton, Qt::LeftButton);
+  ASSERT_TRUE(waitFor([&] { return failed.count() > 0; }, 60000));
+  EXPECT_TRUE(failed.first().at(1).toBool());
+  EXPECT_FALSE(importer_->running());
+  EXPECT_EQ(importer_->progressDialog(), nullptr);
+  QTest::qWait(50);
+  expectDocumentUnchanged();
+}
+
+TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
+  QSignalSpy messages(importer_, &MeshImporter::message);
+  ASSERT_TRUE(importAndWait(path("cube.obj"), MeshCollision::BakedField));
+  const Json node = *document().valueAt(document().nodePointer("cube"));
+  EXPECT_EQ(node["mesh"]["collision"], "field");
+  bool bakedNote = false;
+  for (const auto& args : messages) bakedNote = bakedNote || args.at(0).toString().contains("bricks");
+  EXPECT_TRUE(bakedNote);
+}
+
+// The worker part alone: progress runs from 0 to 1 in order, a bake adds its stages.
+TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
+  QTemporaryDir dir;
+  writeText(dir.filePath("cube.obj"), kCubeObj);
+  writeText(dir.filePath("cube.mtl"), kCubeMtl);
+  MeshImportRequest request;
+  request.file = dir.filePath("cube.obj").toStdString();
+  request.collision = MeshCollision::BakedField;
+  std::vector<float> fractions;
+  auto result = runMeshImport(request, [&](float f, std::string_view) { fractions.push_back(f); });
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  EXPECT_EQ(result->mesh.triangleCount(), 12u);
+  EXPECT_GT(result->bakedBricks, 0u);
+  ASSERT_GE(fractions.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+  EXPECT_FLOAT_EQ(fractions.back(), 1.0f);
+
+  std::atomic<bool> cancel{true};
+  auto cancelled = runMeshImport(request, {}, &cancel);
+  EXPECT_FALSE(cancelled.ok());
+}
+
+}  // namespace
+}  // namespace floptle::editor::test

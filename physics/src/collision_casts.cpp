@@ -141,10 +141,9 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
     // Refine with the capsule's own nearest axis point (ends + golden section).
     Vec3 centre{0.0f};
     bool inside = false;
-    // A near-parallel graze gains only its clearance per step: it may take many, and one
-    // that has not converged when the steps run out passed the surface (a miss), as in
-    // castAlong; it is never reported as a contact where there is none.
-    bool touched = false;
+    // A near-parallel graze gains only its clearance per step: it may take many. It stops
+    // at contact or once past the motion (no hit); a graze still unresolved when the steps
+    // run out is reported where it got to, conservatively (a sweep must never tunnel).
     for (int step = 0; step < kMaxMarchSteps && s <= best; ++step) {
       const Vec3 a = cap.a + dir * s, b = cap.b + dir * s;
       float f = shape.distance(a, t);
@@ -162,16 +161,12 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
       const float clearance = f - cap.radius;
       if (s == 0.0f && clearance < 0.0f) {
         inside = true;
-        touched = true;
         break;
       }
-      if (clearance < detail::hitEpsilon(centre)) {
-        touched = true;
-        break;
-      }
+      if (clearance < detail::hitEpsilon(centre)) break;
       s += clearance;
     }
-    if (!touched || s > best || (s == best && found && id > bestId)) return;
+    if (s > best || (s == best && found && id > bestId)) return;
     best = s;
     bestId = id;
     bestCentre = centre;

@@ -6,7 +6,9 @@
 //     --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -129,6 +131,50 @@ __attribute__((noinline)) float handMandelbulb(Vec3 p) {
   return 0.25f * std::log(r) * r / dr;
 }
 
+// The same power-8 estimate as a careful engineer writes it for one point without
+// trigonometry, the algebra the compiled program uses for integer powers: with
+// r = |z| and rho = |(z.x, z.z)|, (cos 8 theta, sin 8 theta) is (y/r + i rho/r)^8 and
+// (cos 8 phi, sin 8 phi) is (x/rho + i z/rho)^8, each three complex squarings, and r^7 a
+// product of r, r^2 and r^4. Same bailout, same z = 0 restart, same estimate
+// 0.25*log(r)*r/dr (kMandelbulbSafety 0.5 times 0.5*log(r)*r/dr); checked against the
+// compiled program at start (checkAlgebraicTwin). This is the limit for power 8; the
+// trigonometric handMandelbulb above is kept as the textbook form.
+inline void squareComplex(float& re, float& im) {
+  const float nre = re * re - im * im, nim = (re + re) * im;
+  re = nre, im = nim;
+}
+__attribute__((noinline)) float handMandelbulbAlgebraic(Vec3 p) {
+  const float bailout = 2.0f;
+  const float r0 = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z);
+  if (r0 > 2.0f * bailout) return r0 - bailout;
+  float zx = p.x, zy = p.y, zz = p.z, dr = 1.0f, r = r0;
+  for (int i = 0; i < 8; ++i) {
+    r = std::sqrt(zx * zx + zy * zy + zz * zz);
+    if (r > bailout) break;
+    if (r < 1e-12f) {  // z = 0: z^8 = 0, the next z is p and dr restarts at 1
+      dr = 1.0f;
+      zx = p.x, zy = p.y, zz = p.z;
+      continue;
+    }
+    const float rho = std::sqrt(zx * zx + zz * zz);
+    float cosT = zy / r, sinT = rho / r;
+    float cosP = 1.0f, sinP = 0.0f;  // on the y axis phi = atan2(0, 0) = 0
+    if (rho > 0.0f) cosP = zx / rho, sinP = zz / rho;
+    for (int k = 0; k < 3; ++k) squareComplex(cosT, sinT);
+    for (int k = 0; k < 3; ++k) squareComplex(cosP, sinP);
+    const float r2 = r * r, r4 = r2 * r2;
+    const float rp1 = (r * r2) * r4;  // r^7
+    dr = rp1 * 8.0f * dr + 1.0f;
+    const float zr = rp1 * r;  // r^8
+    zx = zr * sinT * cosP + p.x;
+    zy = zr * cosT + p.y;
+    zz = zr * sinT * sinP + p.z;
+    r = std::sqrt(zx * zx + zy * zy + zz * zz);
+  }
+  r = std::max(r, 1e-20f);
+  return 0.25f * std::log(r) * r / dr;
+}
+
 // A power between integers, as while a Mandelbulb morphs its power: the compiled program
 // evaluates integer powers without trigonometry (powers of unit complex numbers), so this pair
 // measures the trigonometric form it keeps for the other powers.
@@ -232,6 +278,31 @@ void BM_Mandelbulb_Batched(benchmark::State& s) { batched(s, bulbProg()); }
 void BM_MandelbulbMorph_Compiled(benchmark::State& s) { perPoint(s, bulbMorphProg()); }
 void BM_MandelbulbMorph_Batched(benchmark::State& s) { batched(s, bulbMorphProg()); }
 
+// The algebraic twin must be the compiled program's expression: equal within 1e-5 relative
+// (plus 1e-7 absolute for values near zero) on every benchmark point and on 512 points in the
+// bailout ball, per point and batched; the benchmark refuses to run otherwise.
+bool checkAlgebraicTwin() {
+  std::vector<Vec3> pts = points();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.3f, 1.3f);
+  for (int i = 0; i < 512; ++i) pts.push_back({u(rng), u(rng), u(rng)});
+  std::vector<float> batch(pts.size());
+  bulbProg().distanceBatch(pts, 0.0, batch);
+  int bad = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const float hand = handMandelbulbAlgebraic(pts[i]);
+    for (const float compiled : {bulbProg().distance(pts[i], 0.0), batch[i]}) {
+      if (!(std::abs(compiled - hand) <= 1e-5f * std::abs(hand) + 1e-7f)) {
+        if (++bad <= 5)
+          std::fprintf(stderr, "algebraic twin differs at (%g, %g, %g): hand %.9g compiled %.9g\n", pts[i].x,
+                       pts[i].y, pts[i].z, hand, compiled);
+      }
+    }
+  }
+  if (bad > 0) std::fprintf(stderr, "algebraic power-8 twin: %d mismatches of %zu points\n", bad, pts.size());
+  return bad == 0;
+}
+
 }  // namespace
 
 BENCHMARK(BM_Hand<handSphere>)->Name("BM_Sphere_Hand");
@@ -244,10 +315,18 @@ BENCHMARK(BM_Hand<handScene20>)->Name("BM_Scene20_Hand");
 BENCHMARK(BM_Scene20_Compiled);
 BENCHMARK(BM_Scene20_Batched);
 BENCHMARK(BM_Hand<handMandelbulb>)->Name("BM_Mandelbulb_Hand");
+BENCHMARK(BM_Hand<handMandelbulbAlgebraic>)->Name("BM_Mandelbulb_HandAlgebraic");
 BENCHMARK(BM_Mandelbulb_Compiled);
 BENCHMARK(BM_Mandelbulb_Batched);
 BENCHMARK(BM_Hand<handMandelbulbMorph>)->Name("BM_MandelbulbMorph_Hand");
 BENCHMARK(BM_MandelbulbMorph_Compiled);
 BENCHMARK(BM_MandelbulbMorph_Batched);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (!checkAlgebraicTwin()) return 1;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

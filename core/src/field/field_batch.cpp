@@ -134,14 +134,15 @@ void evalBlock(const FieldProgram::Impl& impl, const float* Dall, const float* x
           // Four points per call (lanes past n are padding: computed, never read).
           const int power = static_cast<int>(D[0]);
           for (int i = 0; i < n; i += 4) {
-            const simd4::F4 d = sdf::mandelbulbLanes(simd4::F4{_mm_loadu_ps(x + i)}, simd4::F4{_mm_loadu_ps(y + i)},
-                                                     simd4::F4{_mm_loadu_ps(z + i)}, power, it, D[2]);
+            const simd4::F4 d =
+                sdf::mandelbulbLanesAnyPower(simd4::F4{_mm_loadu_ps(x + i)}, simd4::F4{_mm_loadu_ps(y + i)},
+                                             simd4::F4{_mm_loadu_ps(z + i)}, power, it, D[2]);
             _mm_storeu_ps(v + i, d.v);
           }
           break;
         }
 #endif
-        lanes(n, [&](int i) { v[i] = sdf::mandelbulbTrig(x[i], y[i], z[i], D[0], it, D[2]); });
+        lanes(n, [&](int i) { v[i] = sdf::mandelbulb(x[i], y[i], z[i], D[0], it, D[2]); });
         break;
       }
       case Op::Menger: {

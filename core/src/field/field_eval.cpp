@@ -226,6 +226,22 @@ StaticDistanceFn singleFor(int xform) {
   return xform == 0 ? &staticSingle<P, 0> : xform == 1 ? &staticSingle<P, 1> : &staticSingle<P, 2>;
 }
 
+/// Static lone Mandelbulb under transform kind X (a fractal scene): the estimate called
+/// directly, without the step loop and the slow-primitive dispatch (the same operations as
+/// stepSlowPrimitive, so the same bits).
+template <int X>
+float staticMandelbulb(const FieldProgram::Impl& impl, Vec3 p) {
+  const FastInstr& in = impl.fast[0];
+  const float* Dall = impl.derived.data();
+  const float* T = Dall + in.xformData;
+  const float* D = Dall + in.data;
+  float x = p.x, y = p.y, z = p.z;
+  toLocal(T, X, x, y, z);
+  float d = sdf::mandelbulb(x, y, z, D[0], static_cast<int>(D[1]), D[2]);
+  if constexpr (X == 2) d *= T[13];
+  return std::isnan(d) ? 1e30f : d;
+}
+
 float staticSteps(const FieldProgram::Impl& impl, Vec3 p) { return runSteps(impl, impl.derived.data(), p); }
 
 }  // namespace
@@ -242,6 +258,8 @@ StaticDistanceFn chooseStaticDistance(const FieldProgram::Impl& impl) {
       case Op::Cylinder: return singleFor<Op::Cylinder>(in.xform);
       case Op::Torus: return singleFor<Op::Torus>(in.xform);
       case Op::Plane: return singleFor<Op::Plane>(in.xform);
+      case Op::Mandelbulb:
+        return in.xform == 0 ? &staticMandelbulb<0> : in.xform == 1 ? &staticMandelbulb<1> : &staticMandelbulb<2>;
       default: break;
     }
   }

@@ -172,50 +172,88 @@ inline bool mandelbulbIntegerPower(float power) {
   return power >= 2.0f && power <= 32.0f && power == std::floor(power);
 }
 
-#if defined(__SSE2__)
-/// (a + ib)^n for n >= 1 by binary powering, per lane.
-inline void complexPower(simd4::F4& a, simd4::F4& b, int n) {
-  using namespace simd4;
-  F4 ra = a, rb = b;  // result once the lowest set bit is seen
-  bool started = false;
-  F4 ba = a, bb = b;  // base^(2^k)
-  for (; n > 0; n >>= 1) {
+/// (a + ib)^n for n >= 1 by binary powering from the lowest bit; T is float or a four-lane
+/// simd4::F4, with the same operations in the same order for both (the scalar and lane kernels
+/// agree bit for bit). No loop-carried flag, so a literal n unrolls completely (the pragma:
+/// -O2 alone keeps the loops; n <= 32 has at most 6 bits).
+template <class T>
+inline void complexPower(T& a, T& b, int n) {
+  T ba = a, bb = b;  // base^(2^k)
+#pragma GCC unroll 6
+  for (; n > 0 && (n & 1) == 0; n >>= 1) {
+    const T na = ba * ba - bb * bb, nb = (ba + ba) * bb;
+    ba = na, bb = nb;
+  }
+  T ra = ba, rb = bb;  // the lowest set bit
+#pragma GCC unroll 6
+  for (n >>= 1; n > 0; n >>= 1) {
+    const T na = ba * ba - bb * bb, nb = (ba + ba) * bb;
+    ba = na, bb = nb;
     if (n & 1) {
-      if (!started) {
-        ra = ba, rb = bb, started = true;
-      } else {
-        const F4 na = ra * ba - rb * bb, nb = ra * bb + rb * ba;
-        ra = na, rb = nb;
-      }
-    }
-    if (n > 1) {
-      const F4 na = ba * ba - bb * bb, nb = (ba + ba) * bb;
-      ba = na, bb = nb;
+      const T ma = ra * ba - rb * bb, mb = ra * bb + rb * ba;
+      ra = ma, rb = mb;
     }
   }
   a = ra, b = rb;
 }
 
-/// x^n for n >= 0 by binary powering, per lane.
-inline simd4::F4 lanePower(simd4::F4 x, int n) {
-  using namespace simd4;
-  F4 result = splat(1.0f);
-  bool started = false;
-  for (; n > 0; n >>= 1) {
-    if (n & 1) result = started ? result * x : x, started = true;
-    if (n > 1) x = x * x;
+/// x^n for n >= 1 (n = 0 is not served) by binary powering from the lowest bit (float or
+/// simd4::F4, same order for both).
+template <class T>
+inline T realPower(T x, int n) {
+#pragma GCC unroll 6
+  for (; n > 0 && (n & 1) == 0; n >>= 1) x = x * x;
+  T result = x;
+#pragma GCC unroll 6
+  for (n >>= 1; n > 0; n >>= 1) {
+    x = x * x;
+    if (n & 1) result = result * x;
   }
   return result;
 }
 
-/// The same estimate for an integer power n, four points at once and without trigonometry:
+/// The estimate for an integer power n >= 2 without trigonometry, one point:
 /// (cos(n theta), sin(n theta)) and (cos(n phi), sin(n phi)) are the n-th powers of the unit
 /// complex numbers (y/r, rho/r) and (x/rho, z/rho), rho = |(x, z)|, and r^(n-1) a product.
-/// Equal to the trigonometric form up to rounding. A lane stops iterating when it escapes;
-/// lanes never mix, so each lane's result is what the one-point call gives for that point.
-/// kLive: lanes whose result is read (the rest skip the final logarithm).
-template <int kLive = 4>
-inline simd4::F4 mandelbulbLanes(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n, int iterations, float bailout) {
+/// Equal to the trigonometric form up to rounding. Every operation matches mandelbulbLanes
+/// one for one (IEEE single, no contraction: -ffp-contract=off), so a point gives the same
+/// bits here as in any lane there; always_inline lets a call with a literal n unroll.
+__attribute__((always_inline)) inline float mandelbulbPowerN(float px, float py, float pz, int n, int iterations,
+                                                             float bailout) {
+  const float r0 = std::sqrt(px * px + py * py + pz * pz);
+  if (r0 > 2.0f * bailout) return r0 - bailout;
+  const float power = static_cast<float>(n);
+  float zx = px, zy = py, zz = pz, dr = 1.0f, r = r0;
+  for (int i = 0; i < iterations; ++i) {
+    r = std::sqrt(zx * zx + zy * zy + zz * zz);
+    if (r > bailout) break;
+    if (r < 1e-12f) {  // z = 0: the next z is p, dr restarts at 1
+      dr = 1.0f;
+      zx = px, zy = py, zz = pz;
+      continue;
+    }
+    const float rho = std::sqrt(zx * zx + zz * zz);
+    float cosT = zy / r, sinT = rho / r;
+    float cosP = 1.0f, sinP = 0.0f;  // on the y axis, where phi = atan2(0, 0) = 0
+    if (rho > 0.0f) cosP = zx / rho, sinP = zz / rho;
+    complexPower(cosT, sinT, n);
+    complexPower(cosP, sinP, n);
+    const float rp1 = realPower(r, n - 1);
+    const float zr = rp1 * r;
+    zx = zr * sinT * cosP + px, zy = zr * cosT + py, zz = zr * sinT * sinP + pz;
+    dr = rp1 * power * dr + 1.0f;
+    r = std::sqrt(zx * zx + zy * zy + zz * zz);
+  }
+  r = std::max(r, 1e-20f);
+  return kMandelbulbSafety * 0.5f * std::log(r) * r / dr;
+}
+
+#if defined(__SSE2__)
+/// mandelbulbPowerN for four points at once (the batch path). A lane stops iterating when it
+/// escapes; lanes never mix, so each lane's result is what mandelbulbPowerN gives for that
+/// point.
+__attribute__((always_inline)) inline simd4::F4 mandelbulbLanes(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n,
+                                                                int iterations, float bailout) {
   using namespace simd4;
   const F4 r0 = sqrt(px * px + py * py + pz * pz);
   const M4 far = r0 > splat(2.0f * bailout);
@@ -233,7 +271,7 @@ inline simd4::F4 mandelbulbLanes(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n
     F4 cosP = select(onAxis, zx / rho, one), sinP = select(onAxis, zz / rho, zero);
     complexPower(cosT, sinT, n);
     complexPower(cosP, sinP, n);
-    const F4 rp1 = lanePower(rt, n - 1);
+    const F4 rp1 = realPower(rt, n - 1);
     const F4 zr = rp1 * rt;
     const F4 nx = zr * sinT * cosP + px, ny = zr * cosT + py, nz = zr * sinT * sinP + pz;
     const M4 step = andNot(active, tiny);
@@ -245,23 +283,29 @@ inline simd4::F4 mandelbulbLanes(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n
   }
   r = max(r, splat(1e-20f));
   // The logarithm per lane through the C library: the same call the one-point path makes.
-  alignas(16) float rs[4], ls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  alignas(16) float rs[4], ls[4];
   _mm_store_ps(rs, r.v);
-  for (int k = 0; k < kLive; ++k) ls[k] = std::log(rs[k]);
+  for (int k = 0; k < 4; ++k) ls[k] = std::log(rs[k]);
   const F4 estimate = splat(kMandelbulbSafety * 0.5f) * F4{_mm_load_ps(ls)} * r / dr;
   return select(far, r0 - vBailout, estimate);
 }
+
+/// mandelbulbLanes with the common power 8 unrolled (a literal n); same bits as any n.
+inline simd4::F4 mandelbulbLanesAnyPower(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n, int iterations,
+                                         float bailout) {
+  if (n == 8) return mandelbulbLanes(px, py, pz, 8, iterations, bailout);
+  return mandelbulbLanes(px, py, pz, n, iterations, bailout);
+}
 #endif
 
-/// Mandelbulb estimate: integer powers through the trigonometry-free lanes (one point in
-/// every lane), other powers (a power morphing between integers) through mandelbulbTrig.
+/// Mandelbulb estimate: integer powers through the trigonometry-free form (power 8, the
+/// default, unrolled), other powers (a power morphing between integers) through mandelbulbTrig.
 inline float mandelbulb(float px, float py, float pz, float power, int iterations, float bailout) {
-#if defined(__SSE2__)
   if (mandelbulbIntegerPower(power)) {
-    using namespace simd4;
-    return lane0(mandelbulbLanes<1>(splat(px), splat(py), splat(pz), static_cast<int>(power), iterations, bailout));
+    const int n = static_cast<int>(power);
+    if (n == 8) return mandelbulbPowerN(px, py, pz, 8, iterations, bailout);
+    return mandelbulbPowerN(px, py, pz, n, iterations, bailout);
   }
-#endif
   return mandelbulbTrig(px, py, pz, power, iterations, bailout);
 }
 

@@ -178,9 +178,10 @@ inline bool mandelbulbIntegerPower(float power) {
 /// -O2 alone keeps the loops; n <= 32 has at most 6 bits).
 template <class T>
 inline void complexPower(T& a, T& b, int n) {
+  if (n < 1) return;  // not served (and would never leave the first loop)
   T ba = a, bb = b;  // base^(2^k)
 #pragma GCC unroll 6
-  for (; n > 0 && (n & 1) == 0; n >>= 1) {
+  for (; (n & 1) == 0; n >>= 1) {
     const T na = ba * ba - bb * bb, nb = (ba + ba) * bb;
     ba = na, bb = nb;
   }
@@ -201,8 +202,9 @@ inline void complexPower(T& a, T& b, int n) {
 /// simd4::F4, same order for both).
 template <class T>
 inline T realPower(T x, int n) {
+  if (n < 1) return x;  // not served (and would never leave the first loop)
 #pragma GCC unroll 6
-  for (; n > 0 && (n & 1) == 0; n >>= 1) x = x * x;
+  for (; (n & 1) == 0; n >>= 1) x = x * x;
   T result = x;
 #pragma GCC unroll 6
   for (n >>= 1; n > 0; n >>= 1) {

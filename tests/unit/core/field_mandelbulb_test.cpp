@@ -68,4 +68,36 @@ TEST(FieldMandelbulb, BatchEqualsPerPointForIntegerAndMorphingPowers) {
   }
 }
 
+TEST(FieldMandelbulb, BatchEqualsPerPointForEveryIntegerPower) {
+  // Power 8 runs unrolled code, the others the general binary powering: the per-point scalar
+  // kernel and the four-lane batch kernel give the same bits for each.
+  const std::vector<Vec3> pts = ballPoints(403, 43, 1.6f);
+  std::vector<float> out(pts.size());
+  for (int power = 2; power <= 16; ++power) {
+    const FieldProgram bulb = compileOrDie(node(NodeType::Mandelbulb, {float(power), 8, 2}));
+    bulb.distanceBatch(pts, 0, out);
+    for (std::size_t i = 0; i < pts.size(); ++i) ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "power " << power << " point " << i;
+  }
+}
+
+TEST(FieldMandelbulb, LoneTransformedBulbMatchesBatchAndItsLocalFrame) {
+  // A lone static Mandelbulb takes its own per-point shortcut; under a translation and under a
+  // rotation with scale it still equals the batch path bit for bit.
+  const std::vector<Vec3> pts = ballPoints(401, 44, 3.0f);
+  std::vector<float> out(pts.size());
+  const Quat q = glm::angleAxis(0.7f, glm::normalize(Vec3(1, 2, 3)));
+  for (const FieldNode& n : {xform({1, 2, 3}, Quat(1, 0, 0, 0), 1.0f, node(NodeType::Mandelbulb, {8, 8, 2})),
+                             xform({0.5f, -0.2f, 0.1f}, q, 1.5f, node(NodeType::Mandelbulb, {8, 8, 2}))}) {
+    const FieldProgram bulb = compileOrDie(n);
+    bulb.distanceBatch(pts, 0, out);
+    for (std::size_t i = 0; i < pts.size(); ++i) ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "point " << i;
+  }
+  // Translation only: the point (1, 2, 3) + (5, 0, 0) is (5, 0, 0) locally, |p| - bailout = 3.
+  const FieldProgram moved = compileOrDie(xform({1, 2, 3}, Quat(1, 0, 0, 0), 1.0f, node(NodeType::Mandelbulb, {8, 8, 2})));
+  EXPECT_FLOAT_EQ(moved.distance({6, 2, 3}, 0), 3.0f);
+  // Scaled by 1.5 about (0.5, -0.2, 0.1): 1.5 * the unscaled estimate at the local point.
+  const FieldProgram scaled = compileOrDie(xform({0.5f, -0.2f, 0.1f}, Quat(1, 0, 0, 0), 1.5f, node(NodeType::Mandelbulb, {8, 8, 2})));
+  EXPECT_NEAR(scaled.distance({0.5f + 1.5f * 6.0f, -0.2f, 0.1f}, 0), 1.5f * 4.0f, 1e-5f);
+}
+
 }  // namespace

@@ -141,8 +141,10 @@ void evalBlock(const FieldProgram::Impl& impl, const float* Dall, const float* x
           }
           break;
         }
-#endif
+        lanes(n, [&](int i) { v[i] = sdf::mandelbulbTrig(x[i], y[i], z[i], D[0], it, D[2]); });
+#else
         lanes(n, [&](int i) { v[i] = sdf::mandelbulb(x[i], y[i], z[i], D[0], it, D[2]); });
+#endif
         break;
       }
       case Op::Menger: {

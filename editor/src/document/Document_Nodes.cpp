@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <optional>
 
 #include "document/node_tree.h"
+#include "floptle/editor/derived_scene.h"
 #include "document/patch_builder.h"
 #include "floptle/core/field/field_json.h"
 #include "floptle/core/field/node_spec.h"
@@ -23,6 +26,40 @@ std::string childArray(PatchBuilder& builder, const std::string& parent) {
   if (!builder.result().at(Json::json_pointer(pointer)).contains("children"))
     builder.set(pointer + "/children", Json::array());
   return pointer + "/children";
+}
+
+// World transform of node `name` in `scene` (identity for an empty name = the scene root).
+std::optional<Transform> worldOf(const scene::Scene& scene, const std::string& name) {
+  if (name.empty()) return Transform{};
+  const int index = scene.findNode(name);
+  if (index < 0) return std::nullopt;
+  return scene.nodes[std::size_t(index)].world;
+}
+
+// Rewrites `node`'s "transform" so that under `newParent` it keeps the world transform it had,
+// as users expect when dragging a node in the tree (rotation and uniform scale compose exactly,
+// see Transform). Keys at identity that were absent stay absent, so a node without a transform
+// moved between untransformed parents is written unchanged. A parent with a degenerate scale
+// cannot be inverted: the local transform is then kept as it was.
+void keepWorldTransform(Json& node, const scene::Scene& scene, const std::string& name,
+                        const std::string& newParent) {
+  const std::optional<Transform> world = worldOf(scene, name);
+  const std::optional<Transform> parentWorld = worldOf(scene, newParent);
+  if (!world || !parentWorld || !(parentWorld->scale > 0.0f) || !std::isfinite(parentWorld->scale))
+    return;
+  const Transform local = parentWorld->inverse().compose(*world);
+  if (!isFinite(local.position) || !std::isfinite(local.scale)) return;
+  const Json before = node.contains("transform") ? node["transform"] : Json::object();
+  Json transform = Json::object();
+  const bool moved = local.position != Vec3(0.0f);
+  if (moved || before.contains("position"))
+    transform["position"] = {local.position.x, local.position.y, local.position.z};
+  const bool turned = std::abs(std::abs(local.rotation.w) - 1.0f) > 1e-7f;
+  if (turned || before.contains("rotation"))
+    transform["rotation"] = {local.rotation.x, local.rotation.y, local.rotation.z, local.rotation.w};
+  if (local.scale != 1.0f || before.contains("scale")) transform["scale"] = local.scale;
+  if (transform.empty() && !node.contains("transform")) return;
+  node["transform"] = transform;
 }
 
 // Pointers sorted so that erasing them one by one keeps the rest valid: reverse document order.
@@ -164,7 +201,8 @@ Expected<void> EditorDocument::reparentNode(const QString& name, const QString& 
   }
   if (from.parent == parent && index < 0) return {};
   PatchBuilder builder(json_);
-  const Json node = json_.at(Json::json_pointer(from.pointer));
+  Json node = json_.at(Json::json_pointer(from.pointer));
+  if (from.parent != parent) keepWorldTransform(node, derived().scene, child, parent);
   builder.erase(from.pointer);
   const std::string array = childArray(builder, parent);
   const std::size_t size = builder.result().at(Json::json_pointer(array)).size();

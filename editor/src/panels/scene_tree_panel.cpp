@@ -2,6 +2,7 @@
 
 #include <QContextMenuEvent>
 #include <QDropEvent>
+#include <QUndoStack>
 #include <QHeaderView>
 #include <QMenu>
 #include <QTreeWidgetItemIterator>
@@ -126,21 +127,37 @@ void SceneTreePanel::commitRename(QTreeWidgetItem* item, int column) {
 void SceneTreePanel::dropEvent(QDropEvent* event) {
   // Let the document move the node; the tree is then rebuilt from it. Qt's own item move is
   // never applied, so the panel cannot drift from the document.
-  const QList<QTreeWidgetItem*> moving = selectedItems();
   QTreeWidgetItem* target = itemAt(event->position().toPoint());
+  DropPlace place = DropPlace::EndOfTopLevel;
+  if (target) {
+    switch (dropIndicatorPosition()) {
+      case QAbstractItemView::OnItem: place = DropPlace::Onto; break;
+      case QAbstractItemView::AboveItem: place = DropPlace::Above; break;
+      case QAbstractItemView::BelowItem: place = DropPlace::Below; break;
+      case QAbstractItemView::OnViewport: place = DropPlace::EndOfTopLevel; break;
+    }
+  }
+  event->setDropAction(Qt::IgnoreAction);
+  event->accept();
+  dropSelection(target, place);
+}
+
+void SceneTreePanel::dropSelection(QTreeWidgetItem* target, DropPlace place) {
+  if (place == DropPlace::EndOfTopLevel) target = nullptr;
+  const QList<QTreeWidgetItem*> moving = selectedItems();
+  if (moving.isEmpty()) return;
   QString parent;
   int index = -1;
-  const DropIndicatorPosition where = dropIndicatorPosition();
-  if (target && where == QAbstractItemView::OnItem) {
+  if (target && place == DropPlace::Onto) {
     parent = target->text(kNameColumn);
   } else if (target) {
     QTreeWidgetItem* up = target->parent();
     parent = up ? up->text(kNameColumn) : QString();
     index = up ? up->indexOfChild(target) : indexOfTopLevelItem(target);
-    if (where == QAbstractItemView::BelowItem) ++index;
+    if (place == DropPlace::Below) ++index;
+  } else {
+    index = topLevelItemCount();  // the empty area below the items: the end of the top level
   }
-  event->setDropAction(Qt::IgnoreAction);
-  event->accept();
   document_.undoStack()->beginMacro(tr("Move %n node(s)", nullptr, int(moving.size())));
   for (QTreeWidgetItem* item : moving) {
     const QString name = item->text(kNameColumn);
@@ -153,7 +170,14 @@ void SceneTreePanel::dropEvent(QDropEvent* event) {
     document_.reparentNode(name, parent, index);
     if (index >= 0) ++index;
   }
-  document_.undoStack()->endMacro();
+  QUndoStack* stack = document_.undoStack();
+  stack->endMacro();
+  // Every move refused (or a no-op): drop the empty macro rather than leave an undo step that
+  // does nothing. An obsolete command is deleted from the stack when it is undone.
+  if (const QUndoCommand* macro = stack->command(stack->index() - 1); macro && macro->childCount() == 0) {
+    const_cast<QUndoCommand*>(macro)->setObsolete(true);
+    stack->undo();
+  }
   rebuild();
 }
 

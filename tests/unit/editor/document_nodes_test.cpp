@@ -1,5 +1,8 @@
 // EditorDocument node tree: add, rename, duplicate, delete, re-parent; each do -> undo -> redo.
+#include <cmath>
+
 #include "document_fixture.h"
+#include "floptle/editor/derived_scene.h"
 #include "floptle/core/field/node_spec.h"
 
 namespace floptle::editor::test {
@@ -109,6 +112,42 @@ TEST(DocumentNodes, ReparentMovesTheNodeAndUndoes) {
   expectDoUndoRedo(document, [&] { ASSERT_TRUE(document.reparentNode("moon", "").ok()); });
   EXPECT_EQ(document.parentOf("moon"), "");
   EXPECT_EQ(document.parentOf("crate"), "moon");  // children travel with their parent
+}
+
+// Dragging a node under another keeps it where it is in the world: its local transform
+// becomes parentWorld^-1 * world. Checked with a rotated, scaled parent, against the world
+// transform the derived scene computes before and after.
+TEST(DocumentNodes, ReparentKeepsTheWorldTransform) {
+  EditorDocument document;
+  openSmallScene(document);
+  // Turn and scale "ball" (the future parent): 90 degrees about Y, scale 2, at (0, 2, 0).
+  const float s = std::sqrt(0.5f);
+  ASSERT_TRUE(document
+                  .setValue(document.nodePointer("ball") + "/transform",
+                            Json{{"position", {0, 2, 0}}, {"rotation", {0, s, 0, s}}, {"scale", 2}})
+                  .ok());
+  const auto worldOf = [&](const char* name) {
+    const scene::Scene& scene = document.derived().scene;
+    return scene.nodes[std::size_t(scene.findNode(name))].world;
+  };
+  const Transform before = worldOf("crate");  // (4, 0.5, 0), identity rotation, scale 1
+  expectDoUndoRedo(document, [&] { ASSERT_TRUE(document.reparentNode("crate", "ball").ok()); });
+  const Transform after = worldOf("crate");
+  EXPECT_NEAR(glm::distance(after.position, before.position), 0.0f, 1e-5f);
+  EXPECT_NEAR(std::abs(glm::dot(after.rotation, before.rotation)), 1.0f, 1e-6f);
+  EXPECT_NEAR(after.scale, before.scale, 1e-6f);
+  // Closed form of the local transform: R_y(-90) ((4, 0.5, 0) - (0, 2, 0)) / 2 = (0, -0.75, 2).
+  const Json local = *document.valueAt(document.nodePointer("crate") + "/transform");
+  EXPECT_NEAR(local["position"][0].get<float>(), 0.0f, 1e-5f);
+  EXPECT_NEAR(local["position"][1].get<float>(), -0.75f, 1e-5f);
+  EXPECT_NEAR(local["position"][2].get<float>(), 2.0f, 1e-5f);
+  EXPECT_NEAR(local["scale"].get<float>(), 0.5f, 1e-6f);
+  // And back to the top level: the original numbers again.
+  ASSERT_TRUE(document.reparentNode("crate", "").ok());
+  const Json top = *document.valueAt(document.nodePointer("crate") + "/transform/position");
+  EXPECT_NEAR(top[0].get<float>(), 4.0f, 1e-5f);
+  EXPECT_NEAR(top[1].get<float>(), 0.5f, 1e-5f);
+  EXPECT_NEAR(top[2].get<float>(), 0.0f, 1e-5f);
 }
 
 TEST(DocumentNodes, ReorderAmongSiblings) {

@@ -25,6 +25,7 @@ class RecoveryFile : public QObject {
   RecoveryFile(EditorDocument& document, QString directory = {}, QObject* parent = nullptr);
 
   void setIntervalMs(int milliseconds) { timer_.setInterval(milliseconds); }
+  int intervalMs() const { return timer_.interval(); }
   QString filePath() const;
   /// Writes the recovery file now if the document is dirty; true when one was written.
   bool autosaveNow();

@@ -20,6 +20,13 @@ class SceneTreePanel : public QTreeWidget {
   QTreeWidgetItem* itemFor(const QString& name) const;
   /// The context menu's "Add" submenu: one action per shape type.
   QMenu* addNodeMenu() const { return addMenu_; }
+  /// Where a drop lands relative to its target item.
+  enum class DropPlace { Onto, Above, Below, EndOfTopLevel };
+  /// What a drop of the selected items does, as one undo step: Onto re-parents them under
+  /// `target`; Above / Below place them among `target`'s siblings; EndOfTopLevel (the empty
+  /// area, target ignored) moves them to the end of the top level. A refused move (under
+  /// itself or a descendant) changes nothing and is logged by the document.
+  void dropSelection(QTreeWidgetItem* target, DropPlace place);
 
  public slots:
   void rebuild();

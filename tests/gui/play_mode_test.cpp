@@ -46,6 +46,8 @@ TEST_F(PlayWindowTest, PlayThenStopRestoresTheDocumentExactly) {
   EXPECT_EQ(document().selection(), QStringList{"ball"});
   EXPECT_EQ(window().undoGroup()->activeStack(), document().undoStack());
   EXPECT_EQ(window().viewport()->camera().position, camera.position);
+  for (const QString& layer : window().viewport()->overlayLineLayers())
+    EXPECT_FALSE(layer.startsWith("play/")) << layer.toStdString();
   // Undo after Stop undoes the edit made before Play, not one made in play.
   window().action("actionUndo")->trigger();
   EXPECT_EQ(document().valueAt(document().nodePointer("ball") + "/shape/radius")->get<double>(), 0.4);
@@ -83,12 +85,20 @@ TEST_F(PlayWindowTest, WMovesTheCharacterSpeedTimesTicksTimesDtForward) {
   EXPECT_NEAR(end.x, start.x, 1e-4);
   EXPECT_NEAR(end.y, start.y, 1e-3);
   EXPECT_TRUE(sim.characters()[0].state().grounded);
+  // The camera follows the player (paused: the view shows the last tick).
+  const render::Camera camera = window().viewport()->camera();
+  EXPECT_NEAR(camera.lookAt.x, end.x, 1e-4);
+  EXPECT_NEAR(camera.lookAt.z, end.z, 1e-4);
+  EXPECT_GT(camera.position.z, camera.lookAt.z);  // behind the player, who walks toward -Z
+  EXPECT_NEAR(glm::length(play().cameraUp() - Vec3(0, 1, 0)), 0.0f, 1e-5f);
   // Released: the character stands.
   QTest::keyRelease(window().viewport(), Qt::Key_W);
   play().step();
   const Vec3 still = sim.characters()[0].state().position;
   play().step();
   EXPECT_NEAR(sim.characters()[0].state().position.z, still.z, 1e-5);
+  // The player capsule is drawn as an overlay.
+  EXPECT_GT(window().viewport()->overlayLineCount("play/player"), 0u);
   // The plot got the player's speed.
   ASSERT_FALSE(play().plot()->speeds().empty());
 }
@@ -127,6 +137,38 @@ TEST_F(PlayWindowTest, InspectorEditsWhilePausedReachTheSimulationNotTheDocument
   EXPECT_FLOAT_EQ(sim.characters()[0].desc().speed, 4.0f);
   EXPECT_FLOAT_EQ(sim.bodies().desc(ball).friction, 1.2f);
   EXPECT_EQ(document().json().dump(), before);
+}
+
+// A car on flat ground: the arrows are its throttle and steering, and it drives off.
+TEST_F(PlayWindowTest, ArrowKeysDriveTheVehicle) {
+  openText(R"({
+    "format": "floptle.scene", "version": 1, "materials": [], "interactions": [],
+    "nodes": [
+      {"name": "ground", "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0},
+       "collider": {"body": "static"}},
+      {"name": "car", "transform": {"position": [0, 0.8, 0]},
+       "vehicle": {"half_extents": [0.9, 0.3, 2.0], "mass": 1200, "wheels": [
+         {"position": [-0.8, -0.3, 1.4], "radius": 0.35, "rest_length": 0.4, "drive": 3000, "steer": 30},
+         {"position": [0.8, -0.3, 1.4], "radius": 0.35, "rest_length": 0.4, "drive": 3000, "steer": 30},
+         {"position": [-0.8, -0.3, -1.4], "radius": 0.35, "rest_length": 0.4},
+         {"position": [0.8, -0.3, -1.4], "radius": 0.35, "rest_length": 0.4}]}}
+    ]
+  })");
+  playPaused();
+  physics::Simulation& sim = *session().simulation();
+  ASSERT_EQ(sim.vehicles().size(), 1u);
+  QTest::keyPress(window().viewport(), Qt::Key_Up);
+  QTest::keyPress(window().viewport(), Qt::Key_Left);
+  EXPECT_FLOAT_EQ(sim.vehicleInput(0).throttle, 1.0f);
+  EXPECT_FLOAT_EQ(sim.vehicleInput(0).steer, 1.0f);
+  const Vec3 start = sim.bodies().state(sim.vehicles()[0].chassis()).position;
+  for (int i = 0; i < 90; ++i) play().step();
+  const Vec3 end = sim.bodies().state(sim.vehicles()[0].chassis()).position;
+  EXPECT_GT(glm::length(Vec2(end.x - start.x, end.z - start.z)), 0.5f);
+  QTest::keyRelease(window().viewport(), Qt::Key_Up);
+  QTest::keyRelease(window().viewport(), Qt::Key_Left);
+  EXPECT_FLOAT_EQ(sim.vehicleInput(0).throttle, 0.0f);
+  EXPECT_FLOAT_EQ(sim.vehicleInput(0).steer, 0.0f);
 }
 
 }  // namespace

@@ -107,6 +107,7 @@ void PlayMode::onStateChanged(PlayState state) {
   if (state == PlayState::Stopped && wasTinted) leavePlay();
   updateActions();
   if (state != PlayState::Stopped) {
+    onTicked();  // the HUD says PLAYING / PAUSED at once
     window_.statusBar()->showMessage(
         state == PlayState::Playing ? tr("PLAYING: edits go to the play copy; Stop (Shift+F5) restores the scene")
                                     : tr("PAUSED at tick %1: F10 steps one tick").arg(session_.tick()));

@@ -133,7 +133,7 @@ std::optional<Vec3> PlaySession::playerVelocity() const {
 }
 
 std::optional<Vec3> PlaySession::playerPositionInterpolated() const {
-  const float a = float(alpha());
+  const float a = float(viewAlpha());
   const MovedNode::Source wanted = playerCharacter() ? MovedNode::Source::Character
                                                      : MovedNode::Source::Vehicle;
   for (const MovedNode& m : moved_)

@@ -107,7 +107,7 @@ void PlayMode::updateField() {
   if (!drift && session_.movedNodes().empty()) return;
   scene::Scene scene = source;
   std::vector<char> moved(scene.nodes.size(), 0);
-  const float a = float(session_.alpha());
+  const float a = float(session_.viewAlpha());
   for (const MovedNode& m : session_.movedNodes()) {
     scene.nodes[std::size_t(m.sceneIndex)].world =
         lerpTransform(m.previous, m.current, a).compose(m.offset);
@@ -123,6 +123,15 @@ void PlayMode::updateField() {
     }
     anyShape = anyShape || (moved[i] && node.shape.has_value());
   }
+  // Drift's ocean look: surfaces without a material of their own (the water) take the play
+  // palette's sea colour, the hull the one after it (index 0 always draws the default grey).
+  const auto sea = field::MaterialIndex(scene.materials.size() + 1);
+  if (drift)
+    for (scene::SceneNode& node : scene.nodes)
+      if (node.shape && node.shape->material == 0) {
+        node.shape->material = sea;
+        node.shape->hasOwnMaterial = true;
+      }
   field::FieldNode root = scene::sceneField(scene);
   if (const drift::Sandbox* sandbox = session_.sandbox()) {
     // The boat's hull as a low cylinder on the water, at the interpolated position.
@@ -130,6 +139,8 @@ void PlayMode::updateField() {
     field::FieldNode hull = field::makeDefaultNode(field::NodeType::Cylinder);
     hull.params[0] = s.boatRadius;
     hull.params[1] = 0.12f;
+    hull.material = field::MaterialIndex(sea + 1);
+    hull.hasOwnMaterial = true;
     Transform place;
     place.position = Vec3(s.boatX, 0.06f, s.boatZ);
     root.children.push_back(scene::placeShape(place, std::move(hull)));
@@ -138,6 +149,15 @@ void PlayMode::updateField() {
   if (!anyShape) return;
   Expected<field::FieldProgram> program = field::FieldProgram::compile(root);
   if (!program) return;
+  if (drift) {
+    // The play palette: the scene's colours, then sea blue and the hull's white. Stop
+    // restores the document's palette (MainWindow::refreshViewport).
+    render::MaterialColors colors{Vec3(0.7f)};
+    for (const scene::Material& material : scene.materials) colors.push_back(material.color);
+    colors.push_back(Vec3(0.06f, 0.22f, 0.38f));
+    colors.push_back(Vec3(0.92f, 0.9f, 0.85f));
+    window_.viewport()->setMaterialColors(colors);
+  }
   window_.viewport()->setField(*program);
 }
 
@@ -246,7 +266,7 @@ void PlayMode::drawOcean() {
   const Vec2 shift(std::fmod(pattern.x * float(oceanTime_), spacing),
                    std::fmod(pattern.y * float(oceanTime_), spacing));
   std::vector<OverlayLine> lines;
-  const Vec4 color(0.75f, 0.9f, 1.0f, 0.45f);
+  const Vec4 color(0.7f, 0.88f, 1.0f, 0.8f);
   for (int i = -12; i <= 12; ++i) {
     for (int j = -12; j <= 12; ++j) {
       const float wobble = 0.35f * std::sin(float(i * 7 + j * 13));

@@ -88,6 +88,9 @@ class PlaySession : public QObject {
   /// Ticks completed (-), interpolation factor (-), fixed step (s).
   std::uint64_t tick() const;
   double alpha() const;
+  /// What the view interpolates by: alpha() while playing, 1 while paused (a Step shows the
+  /// tick it ran, not the one before).
+  double viewAlpha() const { return state_ == PlayState::Paused ? 1.0 : alpha(); }
   double fixedDt() const;
   /// Wall time of one tick, averaged over the last frame that ran ticks (ms).
   double stepMs() const { return stepMs_; }

@@ -16,8 +16,6 @@
 namespace floptle::editor {
 namespace {
 
-/// Cells across the largest side of a bounded collider's box (-).
-constexpr float kCellsAcross = 48.0f;
 constexpr float kMinCell = 0.02f;  // (m)
 constexpr float kMaxCell = 1.0f;   // (m)
 
@@ -80,7 +78,7 @@ float wireframeCellSize(const Aabb& box) {
   if (region.empty()) return kMaxCell;
   const Vec3 size = region.max - region.min;
   const float largest = std::max({size.x, size.y, size.z});
-  return std::clamp(largest / kCellsAcross, kMinCell, kMaxCell);
+  return std::clamp(largest / kWireframeCellsAcross, kMinCell, kMaxCell);
 }
 
 Expected<std::vector<OverlayLine>> extractColliderWireframe(const scene::SceneNode& node,

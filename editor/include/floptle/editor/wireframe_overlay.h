@@ -35,15 +35,20 @@ namespace floptle::editor {
 
 class EditorDocument;
 
-/// Line colour of collider wireframes (RGBA, display-referred).
-inline const Vec4 kWireframeColor{0.15f, 0.95f, 1.0f, 0.85f};
+/// Line colour of collider wireframes (RGBA, display-referred); half transparent so the
+/// surface under a dense wireframe still shows.
+inline const Vec4 kWireframeColor{0.15f, 0.95f, 1.0f, 0.55f};
+
+/// Cells across the largest side of a bounded collider's box (-): a readable wireframe, not
+/// a solid fill, at the editor's usual viewing distances.
+inline constexpr float kWireframeCellsAcross = 16.0f;
 
 /// Half size of the region drawn for an unbounded collider (a plane), centred on the world
 /// origin (m): the ground grid's extent.
 inline constexpr float kWireframeUnboundedHalf = 20.0f;
 
-/// Cell size for a collider of world box `box` (m): about 48 cells across its largest side,
-/// within [0.02, 1] m; an unbounded box uses the kWireframeUnboundedHalf region.
+/// Cell size for a collider of world box `box` (m): kWireframeCellsAcross cells across its
+/// largest side, within [0.02, 1] m; an unbounded box uses the kWireframeUnboundedHalf region.
 float wireframeCellSize(const Aabb& box);
 
 /// The wireframe of one node's collider(s): the unique edges of its drawn_surface triangles

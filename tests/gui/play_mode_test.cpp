@@ -1,6 +1,7 @@
 // Play mode on a physics scene: Stop restores the edit state exactly, Step runs exactly one
 // tick, W walks the character speed x N x dt on flat ground, edits made while playing go to
 // the play copy (and the running simulation) but never to the document, the window is tinted.
+#include <QDoubleSpinBox>
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QWidget>
@@ -112,8 +113,16 @@ TEST_F(PlayWindowTest, InspectorEditsWhilePausedReachTheSimulationNotTheDocument
   // The docks are bound to the copy.
   ASSERT_NE(play().copyInspector(), nullptr);
   EXPECT_TRUE(play().copyInspector()->isVisible());
-  // Controller value: speed 4 -> 2 m/s while paused; on resume the character walks at 2.
-  ASSERT_TRUE(copy->setValue(copy->nodePointer("player") + "/character/speed", 2.0).ok());
+  // Controller value in the inspector's Character section: speed 4 -> 2 m/s while paused; on
+  // resume the character walks at 2.
+  copy->setSelection({"player"});
+  const QString speedName = QString::fromStdString(copy->nodePointer("player") + "/character/speed");
+  waitFor([&] { return play().copyInspector()->findChild<QDoubleSpinBox*>(speedName) != nullptr; }, 2000);
+  auto* speed = play().copyInspector()->findChild<QDoubleSpinBox*>(speedName);
+  ASSERT_NE(speed, nullptr);
+  EXPECT_DOUBLE_EQ(speed->value(), 4.0);
+  speed->setValue(2.0);
+  copy->closeMergeWindow();
   EXPECT_FLOAT_EQ(sim.characters()[0].desc().speed, 2.0f);
   // Friction and restitution of the ball's material reach its body.
   ASSERT_TRUE(copy->setValue(copy->materialPointer("rubber") + "/friction", 0.3).ok());

@@ -51,6 +51,9 @@ void InspectorPanel::rebuild() {
     layout->addWidget(makeMaterialSection(context, pointer));
     layout->addWidget(makeColliderSection(context, pointer));
     if (document_.valueAt(pointer + "/drift")) layout->addWidget(makeDriftSection(context, pointer));
+    if (document_.valueAt(pointer + "/character"))
+      layout->addWidget(makeCharacterSection(context, pointer));
+    if (document_.valueAt(pointer + "/vehicle")) layout->addWidget(makeVehicleSection(context, pointer));
     if (QWidget* others = makeOtherComponentsSection(context, pointer)) layout->addWidget(others);
   }
   layout->addStretch(1);

@@ -28,6 +28,9 @@ QWidget* makeMaterialSection(InspectorContext& context, const std::string& nodeP
 QWidget* makeColliderSection(InspectorContext& context, const std::string& nodePointer);
 /// The "drift" component's tuning (drift_section.cpp).
 QWidget* makeDriftSection(InspectorContext& context, const std::string& nodePointer);
+/// The "character" and "vehicle" controller components (controller_section.cpp).
+QWidget* makeCharacterSection(InspectorContext& context, const std::string& nodePointer);
+QWidget* makeVehicleSection(InspectorContext& context, const std::string& nodePointer);
 /// Components without an inspector yet (character, vehicle, ...), shown as JSON.
 QWidget* makeOtherComponentsSection(InspectorContext& context, const std::string& nodePointer);
 

@@ -44,7 +44,7 @@ TEST_F(SmallWindowTest, WritesAScreenshotWithAnImportedMeshAndWireframes) {
   QFile primitives(QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/primitives.json"));
   ASSERT_TRUE(primitives.open(QIODevice::ReadOnly));
   ASSERT_NO_FATAL_FAILURE(openScene(primitives.readAll().toStdString()));
-  window().resize(1000, 650);
+  window().resize(820, 540);
   writeText(path("house.obj"), kHouseObj);
   writeText(path("house.mtl"), kHouseMtl);
 

@@ -113,19 +113,25 @@ TEST_F(WireframeTest, PerNodeToggleOverridesTheGlobalOne) {
 }
 
 TEST_F(WireframeTest, MovedNodeIsReExtractedAndUndoFindsTheCache) {
-  wireframes_->setEnabled(true);
+  wireframes_->setNodeShown("ball", true);  // the ball alone: no floor lines in the way
   ASSERT_TRUE(settle());
   const std::size_t lines = wireframes_->lineCount("ball");
   ASSERT_GT(lines, 0u);
+  EXPECT_GT(wirePixelsOnBall(), 0);
+  const std::size_t extractions = wireframes_->extractions();
   ASSERT_TRUE(document().setValue(document().nodePointer("ball") + "/transform",
-                                  Json{{"position", {0.0, 1.0, -3.0}}}).ok());
+                                  Json{{"position", {0.0, 3.0, 0.0}}}).ok());
   EXPECT_TRUE(wireframes_->busy());
   ASSERT_TRUE(settle());
+  EXPECT_EQ(wireframes_->extractions(), extractions + 1);
   EXPECT_GT(wireframes_->lineCount("ball"), 0u);
-  // Further away behind where it was: the wire pixels on the old disc are gone or fewer.
+  EXPECT_EQ(wirePixelsOnBall(), 0) << "the wireframe did not follow the ball away";
+  // Undo: the old content key, answered from the cache without a new extraction.
   document().undoStack()->undo();
   ASSERT_TRUE(settle());
+  EXPECT_EQ(wireframes_->extractions(), extractions + 1);
   EXPECT_EQ(wireframes_->lineCount("ball"), lines);
+  EXPECT_GT(wirePixelsOnBall(), 0);
 }
 
 // The extraction alone: every wire end lies on the sphere (drawn_surface projects its

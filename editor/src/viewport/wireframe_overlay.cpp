@@ -138,6 +138,7 @@ void ColliderWireframes::onJobFinished() {
   const bool cancelled = job->cancel->load();
   for (Job::Item& item : job->items) {
     if (!item.result) continue;
+    ++extractions_;
     if (item.result->ok()) {
       cache_[item.key] = std::make_shared<const std::vector<OverlayLine>>(std::move(item.result->value()));
     } else if (!cancelled) {

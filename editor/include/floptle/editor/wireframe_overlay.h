@@ -84,6 +84,8 @@ class ColliderWireframes : public QObject {
   /// Lines currently in the layer, and per node.
   std::size_t lineCount() const { return lineCount_; }
   std::size_t lineCount(const QString& node) const;
+  /// Node extractions finished so far (cache hits do not count) (-).
+  std::size_t extractions() const { return extractions_; }
   /// Field time at which colliders are sampled (s); animated colliders are re-extracted only
   /// when the document changes, not as time runs (extraction is too slow for that).
   void setTime(double seconds) { time_ = seconds; }
@@ -129,6 +131,7 @@ class ColliderWireframes : public QObject {
   /// From the job's start until its finished signal is handled (the future alone reads "not
   /// running" before its results are taken).
   bool jobActive_ = false;
+  std::size_t extractions_ = 0;
   bool refreshAgain_ = false;
 };
 

@@ -112,16 +112,24 @@ TriMeshCollider::Hit TriMeshCollider::raycast(Vec3 origin, Vec3 dir, float maxDi
   Hit hit;
   if (!isFinite(origin) || !isFinite(dir) || !(maxDistance >= 0.0f)) return hit;
   const auto& tris = impl_->bvh.triangles();
+  const auto& order = impl_->bvh.order();
   float best = maxDistance;
   std::uint32_t bestLeaf = 0;
   bool found = false;
-  traverseRay(impl_->bvh, origin, dir, 0.0f, best, [&](std::uint32_t first, std::uint32_t count, float& b) {
-    for (std::uint32_t i = first; i < first + count; ++i) {
-      const mesh::LeafTriangle& t = tris[i];
-      const float s = mesh::intersectRayTriangle(origin, dir, t.a, t.e1, t.e2);
-      if (s >= 0.0f && s <= b) b = s, bestLeaf = i, found = true;
-    }
-  });
+  if (impl_->rayBvh.depth() <= mesh::RayBvh4::kMaxDepth) {
+    found = impl_->rayBvh.raycast(impl_->bvh, origin, dir, maxDistance, best, bestLeaf);
+  } else {
+    // A tree too deep for the four-wide traversal's fixed stack: the binary one. Ties go to
+    // the lower input triangle index either way.
+    traverseRay(impl_->bvh, origin, dir, 0.0f, best, [&](std::uint32_t first, std::uint32_t count, float& b) {
+      for (std::uint32_t i = first; i < first + count; ++i) {
+        const mesh::LeafTriangle& t = tris[i];
+        const float s = mesh::intersectRayTriangle(origin, dir, t.a, t.e1, t.e2);
+        if (!(s >= 0.0f) || s > b) continue;
+        if (s < b || !found || order[i] < order[bestLeaf]) b = s, bestLeaf = i, found = true;
+      }
+    });
+  }
   if (!found) return hit;
   const mesh::LeafTriangle& t = tris[bestLeaf];
   hit.hit = true;

@@ -72,6 +72,7 @@ Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::
   std::vector<std::array<Vec3, 3>> corners(n);
   for (std::size_t i = 0; i < n; ++i) corners[i] = m.corners(i);
   impl->bvh.build(corners);
+  impl->rayBvh.build(impl->bvh);
 
   // Adjacency on welded vertices: an edge is trusted when exactly two triangles share it and
   // run it in opposite directions (consistent winding).

@@ -25,14 +25,18 @@ struct Slot {
   }
 };
 
-Slot slotOf(const BvhNode& n, int s) {
-  return {{n.minX[s], n.minY[s], n.minZ[s]}, {n.maxX[s], n.maxY[s], n.maxZ[s]}, n.child[s].index, n.child[s].count};
-}
+/// Leaf-order triangles [first, first + count) under one binary node (a subtree's leaves are
+/// contiguous: the builder partitions the order in place).
+struct Range {
+  std::uint32_t first = 0, count = 0;
+};
 
 class Collapser {
  public:
   Collapser(const TriBvh& binary, std::vector<Bvh4Node>& out, std::vector<LeafBlock>& leaves)
-      : binary_(binary), out_(out), leaves_(leaves) {}
+      : binary_(binary), out_(out), leaves_(leaves), ranges_(binary.nodes().size()) {
+    rangeOf(0);
+  }
   int depth = 0;
 
   /// Emits the four-wide node covering binary node `b` and, depth first, its inner children.
@@ -80,6 +84,29 @@ class Collapser {
   }
 
  private:
+  Range rangeOf(std::int32_t b) {
+    Range r{~0u, 0};
+    for (const BvhChild& c : binary_.nodes()[b].child) {
+      if (c.index < 0) continue;
+      const Range part = c.count > 0 ? Range{static_cast<std::uint32_t>(c.index), c.count} : rangeOf(c.index);
+      r.first = std::min(r.first, part.first);
+      r.count += part.count;
+    }
+    ranges_[b] = r;
+    return r;
+  }
+
+  /// A child slot; an inner child holding at most four triangles becomes one leaf (one SIMD
+  /// test answers it, cheaper than visiting its nodes).
+  Slot slotOf(const BvhNode& n, int s) const {
+    Slot slot{{n.minX[s], n.minY[s], n.minZ[s]}, {n.maxX[s], n.maxY[s], n.maxZ[s]}, n.child[s].index, n.child[s].count};
+    if (slot.index >= 0 && slot.count == 0 && ranges_[slot.index].count <= 4) {
+      slot.count = ranges_[slot.index].count;
+      slot.index = static_cast<std::int32_t>(ranges_[slot.index].first);
+    }
+    return slot;
+  }
+
   std::uint32_t addLeaf(std::uint32_t first, std::uint32_t count) {
     LeafBlock b{};
     b.first = first;
@@ -98,6 +125,7 @@ class Collapser {
   const TriBvh& binary_;
   std::vector<Bvh4Node>& out_;
   std::vector<LeafBlock>& leaves_;
+  std::vector<Range> ranges_;
 };
 
 /// Moller-Trumbore on four triangles at once: exactly the operations, in the same order, of

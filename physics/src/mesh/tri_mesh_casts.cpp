@@ -111,25 +111,32 @@ float sweepSphereTriangle(Vec3 o, Vec3 d, float r, const mesh::LeafTriangle& t, 
 TriMeshCollider::Hit TriMeshCollider::raycast(Vec3 origin, Vec3 dir, float maxDistance) const {
   Hit hit;
   if (!isFinite(origin) || !isFinite(dir) || !(maxDistance >= 0.0f)) return hit;
+  if (impl_->rayBvh.depth() <= mesh::RayBvh4::kMaxDepth) {
+    // The answer comes from the hit leaf block (in cache), not the full-size arrays.
+    mesh::RayBvhHit h;
+    if (!impl_->rayBvh.raycast(origin, dir, maxDistance, h)) return hit;
+    hit.hit = true;
+    hit.distance = h.distance;
+    hit.point = origin + dir * h.distance;
+    hit.normal = facing(glm::cross(h.e1, h.e2), dir);
+    hit.triangle = h.triangle;
+    return hit;
+  }
+  // A tree too deep for the four-wide traversal's fixed stack: the binary one. Ties go to the
+  // lower input triangle index either way.
   const auto& tris = impl_->bvh.triangles();
   const auto& order = impl_->bvh.order();
   float best = maxDistance;
   std::uint32_t bestLeaf = 0;
   bool found = false;
-  if (impl_->rayBvh.depth() <= mesh::RayBvh4::kMaxDepth) {
-    found = impl_->rayBvh.raycast(impl_->bvh, origin, dir, maxDistance, best, bestLeaf);
-  } else {
-    // A tree too deep for the four-wide traversal's fixed stack: the binary one. Ties go to
-    // the lower input triangle index either way.
-    traverseRay(impl_->bvh, origin, dir, 0.0f, best, [&](std::uint32_t first, std::uint32_t count, float& b) {
-      for (std::uint32_t i = first; i < first + count; ++i) {
-        const mesh::LeafTriangle& t = tris[i];
-        const float s = mesh::intersectRayTriangle(origin, dir, t.a, t.e1, t.e2);
-        if (!(s >= 0.0f) || s > b) continue;
-        if (s < b || !found || order[i] < order[bestLeaf]) b = s, bestLeaf = i, found = true;
-      }
-    });
-  }
+  traverseRay(impl_->bvh, origin, dir, 0.0f, best, [&](std::uint32_t first, std::uint32_t count, float& b) {
+    for (std::uint32_t i = first; i < first + count; ++i) {
+      const mesh::LeafTriangle& t = tris[i];
+      const float s = mesh::intersectRayTriangle(origin, dir, t.a, t.e1, t.e2);
+      if (!(s >= 0.0f) || s > b) continue;
+      if (s < b || !found || order[i] < order[bestLeaf]) b = s, bestLeaf = i, found = true;
+    }
+  });
   if (!found) return hit;
   const mesh::LeafTriangle& t = tris[bestLeaf];
   hit.hit = true;

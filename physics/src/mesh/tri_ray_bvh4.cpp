@@ -110,6 +110,7 @@ class Collapser {
   std::uint32_t addLeaf(std::uint32_t first, std::uint32_t count) {
     LeafBlock b{};
     b.first = first;
+    const auto& order = binary_.order();
     for (std::uint32_t j = 0; j < 4; ++j) {
       // Unused lanes repeat lane 0's corner with zero edges: det = 0, never a hit.
       const LeafTriangle& t = binary_.triangles()[first + (j < count ? j : 0)];
@@ -117,6 +118,7 @@ class Collapser {
       b.ax[j] = t.a.x, b.ay[j] = t.a.y, b.az[j] = t.a.z;
       b.e1x[j] = e1.x, b.e1y[j] = e1.y, b.e1z[j] = e1.z;
       b.e2x[j] = e2.x, b.e2y[j] = e2.y, b.e2z[j] = e2.z;
+      b.triangle[j] = j < count ? order[first + j] : ~0u;
     }
     leaves_.push_back(b);
     return static_cast<std::uint32_t>(leaves_.size() - 1);
@@ -182,10 +184,8 @@ void RayBvh4::build(const TriBvh& binary) {
   depth_ = collapser.depth;
 }
 
-bool RayBvh4::raycast(const TriBvh& binary, Vec3 origin, Vec3 dir, float maxDistance, float& distance,
-                      std::uint32_t& leaf) const {
+bool RayBvh4::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hit) const {
   if (nodes_.empty()) return false;
-  const auto& order = binary.order();
   // 1/0 = +-inf is what the slab test wants. Per axis the near plane is the box's min for a
   // positive direction and its max for a negative one, so tNear <= tFar holds for every box
   // the ray crosses and an empty slot (inverted box) is always rejected. 0 * inf = NaN (origin
@@ -201,7 +201,7 @@ bool RayBvh4::raycast(const TriBvh& binary, Vec3 origin, Vec3 dir, float maxDist
 
   float best = maxDistance;
   bool found = false;
-  std::uint32_t bestLeaf = 0;
+  std::uint32_t bestBlock = 0, bestLane = 0, bestTriangle = 0;
   Pending stack[3 * kMaxDepth + 4];
   int sp = 0;
   stack[sp++] = {0, 0, 0.0f};
@@ -215,9 +215,11 @@ bool RayBvh4::raycast(const TriBvh& binary, Vec3 origin, Vec3 dir, float maxDist
       while (lanes != 0) {
         const int j = __builtin_ctz(static_cast<unsigned>(lanes));
         lanes &= lanes - 1;
-        const std::uint32_t i = block.first + static_cast<std::uint32_t>(j);
         if (s[j] > best) continue;  // an earlier lane of this leaf came nearer
-        if (s[j] < best || !found || order[i] < order[bestLeaf]) best = s[j], bestLeaf = i, found = true;
+        if (s[j] < best || !found || block.triangle[j] < bestTriangle) {
+          best = s[j], found = true;
+          bestBlock = e.child, bestLane = static_cast<std::uint32_t>(j), bestTriangle = block.triangle[j];
+        }
       }
       continue;
     }
@@ -257,8 +259,13 @@ bool RayBvh4::raycast(const TriBvh& binary, Vec3 origin, Vec3 dir, float maxDist
     }
   }
   if (!found) return false;
-  distance = best;
-  leaf = bestLeaf;
+  const LeafBlock& b = leaves_[bestBlock];
+  const std::uint32_t j = bestLane;
+  hit.distance = best;
+  hit.leaf = b.first + j;
+  hit.triangle = bestTriangle;
+  hit.e1 = Vec3(b.e1x[j], b.e1y[j], b.e1z[j]);
+  hit.e2 = Vec3(b.e2x[j], b.e2y[j], b.e2z[j]);
   return true;
 }
 

@@ -30,8 +30,18 @@ struct alignas(64) LeafBlock {
   float ax[4], ay[4], az[4];
   float e1x[4], e1y[4], e1z[4];
   float e2x[4], e2y[4], e2z[4];
-  std::uint32_t first;  ///< leaf-order index of lane 0 (TriBvh::triangles(), order())
+  std::uint32_t first;        ///< leaf-order index of lane 0 (TriBvh::triangles(), order())
+  std::uint32_t triangle[4];  ///< input triangle index of each lane (ties, the answer)
   // 192 bytes: three cache lines
+};
+
+/// A ray's nearest triangle, with what the caller needs to answer from it without touching
+/// the (cold) full-size arrays again.
+struct RayBvhHit {
+  float distance = 0.0f;      ///< along the unit direction (m)
+  std::uint32_t leaf = 0;     ///< leaf-order index (TriBvh::triangles())
+  std::uint32_t triangle = 0; ///< input triangle index
+  Vec3 e1{0.0f}, e2{0.0f};    ///< the triangle's edges b - a, c - a (m)
 };
 
 class RayBvh4 {
@@ -42,11 +52,10 @@ class RayBvh4 {
   /// Levels from the root to the deepest node (root = 1); bounds the traversal stack.
   int depth() const { return depth_; }
 
-  /// Nearest triangle (leaf index) hit by origin + s * dir, s in [0, maxDistance]; ties go to
-  /// the lower `tieOrder[leaf]` (the input triangle index), so the answer does not depend on
-  /// the traversal order. Returns false for a miss; on a hit `distance` and `leaf` are set.
-  bool raycast(const TriBvh& binary, Vec3 origin, Vec3 dir, float maxDistance, float& distance,
-               std::uint32_t& leaf) const;
+  /// Nearest triangle hit by origin + s * dir, s in [0, maxDistance]; ties go to the lower
+  /// input triangle index, so the answer does not depend on
+  /// the traversal order. Returns false for a miss; on a hit fills `hit`.
+  bool raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hit) const;
 
   /// Largest depth() the fixed traversal stack takes (3 pending children per level).
   static constexpr int kMaxDepth = 80;

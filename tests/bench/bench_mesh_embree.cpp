@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 #include <embree3/rtcore.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -87,7 +88,17 @@ const Fixture& fixture() {
 /// Disagreements between two Embree builds (bitwise) and between Embree and our collider.
 struct Agreement {
   int embreeRebuildDiffers = 0, hitMissDiffers = 0, triangleDiffers = 0, distanceDiffers = 0;
+  float maxDistanceGap = 0.0f;  ///< largest |t_embree - t_own| where both hit the same triangle (m)
+  double maxOwnError = 0.0, maxEmbreeError = 0.0;  ///< largest |t - t_exact| there (m)
 };
+
+/// The ray parameter where the ray meets the plane of input triangle `i`, in double precision.
+double exactDistance(const asset::TriangleMesh& m, std::uint32_t i, Vec3 o, Vec3 d) {
+  const glm::dvec3 a(m.positions[m.triangles[i][0]]), b(m.positions[m.triangles[i][1]]),
+      c(m.positions[m.triangles[i][2]]);
+  const glm::dvec3 n = glm::cross(b - a, c - a);
+  return glm::dot(n, a - glm::dvec3(o)) / glm::dot(n, glm::dvec3(d));
+}
 
 Agreement compare(const bench::BenchRays& rays) {
   const Fixture& f = fixture();
@@ -106,6 +117,12 @@ Agreement compare(const bench::BenchRays& rays) {
     } else if (own.hit) {
       if (own.triangle != e.hit.primID) ++a.triangleDiffers;
       if (std::abs(own.distance - e.ray.tfar) > 1e-4f) ++a.distanceDiffers;
+      if (own.triangle == e.hit.primID) {
+        a.maxDistanceGap = std::max(a.maxDistanceGap, std::abs(own.distance - e.ray.tfar));
+        const double exact = exactDistance(f.terrain, own.triangle, o, d);
+        a.maxOwnError = std::max(a.maxOwnError, std::abs(own.distance - exact));
+        a.maxEmbreeError = std::max(a.maxEmbreeError, std::abs(e.ray.tfar - exact));
+      }
     }
   }
   return a;
@@ -126,6 +143,9 @@ void runEmbree(benchmark::State& state, const bench::BenchRays& rays) {
   state.counters["vs_own_hit_differs"] = agreement.hitMissDiffers;
   state.counters["vs_own_tri_differs"] = agreement.triangleDiffers;
   state.counters["vs_own_dist_differs"] = agreement.distanceDiffers;
+  state.counters["vs_own_max_dist_gap_m"] = agreement.maxDistanceGap;
+  state.counters["own_max_err_m"] = agreement.maxOwnError;
+  state.counters["embree_max_err_m"] = agreement.maxEmbreeError;
 }
 
 void runOwn(benchmark::State& state, const bench::BenchRays& rays) {

@@ -8,12 +8,18 @@ namespace floptle::render {
 
 namespace {
 constexpr float kPi = 3.14159265358979f;
-/// Below this |cross(forward, worldUp)| the view is treated as vertical (-).
+/// Below this |cross(forward, up)| the view is treated as looking along up (-).
 constexpr float kVerticalViewLimit = 1e-4f;
 
-Vec3 upHint(Vec3 forward) {
-  return glm::length(glm::cross(forward, kUp)) < kVerticalViewLimit ? Vec3(0.0f, 0.0f, -1.0f)
-                                                                      : kUp;
+/// The camera's up, or a stand-in across it when the view looks along it: world -Z for the
+/// default +Y up (as before up existed), else any axis across up.
+Vec3 upHint(Vec3 forward, Vec3 up) {
+  const float length = glm::length(up);
+  if (!(length > 0.0f)) up = kUp;
+  else up /= length;
+  if (glm::length(glm::cross(forward, up)) >= kVerticalViewLimit) return up;
+  const Vec3 across = std::abs(up.z) < 0.9f ? Vec3(0.0f, 0.0f, -1.0f) : Vec3(1.0f, 0.0f, 0.0f);
+  return glm::normalize(across - up * glm::dot(across, up));
 }
 }  // namespace
 
@@ -22,6 +28,8 @@ Expected<void> Camera::validate() const {
   if (!isFinite(lookAt)) return Error{"camera.look_at", "must be finite"};
   if (glm::length(lookAt - position) < 1e-6f)
     return Error{"camera.look_at", "must differ from the camera position"};
+  if (!isFinite(up) || glm::length(up) < 1e-6f)
+    return Error{"camera.up", "must be a finite, non-zero direction"};
   if (!std::isfinite(fovYDegrees) || fovYDegrees <= 0.0f || fovYDegrees >= 180.0f)
     return Error{"camera.fov", "vertical field of view must be in (0, 180) degrees"};
   return {};
@@ -30,7 +38,7 @@ Expected<void> Camera::validate() const {
 CameraBasis Camera::basis() const {
   CameraBasis b;
   b.forward = glm::normalize(lookAt - position);
-  b.right = glm::normalize(glm::cross(b.forward, upHint(b.forward)));
+  b.right = glm::normalize(glm::cross(b.forward, upHint(b.forward, up)));
   b.up = glm::cross(b.right, b.forward);
   return b;
 }
@@ -63,7 +71,7 @@ bool Camera::project(Vec3 world, int width, int height, Vec2& pixel) const {
 
 Mat4 Camera::viewMatrix() const {
   const CameraBasis b = basis();
-  return glm::lookAt(position, lookAt, upHint(b.forward));
+  return glm::lookAt(position, lookAt, b.up);
 }
 
 Mat4 Camera::projectionMatrix(float aspect, float nearPlane, float farPlane) const {

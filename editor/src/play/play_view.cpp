@@ -180,6 +180,7 @@ void PlayMode::updateCamera() {
   render::Camera camera = window_.viewport()->camera();
   camera.lookAt = *target + cameraUp_ * 0.8f;
   camera.position = camera.lookAt + back * float(distance_);
+  camera.up = cameraUp_;  // the horizon leans with gravity (walking round a planet)
   window_.viewport()->setCamera(camera);
 }
 

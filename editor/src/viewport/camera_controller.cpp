@@ -30,9 +30,11 @@ void CameraController::setCamera(const render::Camera& camera) {
   pitch_ = std::clamp(std::asin(std::clamp(d.y, -1.0f, 1.0f)), -kPitchLimit, kPitchLimit);
   yaw_ = std::atan2(d.x, d.z);
   fovY_ = camera.fovYDegrees;
+  adopted_ = camera;
 }
 
 render::Camera CameraController::camera() const {
+  if (adopted_) return *adopted_;
   render::Camera camera;
   camera.lookAt = target_;
   camera.position = target_ + direction() * distance_;
@@ -41,12 +43,14 @@ render::Camera CameraController::camera() const {
 }
 
 void CameraController::orbit(Vec2 pixels) {
+  adopted_.reset();
   yaw_ -= pixels.x * kOrbitRate;
   pitch_ = std::clamp(pitch_ + pixels.y * kOrbitRate, -kPitchLimit, kPitchLimit);
 }
 
 void CameraController::pan(Vec2 pixels, float viewHeight) {
   const render::CameraBasis basis = camera().basis();
+  adopted_.reset();
   // World size of one pixel at the target's depth (m).
   const float metersPerPixel =
       2.0f * distance_ * std::tan(fovY_ * kPi / 360.0f) / std::max(viewHeight, 1.0f);
@@ -54,6 +58,7 @@ void CameraController::pan(Vec2 pixels, float viewHeight) {
 }
 
 void CameraController::zoom(float steps) {
+  adopted_.reset();
   distance_ = std::clamp(distance_ * std::pow(0.85f, steps), kMinDistance, kMaxDistance);
 }
 
@@ -66,6 +71,7 @@ void CameraController::look(Vec2 pixels) {
 
 void CameraController::fly(Vec3 axes, float meters) {
   const render::CameraBasis basis = camera().basis();
+  adopted_.reset();
   const Vec3 move = basis.right * axes.x + kUp * axes.y + basis.forward * axes.z;
   if (glm::length(move) <= 0.0f) return;
   target_ += glm::normalize(move) * meters;
@@ -73,6 +79,7 @@ void CameraController::fly(Vec3 axes, float meters) {
 
 void CameraController::frame(const Aabb& bounds) {
   if (bounds.empty()) return;
+  adopted_.reset();
   Aabb box = bounds;
   box.min = glm::max(box.min, Vec3(-500.0f));
   box.max = glm::min(box.max, Vec3(500.0f));

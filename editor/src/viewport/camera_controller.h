@@ -3,6 +3,8 @@
 // can be tested alone. The state is an orbit around a target; every operation returns a
 // render::Camera with the conventions of the CPU renderer.
 #include "floptle/core/math.h"
+#include <optional>
+
 #include "floptle/core/render/camera.h"
 
 namespace floptle::editor {
@@ -11,7 +13,9 @@ class CameraController {
  public:
   CameraController();
 
-  /// Adopts a camera (its look_at becomes the orbit target).
+  /// Adopts a camera (its look_at becomes the orbit target). camera() returns it exactly,
+  /// tilted up vector included (a play-mode follow camera), until the user navigates; the
+  /// orbit then continues about world +Y from where it was.
   void setCamera(const render::Camera& camera);
   render::Camera camera() const;
 
@@ -35,6 +39,9 @@ class CameraController {
 
  private:
   Vec3 direction() const;  ///< unit vector from target to eye
+
+  /// The camera last adopted, shown as it is until the next navigation.
+  std::optional<render::Camera> adopted_;
 
   Vec3 target_{0.0f};
   /// Heading around +Y and elevation above the XZ plane (rad).

@@ -196,6 +196,8 @@ GizmoMode RaymarchView::gizmoMode() const { return gizmo_->mode(); }
 
 void RaymarchView::setGizmoSnap(const GizmoSnap& snap) { gizmo_->setSnap(snap); }
 
+const GizmoSnap& RaymarchView::gizmoSnap() const { return gizmo_->snap(); }
+
 void RaymarchView::setGridVisible(bool visible) {
   gridVisible_ = visible;
   update();

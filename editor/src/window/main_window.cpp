@@ -1,5 +1,6 @@
 // MainWindow: construction, docks, title, settings and closing.
 #include "floptle/editor/main_window.h"
+#include "floptle/editor/preferences.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -113,9 +114,7 @@ void MainWindow::restoreSettings() {
     resize(1280, 800);
   }
   restoreState(settings.value("window/state").toByteArray());
-  recovery_->setIntervalMs(
-      settings.value("preferences/autosaveSeconds", RecoveryFile::kDefaultIntervalMs / 1000).toInt() *
-      1000);
+  applyPreferences(Preferences::load(), *this);
 }
 
 void MainWindow::saveSettings() const {

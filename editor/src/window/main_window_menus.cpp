@@ -6,6 +6,7 @@
 
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
+#include "floptle/editor/preferences.h"
 #include "floptle/editor/play_mode.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/scene_tree_panel.h"
@@ -64,6 +65,9 @@ void MainWindow::createMenus() {
   viewport_->addAction(remove);
   make(edit, tr("Select &None"), "actionSelectNone", QKeySequence(tr("Ctrl+Shift+A")),
        [this] { document_.setSelection({}); });
+  edit->addSeparator();
+  make(edit, tr("&Preferences..."), "actionPreferences", QKeySequence(tr("Ctrl+,")),
+       [this] { PreferencesDialog::editFor(*this); });
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* frame = make(view, tr("&Frame Selected"), "actionFrameSelected", QKeySequence(tr("F")),

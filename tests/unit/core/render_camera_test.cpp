@@ -106,6 +106,32 @@ TEST(RenderCamera, DegenerateCamerasAreRefused) {
   EXPECT_TRUE(Camera{}.validate().ok());
 }
 
+// A rolled camera: with up = +X while looking down -Z, +X is up on screen and -Y is right,
+// so the top-centre pixel's ray leans toward +X and the right-centre pixel's toward -Y.
+TEST(RenderCamera, UpVectorRollsTheImage) {
+  Camera c;
+  c.position = {0.0f, 0.0f, 5.0f};
+  c.lookAt = {0.0f, 0.0f, 0.0f};
+  c.up = {2.0f, 0.0f, 0.5f};  // not unit, not perpendicular: only its part across the view counts
+  ASSERT_TRUE(c.validate().ok());
+  const render::CameraBasis b = c.basis();
+  EXPECT_NEAR(glm::distance(b.up, Vec3(1.0f, 0.0f, 0.0f)), 0.0f, 1e-6f);
+  EXPECT_NEAR(glm::distance(b.right, Vec3(0.0f, -1.0f, 0.0f)), 0.0f, 1e-6f);
+  const Ray top = c.rayThroughPixel({50.0f, 0.0f}, 100, 100);
+  EXPECT_GT(top.direction.x, 0.4f);
+  EXPECT_NEAR(top.direction.y, 0.0f, 1e-6f);
+  const Ray right = c.rayThroughPixel({100.0f, 50.0f}, 100, 100);
+  EXPECT_LT(right.direction.y, -0.4f);
+  // Looking along up itself still gives a right-handed orthonormal basis.
+  c.up = {0.0f, 0.0f, -1.0f};
+  const render::CameraBasis along = c.basis();
+  EXPECT_NEAR(glm::dot(along.right, along.up), 0.0f, 1e-6f);
+  EXPECT_NEAR(glm::length(along.right), 1.0f, 1e-6f);
+  EXPECT_NEAR(glm::dot(glm::cross(along.right, along.up), -along.forward), 1.0f, 1e-5f);
+  c.up = Vec3(0.0f);
+  EXPECT_FALSE(c.validate().ok());
+}
+
 TEST(RenderCamera, FramingCameraSeesTheWholeBox) {
   const Aabb box{{-1.0f, 0.0f, -2.0f}, {3.0f, 1.0f, 2.0f}};
   const Camera c = render::framingCamera(box, 60.0f);

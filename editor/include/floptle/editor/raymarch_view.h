@@ -121,6 +121,9 @@ class RaymarchView : public QOpenGLWidget {
   void setGizmo(GizmoMode mode, Vec3 pivot);
   GizmoMode gizmoMode() const;
   void setGizmoSnap(const GizmoSnap& snap);
+  const GizmoSnap& gizmoSnap() const;
+  bool gridVisible() const { return gridVisible_; }
+  bool adaptiveResolution() const { return adaptive_; }
   void setGridVisible(bool visible);
   /// All rasterized overlays at once (grid, selection, gizmo, line and mesh layers); off for
   /// image comparisons.

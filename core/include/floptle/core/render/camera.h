@@ -22,12 +22,16 @@ struct Camera {
   Vec3 lookAt{0.0f, 0.0f, 0.0f};
   /// Vertical field of view (degrees), in (0, 180).
   float fovYDegrees = 60.0f;
+  /// The world direction shown as up on screen (-): world +Y by default; a follow camera on a
+  /// curved gravity field tilts it. Need not be unit or perpendicular to the view; only its
+  /// component across the view direction counts.
+  Vec3 up{0.0f, 1.0f, 0.0f};
 
   /// Refuses a degenerate camera (eye on the target, non-finite values, fov out of range).
   Expected<void> validate() const;
 
-  /// right = forward x worldUp, up = right x forward. When looking straight up or down the
-  /// world -Z axis stands in for world up (so the basis is always defined).
+  /// right = forward x up, up' = right x forward. When looking along `up` a direction across
+  /// it stands in (world -Z for the default up), so the basis is always defined.
   CameraBasis basis() const;
   /// tan(fovY / 2) (-).
   float tanHalfFovY() const;

@@ -1,17 +1,16 @@
 // floptle import MESH --out FILE.json [--collision mesh|field] [--up auto|y|z]
 // Imports a mesh (glTF/OBJ/FBX) and writes a scene holding it as one static node whose "mesh"
 // component references the file, with one scene material per material slot.
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "floptle/core/asset/mesh_import.h"
+#include "floptle/core/asset/mesh_scene_entries.h"
 
 namespace floptle::cli {
 namespace {
@@ -22,8 +21,6 @@ int fail(const std::string& message) {
   std::fprintf(stderr, "floptle import: %s\n", message.c_str());
   return 1;
 }
-
-double clean(double v) { return std::isfinite(v) ? std::round(v * 1e6) / 1e6 : 0.0; }
 
 }  // namespace
 
@@ -69,44 +66,17 @@ int runImport(Args args) {
   auto mesh = asset::importMesh(meshPath, options, progress);
   if (!mesh) return fail(mesh.error().message());
 
-  // Materials: one per slot, ids from the slot names (made unique), physical defaults.
-  nlohmann::ordered_json materials = nlohmann::ordered_json::array();
-  nlohmann::ordered_json slotIds = nlohmann::ordered_json::array();
-  std::map<std::string, int> used;
-  for (const asset::MaterialSlot& slot : mesh->slots) {
-    std::string id = slot.name;
-    if (int n = used[slot.name]++; n > 0) id += "#" + std::to_string(n + 1);
-    nlohmann::ordered_json m;
-    m["id"] = id;
-    m["name"] = slot.name;
-    m["color"] = {clean(slot.baseColor.x), clean(slot.baseColor.y), clean(slot.baseColor.z)};
-    m["density"] = 1000.0;       // (kg/m^3)
-    m["friction"] = 0.6;         // (-)
-    m["restitution"] = 0.1;      // (-)
-    m["bulk_modulus"] = 1.0e9;   // (Pa)
-    m["yield_strength"] = 1.0e7; // (Pa)
-    materials.push_back(m);
-    slotIds.push_back(id);
-  }
-
   std::error_code ec;
   const std::filesystem::path outDir = std::filesystem::absolute(outPath, ec).parent_path();
-  std::filesystem::path relative = std::filesystem::absolute(meshPath, ec).lexically_relative(outDir);
-  if (relative.empty()) relative = std::filesystem::absolute(meshPath, ec);
-  std::string name = meshPath.stem().string();
-  if (name.empty()) name = "mesh";
-
-  nlohmann::ordered_json node;
-  node["name"] = name;
-  if (!slotIds.empty()) node["material"] = slotIds[0];
-  node["mesh"] = {{"file", relative.generic_string()}, {"collision", collision}, {"materials", slotIds}};
-  node["collider"] = {{"body", "static"}};
+  const asset::MeshSceneEntries entries = asset::meshSceneEntries(
+      *mesh, meshPath, outDir,
+      collision == "field" ? asset::MeshCollision::BakedField : asset::MeshCollision::TriangleMesh);
   nlohmann::ordered_json scene;
   scene["format"] = "floptle.scene";
   scene["version"] = 1;
-  scene["materials"] = materials;
+  scene["materials"] = entries.materials;
   scene["interactions"] = nlohmann::ordered_json::array();
-  scene["nodes"] = nlohmann::ordered_json::array({node});
+  scene["nodes"] = nlohmann::ordered_json::array({entries.node});
 
   // Atomic write: a temporary beside the target, then rename.
   const std::filesystem::path temporary = outPath.string() + ".tmp";
@@ -121,7 +91,7 @@ int runImport(Args args) {
     std::filesystem::remove(temporary, ec);
     return fail(outPath.string() + ": cannot write (" + ec.message() + ")");
   }
-  std::fprintf(stderr, "import: %zu triangles, %zu material slots -> %s\n", mesh->triangleCount(), mesh->slots.size(),
+  std::fprintf(stderr, "import: %zu triangles, %zu material slots -> %s\n", mesh->triangleCount(), mesh->materialSlots.size(),
                outPath.string().c_str());
   return 0;
 }

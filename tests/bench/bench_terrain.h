@@ -38,7 +38,7 @@ inline asset::TriangleMesh benchmarkTerrain() {
       m.triangles.push_back({b, c, d});
     }
   m.triangleSlots.assign(m.triangles.size(), 0);
-  m.slots.push_back({"ground", {}});
+  m.materialSlots.push_back({"ground", {}});
   return m;
 }
 

@@ -138,7 +138,7 @@ inline asset::TriangleMesh icosphere(int subdivisions, float radius) {
   for (Vec3& p : m.positions) p *= radius;
   orientOutward(m, Vec3(0.0f));
   m.triangleSlots.assign(m.triangles.size(), 0);
-  m.slots.push_back({"surface", {}});
+  m.materialSlots.push_back({"surface", {}});
   return m;
 }
 
@@ -154,7 +154,7 @@ inline asset::TriangleMesh boxMesh(Vec3 half) {
   }
   orientOutward(m, Vec3(0.0f));
   m.triangleSlots.assign(m.triangles.size(), 0);
-  m.slots.push_back({"surface", {}});
+  m.materialSlots.push_back({"surface", {}});
   return m;
 }
 

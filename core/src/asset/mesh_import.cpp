@@ -129,10 +129,10 @@ struct Flattener {
       const aiFace& face = m.mFaces[f];
       if (face.mNumIndices != 3) continue;
       if (!slotKnown) {
-        if (mesh.slots.size() >= 65535) { tooManySlots = true; return; }
-        slot = static_cast<std::uint16_t>(mesh.slots.size());
+        if (mesh.materialSlots.size() >= 65535) { tooManySlots = true; return; }
+        slot = static_cast<std::uint16_t>(mesh.materialSlots.size());
         const aiMaterial* material = m.mMaterialIndex < scene.mNumMaterials ? scene.mMaterials[m.mMaterialIndex] : nullptr;
-        mesh.slots.push_back(material ? slotOf(*material, m.mMaterialIndex) : MaterialSlot{"slot" + std::to_string(m.mMaterialIndex), {}});
+        mesh.materialSlots.push_back(material ? slotOf(*material, m.mMaterialIndex) : MaterialSlot{"slot" + std::to_string(m.mMaterialIndex), {}});
         slotOfMaterial[m.mMaterialIndex] = slot;
         slotKnown = true;
       }

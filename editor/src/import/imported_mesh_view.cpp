@@ -123,8 +123,8 @@ void ImportedMeshView::sync() {
 
     // Slot colours: the node's mesh.materials[slot] scene material, else the file's colour.
     std::vector<Vec3> slotColors;
-    for (std::size_t slot = 0; slot < materialSlots(mesh).size(); ++slot) {
-      Vec3 color = Vec3(materialSlots(mesh)[slot].baseColor);
+    for (std::size_t slot = 0; slot < mesh.materialSlots.size(); ++slot) {
+      Vec3 color = Vec3(mesh.materialSlots[slot].baseColor);
       if (component.contains("materials") && component["materials"].is_array() &&
           slot < component["materials"].size()) {
         if (const scene::Material* material = scene.material(scene.findMaterial(component["materials"][slot])))

@@ -178,7 +178,7 @@ void MeshImporter::onFinished() {
   QString note = tr("Imported %1: %2 triangles, %3 material slots as node '%4'")
                      .arg(path_)
                      .arg(result->mesh.triangleCount())
-                     .arg(materialSlots(result->mesh).size())
+                     .arg(result->mesh.materialSlots.size())
                      .arg(name);
   if (collision_ == MeshCollision::BakedField) note += tr(" (baked field: %1 bricks)").arg(result->bakedBricks);
   emit message(note);

@@ -4,14 +4,11 @@
 #include <cmath>
 #include <limits>
 
-#include "floptle/editor/import_triangle_mesh.h"  // first: TriangleMesh vs Qt's `slots`
-#pragma push_macro("slots")
-#undef slots
+#include "floptle/core/asset/triangle_mesh.h"
+#include "floptle/editor/wireframe_overlay.h"
 #include "floptle/physics/drawn_surface.h"
 #include "floptle/physics/field_collider.h"
 #include "floptle/physics/mesh_collider.h"
-#pragma pop_macro("slots")
-#include "floptle/editor/wireframe_overlay.h"
 
 namespace floptle::editor {
 namespace {

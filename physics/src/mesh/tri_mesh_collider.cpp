@@ -60,7 +60,7 @@ Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::
     for (std::uint32_t v : source.triangles[i])
       if (v >= source.positions.size())
         return Error{"mesh/triangles/" + std::to_string(i), "vertex index out of range"};
-    if (source.triangleSlots[i] >= std::max<std::size_t>(source.slots.size(), 1) && !source.slots.empty())
+    if (source.triangleSlots[i] >= std::max<std::size_t>(source.materialSlots.size(), 1) && !source.materialSlots.empty())
       return Error{"mesh/triangles/" + std::to_string(i), "material slot out of range"};
   }
   auto impl = std::make_unique<Impl>();
@@ -317,8 +317,8 @@ std::optional<std::uint16_t> TriMeshCollider::faceLabel(Vec3 p) const {
 }
 
 std::string TriMeshCollider::labelName(std::uint16_t label) const {
-  if (!impl_->labelled || label >= impl_->mesh.slots.size()) return {};
-  return impl_->mesh.slots[label].name;
+  if (!impl_->labelled || label >= impl_->mesh.materialSlots.size()) return {};
+  return impl_->mesh.materialSlots[label].name;
 }
 
 float TriMeshCollider::boundedDistance(Vec3 p, float maxDistance, std::uint32_t& hint) const {

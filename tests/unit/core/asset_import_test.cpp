@@ -13,8 +13,8 @@ using floptle::testing::makeTempDir;
 using floptle::testing::writeText;
 
 int slotNamed(const TriangleMesh& m, const std::string& name) {
-  for (std::size_t i = 0; i < m.slots.size(); ++i)
-    if (m.slots[i].name == name) return static_cast<int>(i);
+  for (std::size_t i = 0; i < m.materialSlots.size(); ++i)
+    if (m.materialSlots[i].name == name) return static_cast<int>(i);
   return -1;
 }
 
@@ -23,12 +23,12 @@ TEST(AssetImport, TwoMaterialObjKeepsSlotNamesColoursAndPerTriangleLabels) {
   auto mesh = importMesh(floptle::testing::writeTwoMaterialCubeObj(dir));
   ASSERT_TRUE(mesh.ok()) << mesh.error().message();
   EXPECT_EQ(mesh->triangleCount(), 12u);
-  ASSERT_EQ(mesh->slots.size(), 2u) << "DefaultMaterial is unused and must not be a slot";
+  ASSERT_EQ(mesh->materialSlots.size(), 2u) << "DefaultMaterial is unused and must not be a slot";
   const int grass = slotNamed(*mesh, "grass"), rock = slotNamed(*mesh, "rock");
   ASSERT_GE(grass, 0);
   ASSERT_GE(rock, 0);
-  EXPECT_NEAR(mesh->slots[grass].baseColor.y, 0.8f, 1e-6f);
-  EXPECT_NEAR(mesh->slots[rock].baseColor.x, 0.5f, 1e-6f);
+  EXPECT_NEAR(mesh->materialSlots[grass].baseColor.y, 0.8f, 1e-6f);
+  EXPECT_NEAR(mesh->materialSlots[rock].baseColor.x, 0.5f, 1e-6f);
   int grassCount = 0;
   for (std::size_t i = 0; i < mesh->triangleCount(); ++i) {
     const auto c = mesh->corners(i);
@@ -48,12 +48,12 @@ TEST(AssetImport, TwoMaterialGltfKeepsSlotsAndAppliesNodeTransform) {
   auto mesh = importMesh(floptle::testing::writeTwoMaterialGltf(dir));
   ASSERT_TRUE(mesh.ok()) << mesh.error().message();
   ASSERT_EQ(mesh->triangleCount(), 2u);
-  ASSERT_EQ(mesh->slots.size(), 2u) << "the appended unnamed default material is unused";
+  ASSERT_EQ(mesh->materialSlots.size(), 2u) << "the appended unnamed default material is unused";
   const int grass = slotNamed(*mesh, "grass"), rock = slotNamed(*mesh, "rock");
   ASSERT_GE(grass, 0);
   ASSERT_GE(rock, 0);
-  EXPECT_NEAR(mesh->slots[grass].baseColor.x, 0.1f, 1e-5f);
-  EXPECT_NEAR(mesh->slots[grass].baseColor.y, 0.8f, 1e-5f);
+  EXPECT_NEAR(mesh->materialSlots[grass].baseColor.x, 0.1f, 1e-5f);
+  EXPECT_NEAR(mesh->materialSlots[grass].baseColor.y, 0.8f, 1e-5f);
   for (std::size_t i = 0; i < 2; ++i) {
     const auto c = mesh->corners(i);
     const float x = (c[0].x + c[1].x + c[2].x) / 3.0f;

@@ -64,7 +64,7 @@ asset::TriangleMesh wavyTerrainAndCloud() {
     m.triangles.push_back({base, base + 1, base + 2});
   }
   m.triangleSlots.assign(m.triangles.size(), 0);
-  m.slots.push_back({"all", {}});
+  m.materialSlots.push_back({"all", {}});
   return m;
 }
 
@@ -109,7 +109,7 @@ TEST(MeshRayBvh, SharedEdgeTieGoesToTheLowerTriangle) {
                  {1.0f, 0.0f, -1.0f}};
   m.triangles = {{0, 1, 2}, {1, 5, 2}, {0, 2, 4}, {5, 3, 2}};
   m.triangleSlots.assign(m.triangles.size(), 0);
-  m.slots.push_back({"all", {}});
+  m.materialSlots.push_back({"all", {}});
   const auto forward = std::move(TriMeshCollider::create(m)).value();
   std::swap(m.triangles[0], m.triangles[1]);
   const auto swapped = std::move(TriMeshCollider::create(m)).value();

@@ -25,7 +25,8 @@
 #include <QProgressDialog>
 
 #include "floptle/core/expected.h"
-#include "floptle/editor/import_triangle_mesh.h"
+#include "floptle/core/asset/mesh_import.h"
+#include "floptle/core/asset/mesh_scene_entries.h"
 
 class QTimer;
 class QWidget;
@@ -36,13 +37,10 @@ namespace floptle::editor {
 
 class EditorDocument;
 
-/// How the imported mesh collides ("collision" of the mesh component).
-enum class MeshCollision {
-  /// A triangle-mesh collider (BVH), "mesh".
-  TriangleMesh,
-  /// A sparse brickmap baked from the mesh, "field".
-  BakedField,
-};
+/// How the imported mesh collides (core's, shared with `floptle import`).
+using MeshCollision = asset::MeshCollision;
+using asset::MeshSceneEntries;
+using asset::meshSceneEntries;
 
 /// Bake cell of a "field" mesh when the component names none (m): physics/mesh_collider.h's
 /// default, so the editor's bake is the one the scene gets on load.
@@ -66,20 +64,6 @@ struct MeshImportResult {
 Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
                                          const asset::ImportProgress& progress = {},
                                          const std::atomic<bool>* cancel = nullptr);
-
-/// What `floptle import` puts in a scene for a mesh: one material per slot (ids from the slot
-/// names, made unique, physical defaults) and one static node (named after the file) whose
-/// "mesh" component references the file. `sceneDir` empty: the file path is absolute;
-/// otherwise relative to it. Ids and names already in `takenMaterialIds` / `takenNodeNames`
-/// get a "#2", "#3" ... (materials) or "_2", "_3" ... (nodes) suffix.
-struct MeshSceneEntries {
-  nlohmann::ordered_json node;
-  std::vector<nlohmann::ordered_json> materials;
-};
-MeshSceneEntries meshSceneEntries(const asset::TriangleMesh& mesh, const std::filesystem::path& meshFile,
-                                  const std::filesystem::path& sceneDir, MeshCollision collision,
-                                  const std::set<std::string>& takenMaterialIds = {},
-                                  const std::set<std::string>& takenNodeNames = {});
 
 /// The GUI flow. One import at a time.
 class MeshImporter : public QObject {

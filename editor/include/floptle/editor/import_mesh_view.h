@@ -16,7 +16,8 @@
 #include <memory>
 #include <string>
 
-#include "floptle/editor/import_triangle_mesh.h"
+#include "floptle/core/asset/mesh_import.h"
+#include "floptle/core/asset/triangle_mesh.h"
 #include "floptle/editor/raymarch_view.h"
 
 template <class T>

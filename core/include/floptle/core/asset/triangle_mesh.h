@@ -23,10 +23,10 @@ struct TriangleMesh {
   std::vector<Vec3> positions;
   /// Triangles as three indices into `positions`, counter-clockwise seen from outside.
   std::vector<std::array<std::uint32_t, 3>> triangles;
-  /// Material slot of each triangle (index into `slots`); same size as `triangles`.
+  /// Material slot of each triangle (index into `materialSlots`); same size as `triangles`.
   std::vector<std::uint16_t> triangleSlots;
   /// Slots actually used by some triangle, in first-use order of the file's materials.
-  std::vector<MaterialSlot> slots;
+  std::vector<MaterialSlot> materialSlots;
 
   std::size_t triangleCount() const { return triangles.size(); }
   /// Bounds of every vertex (m); empty for an empty mesh.

@@ -105,32 +105,6 @@ __attribute__((noinline)) float handScene20(Vec3 p) {
   return d;
 }
 
-__attribute__((noinline)) float handMandelbulb(Vec3 p) {
-  const float power = 8.0f, bailout = 2.0f;
-  const float r0 = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z);
-  if (r0 > 2.0f * bailout) return r0 - bailout;
-  Vec3 z = p;
-  float dr = 1.0f, r = r0;
-  for (int i = 0; i < 8; ++i) {
-    r = std::sqrt(z.x * z.x + z.y * z.y + z.z * z.z);
-    if (r > bailout) break;
-    if (r < 1e-12f) {
-      dr = 1.0f;
-      z = p;
-      continue;
-    }
-    const float theta = std::acos(std::clamp(z.y / r, -1.0f, 1.0f)) * power;
-    const float phi = std::atan2(z.z, z.x) * power;
-    const float rp1 = std::pow(r, power - 1.0f);
-    dr = rp1 * power * dr + 1.0f;
-    const float zr = rp1 * r, st = std::sin(theta);
-    z = Vec3(zr * st * std::cos(phi), zr * std::cos(theta), zr * st * std::sin(phi)) + p;
-    r = std::sqrt(z.x * z.x + z.y * z.y + z.z * z.z);
-  }
-  r = std::max(r, 1e-20f);
-  return 0.25f * std::log(r) * r / dr;
-}
-
 // The same power-8 estimate as a careful engineer writes it for one point without
 // trigonometry, the algebra the compiled program uses for integer powers: with
 // r = |z| and rho = |(z.x, z.z)|, (cos 8 theta, sin 8 theta) is (y/r + i rho/r)^8 and
@@ -138,7 +112,7 @@ __attribute__((noinline)) float handMandelbulb(Vec3 p) {
 // product of r, r^2 and r^4. Same bailout, same z = 0 restart, same estimate
 // 0.25*log(r)*r/dr (kMandelbulbSafety 0.5 times 0.5*log(r)*r/dr); checked against the
 // compiled program at start (checkAlgebraicTwin). This is the limit for power 8; the
-// trigonometric handMandelbulb above is kept as the textbook form.
+// trigonometric handMandelbulb (below) is kept as the textbook form.
 inline void squareComplex(float& re, float& im) {
   const float nre = re * re - im * im, nim = (re + re) * im;
   re = nre, im = nim;
@@ -203,6 +177,8 @@ inline float mandelbulbByHand(Vec3 p, float power) {
   r = std::max(r, 1e-20f);
   return 0.25f * std::log(r) * r / dr;
 }
+// The textbook trigonometric power-8 form, kept for reference beside the algebraic twin.
+__attribute__((noinline)) float handMandelbulb(Vec3 p) { return mandelbulbByHand(p, 8.0f); }
 __attribute__((noinline)) float handMandelbulbMorph(Vec3 p) { return mandelbulbByHand(p, 7.5f); }
 
 // ---- runners --------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 #include "viewport/overlay_layers.h"
 
+#include "viewport/overlay_shaders.h"
+
 #include <glm/gtc/matrix_inverse.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -11,25 +13,6 @@
 namespace floptle::editor {
 
 namespace {
-
-constexpr const char* kLineVertex = R"GLSL(#version 330 core
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec4 a_color;
-uniform mat4 u_viewProj;
-uniform vec3 u_eye;
-uniform float u_pull;   // fraction of the way towards the eye: keeps coplanar lines in front
-out vec4 v_color;
-void main() {
-  v_color = a_color;
-  gl_Position = u_viewProj * vec4(mix(a_position, u_eye, u_pull), 1.0);
-}
-)GLSL";
-
-constexpr const char* kLineFragment = R"GLSL(#version 330 core
-in vec4 v_color;
-out vec4 fragColor;
-void main() { fragColor = v_color; }
-)GLSL";
 
 constexpr const char* kMeshVertex = R"GLSL(#version 330 core
 layout(location = 0) in vec3 a_position;
@@ -96,13 +79,9 @@ std::string meshFragment() {
 }
 
 std::unique_ptr<QOpenGLShaderProgram> build(const std::string& vertex, const std::string& fragment) {
-  auto program = std::make_unique<QOpenGLShaderProgram>();
-  if (!program->addShaderFromSourceCode(QOpenGLShader::Vertex, QByteArray::fromStdString(vertex)) ||
-      !program->addShaderFromSourceCode(QOpenGLShader::Fragment, QByteArray::fromStdString(fragment)) ||
-      !program->link()) {
-    qWarning("overlay shader: %s", qPrintable(program->log()));
-    return nullptr;
-  }
+  QString log;
+  auto program = overlay_shaders::buildProgram(vertex, fragment, log);
+  if (!program) qWarning("overlay shader: %s", qPrintable(log));
   return program;
 }
 
@@ -142,7 +121,7 @@ OverlayLayerRenderer::~OverlayLayerRenderer() = default;
 
 void OverlayLayerRenderer::initialize() {
   initializeOpenGLFunctions();
-  lineProgram_ = build(kLineVertex, kLineFragment);
+  lineProgram_ = build(overlay_shaders::kLineVertex, overlay_shaders::kLineFragment);
   meshProgram_ = build(kMeshVertex, meshFragment());
 }
 
@@ -266,6 +245,7 @@ void OverlayLayerRenderer::drawLines(const OverlayLayers& layers, OverlayDepth d
                          glm::value_ptr(viewProj));
       lineProgram_->setUniformValue("u_eye", eye.x, eye.y, eye.z);
       lineProgram_->setUniformValue("u_pull", pull);
+      lineProgram_->setUniformValue("u_alpha", 1.0f);
       bound = true;
     }
     found->second.vao->bind();

@@ -1,5 +1,7 @@
 #include "viewport/viewport_renderer.h"
 
+#include "viewport/overlay_shaders.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -33,26 +35,6 @@ void main() {
 }
 )GLSL";
 
-constexpr const char* kLineVertex = R"GLSL(#version 330 core
-layout(location = 0) in vec3 a_position;
-layout(location = 1) in vec4 a_color;
-uniform mat4 u_viewProj;
-uniform vec3 u_eye;
-uniform float u_pull;   // fraction of the way towards the eye: keeps coplanar lines in front
-uniform float u_alpha;
-out vec4 v_color;
-void main() {
-  v_color = vec4(a_color.rgb, a_color.a * u_alpha);
-  gl_Position = u_viewProj * vec4(mix(a_position, u_eye, u_pull), 1.0);
-}
-)GLSL";
-
-constexpr const char* kLineFragment = R"GLSL(#version 330 core
-in vec4 v_color;
-out vec4 fragColor;
-void main() { fragColor = v_color; }
-)GLSL";
-
 /// Pull of the grid towards the eye (-): larger than the raymarch's hit epsilon per metre
 /// (shading::kHitEpsilonPerMeter) so a ground plane at y = 0 does not hide its own grid.
 constexpr float kGridPull = 2e-3f;
@@ -65,18 +47,9 @@ struct LineVertex {
   float color[4];
 };
 
-std::unique_ptr<QOpenGLShaderProgram> buildProgram(const std::string& vertex,
-                                                   const std::string& fragment, QString& log) {
-  auto program = std::make_unique<QOpenGLShaderProgram>();
-  if (!program->addShaderFromSourceCode(QOpenGLShader::Vertex, QByteArray::fromStdString(vertex)) ||
-      !program->addShaderFromSourceCode(QOpenGLShader::Fragment, QByteArray::fromStdString(fragment)) ||
-      !program->link()) {
-    log = program->log();
-    if (log.isEmpty()) log = QStringLiteral("shader failed to compile or link (no log)");
-    return nullptr;
-  }
-  return program;
-}
+using overlay_shaders::buildProgram;
+using overlay_shaders::kLineFragment;
+using overlay_shaders::kLineVertex;
 
 }  // namespace
 

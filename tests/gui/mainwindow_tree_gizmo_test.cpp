@@ -186,3 +186,26 @@ TEST_F(WindowTest, CancelledGizmoDragRestoresTheStartTransform) {
   emit view.gizmoDragCancelled();
   EXPECT_EQ(document().json(), before);
 }
+
+TEST_F(WindowTest, ToolActionsAndKeysSwitchTheGizmoBetweenMoveRotateAndScale) {
+  document().setSelection({"rubber_ball"});
+  RaymarchView& view = *window().viewport();
+  EXPECT_EQ(view.gizmoMode(), GizmoMode::Translate);  // the default tool
+  window().action("actionToolRotate")->trigger();
+  EXPECT_EQ(window().gizmoTool(), GizmoMode::Rotate);
+  EXPECT_EQ(view.gizmoMode(), GizmoMode::Rotate);
+  EXPECT_TRUE(window().action("actionToolRotate")->isChecked());
+  EXPECT_FALSE(window().action("actionToolMove")->isChecked());
+  // The keys, in the viewport: R scale, W move.
+  window().activateWindow();
+  view.setFocus();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window()));
+  QTest::keyClick(&view, Qt::Key_R);
+  EXPECT_EQ(view.gizmoMode(), GizmoMode::Scale);
+  QTest::keyClick(&view, Qt::Key_W);
+  EXPECT_EQ(view.gizmoMode(), GizmoMode::Translate);
+  // No selection: no gizmo, whatever the tool.
+  document().setSelection({});
+  EXPECT_EQ(view.gizmoMode(), GizmoMode::None);
+  EXPECT_EQ(window().gizmoTool(), GizmoMode::Translate);
+}

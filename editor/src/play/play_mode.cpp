@@ -132,7 +132,8 @@ void PlayMode::enterPlay() {
   window_.undoGroup()->setActiveStack(copy->undoStack());
   window_.undoHistory()->setStack(copy->undoStack());
   window_.interactionMatrix()->setEnabled(false);
-  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime"})
+  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime", "actionToolMove",
+                           "actionToolRotate", "actionToolScale"})
     if (QAction* a = window_.action(name)) a->setEnabled(false);
   if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(false);
   setTint(true);
@@ -159,7 +160,8 @@ void PlayMode::leavePlay() {
   if (EditorDocument* copy = session_.copy()) window_.undoGroup()->removeStack(copy->undoStack());
   swapPanels(false);
   window_.interactionMatrix()->setEnabled(true);
-  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime"})
+  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime", "actionToolMove",
+                           "actionToolRotate", "actionToolScale"})
     if (QAction* a = window_.action(name)) a->setEnabled(true);
   if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(true);
   // The edit state as it was at Play: the field of the document, its selection, the camera.

@@ -386,6 +386,19 @@ void RaymarchView::wheelEvent(QWheelEvent* event) {
   event->accept();
 }
 
+bool RaymarchView::event(QEvent* event) {
+  if (event->type() == QEvent::ShortcutOverride && drag_ == Drag::Look) {
+    switch (static_cast<QKeyEvent*>(event)->key()) {
+      case Qt::Key_W: case Qt::Key_A: case Qt::Key_S: case Qt::Key_D: case Qt::Key_Q: case Qt::Key_E:
+        event->accept();  // a key press for the fly, not the shortcut
+        return true;
+      default:
+        break;
+    }
+  }
+  return QOpenGLWidget::event(event);
+}
+
 void RaymarchView::keyPressEvent(QKeyEvent* event) {
   if (event->key() == Qt::Key_Escape && drag_ == Drag::Gizmo) {
     drag_ = Drag::None;

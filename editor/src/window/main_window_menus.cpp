@@ -1,4 +1,5 @@
 // MainWindow: actions, menus and shortcuts.
+#include <QActionGroup>
 #include <QMenuBar>
 #include <QDockWidget>
 #include <QStatusBar>
@@ -76,6 +77,31 @@ void MainWindow::createMenus() {
   frame->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   viewport_->addAction(frame);
   sceneTree_->addAction(frame);
+  // Transform tools, as in most editors: W move, E rotate, R scale (bare letters: viewport and
+  // tree only; while flying with the right mouse button the view keeps W and E for itself).
+  auto* tools = new QActionGroup(this);
+  view->addSeparator();
+  const struct {
+    const char* text;
+    const char* name;
+    const char* key;
+    GizmoMode mode;
+  } toolSpecs[] = {{QT_TR_NOOP("&Move Tool"), "actionToolMove", "W", GizmoMode::Translate},
+                   {QT_TR_NOOP("R&otate Tool"), "actionToolRotate", "E", GizmoMode::Rotate},
+                   {QT_TR_NOOP("&Scale Tool"), "actionToolScale", "R", GizmoMode::Scale}};
+  for (const auto& spec : toolSpecs) {
+    const GizmoMode mode = spec.mode;
+    QAction* tool = make(view, tr(spec.text), spec.name, QKeySequence(QString::fromLatin1(spec.key)),
+                         [this, mode] { setGizmoTool(mode); });
+    tool->setCheckable(true);
+    tool->setChecked(mode == GizmoMode::Translate);
+    tool->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    tools->addAction(tool);
+    viewport_->addAction(tool);
+    sceneTree_->addAction(tool);
+  }
+  gizmoTool_ = GizmoMode::Translate;
+  view->addSeparator();
   QAction* runTime = make(view, tr("&Run Time"), "actionRunTime", QKeySequence(tr("T")),
                           [this] { setTimeRunning(!timeRunning()); });
   runTime->setCheckable(true);

@@ -1,9 +1,12 @@
 // MainWindow <-> viewport: the document's field to the view, picking, the gizmo, frame
 // selected and the frame-time readout.
+#include <QAction>
+
 #include <algorithm>
 #include <cmath>
 
 #include <QAction>
+
 #include <QLabel>
 #include <QStatusBar>
 #include <QTimer>
@@ -124,8 +127,17 @@ void MainWindow::syncSelectionOverlay() {
     }
   }
   viewport_->setSelectionBounds(boxes);
-  viewport_->setGizmo(count > 0 ? GizmoMode::Translate : GizmoMode::None,
+  viewport_->setGizmo(count > 0 ? gizmoTool_ : GizmoMode::None,
                       count > 0 ? pivot / float(count) : Vec3(0.0f));
+}
+
+void MainWindow::setGizmoTool(GizmoMode mode) {
+  if (mode == GizmoMode::None) return;
+  gizmoTool_ = mode;
+  const char* names[] = {"actionToolMove", "actionToolRotate", "actionToolScale"};
+  const int index = mode == GizmoMode::Translate ? 0 : mode == GizmoMode::Rotate ? 1 : 2;
+  if (QAction* tool = action(QString::fromLatin1(names[index]))) tool->setChecked(true);
+  syncSelectionOverlay();
 }
 
 QString MainWindow::selectByRay(const Ray& ray, bool extend) {

@@ -96,6 +96,10 @@ class MainWindow : public QMainWindow {
 
  public:
   bool timeRunning() const;
+  /// The transform tool the gizmo shows on a selection (View > Move / Rotate / Scale Tool,
+  /// W / E / R in the viewport and tree).
+  void setGizmoTool(GizmoMode mode);
+  GizmoMode gizmoTool() const { return gizmoTool_; }
   /// Field time shown in the viewport (s).
   double fieldTime() const { return fieldTime_; }
 
@@ -140,6 +144,8 @@ class MainWindow : public QMainWindow {
   std::vector<std::pair<QString, Json>> gizmoStart_;
   /// Field time (s) and the wall clock that advances it while time runs (viewport only; the
   /// simulation has its own fixed-step clock).
+  /// Set to Translate when the menus are made (an opaque enum here: value 0 is None).
+  GizmoMode gizmoTool_{};
   double fieldTime_ = 0.0;
   QTimer* timeTimer_ = nullptr;
   QElapsedTimer timeClock_;

@@ -190,6 +190,9 @@ class RaymarchView : public QOpenGLWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
+  /// While flying (right mouse button held) the fly keys reach keyPressEvent even where a
+  /// window shortcut uses the same letter (W / E tools).
+  bool event(QEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void keyReleaseEvent(QKeyEvent* event) override;
 

@@ -83,6 +83,18 @@ int fail(const Error& error) {
   return 1;
 }
 
+// Writes the trace file (when asked for) and prints the result object; the exit status.
+int finish(const SimulateArgs& args, const std::string& traceLines,
+           const nlohmann::ordered_json& result) {
+  if (args.trace) {
+    std::ofstream out(*args.trace, std::ios::binary | std::ios::trunc);
+    out << traceLines;
+    if (!out) return fail(Error{*args.trace, "cannot write the trace file"});
+  }
+  std::cout << result.dump() << '\n';
+  return 0;
+}
+
 int runDriftScene(const SimulateArgs& args, const drift::DriftNode& node) {
   auto setup = drift::driftSetupFromJson(*node.component, node.pointer);
   if (!setup) return fail(Error{args.scene + ": " + setup.error().where, setup.error().what});
@@ -101,13 +113,7 @@ int runDriftScene(const SimulateArgs& args, const drift::DriftNode& node) {
 
   auto result = drift::replayDrift(*setup, node.name, options);
   if (!result) return fail(result.error());
-  if (args.trace) {
-    std::ofstream out(*args.trace, std::ios::binary | std::ios::trunc);
-    out << traceLines;
-    if (!out) return fail(Error{*args.trace, "cannot write the trace file"});
-  }
-  std::cout << result->dump() << '\n';
-  return 0;
+  return finish(args, traceLines, *result);
 }
 
 // Scenes without a "drift" component: characters, vehicles and rigid bodies (physics/).
@@ -131,13 +137,7 @@ int runPhysicsScene(const SimulateArgs& args, const nlohmann::ordered_json& docu
     const bool inInputs = args.inputs && e.where.rfind("/", 0) == 0 && e.what.find("not a character") != std::string::npos;
     return fail(Error{(inInputs ? *args.inputs : args.scene) + ": " + e.where, e.what});
   }
-  if (args.trace) {
-    std::ofstream out(*args.trace, std::ios::binary | std::ios::trunc);
-    out << traceLines;
-    if (!out) return fail(Error{*args.trace, "cannot write the trace file"});
-  }
-  std::cout << result->dump() << '\n';
-  return 0;
+  return finish(args, traceLines, *result);
 }
 
 }  // namespace

@@ -115,9 +115,15 @@ TEST_F(PlayWindowTest, DriftInvalidValueIsRefusedWithItsNameAndTheOldTuningStays
 }
 
 // Writes a picture of Drift in play to $FLOPTLE_PLAY_SCREENSHOT (skipped without it).
+// Plays drift.json with two clicks on the water, checks both ripples were placed and the
+// debug overlay is drawn, and writes a screenshot of the window into the build tree
+// (screenshots/editor-play-drift.png; FLOPTLE_PLAY_SCREENSHOT=file.png writes it elsewhere).
 TEST_F(PlayWindowTest, DriftScreenshotWhilePlaying) {
-  const QByteArray out = qgetenv("FLOPTLE_PLAY_SCREENSHOT");
-  if (out.isEmpty()) GTEST_SKIP() << "set FLOPTLE_PLAY_SCREENSHOT=file.png to write one";
+  QString out = QString::fromUtf8(qgetenv("FLOPTLE_PLAY_SCREENSHOT"));
+  if (out.isEmpty()) {
+    QDir().mkpath(QStringLiteral(FLOPTLE_BINARY_DIR "/screenshots"));
+    out = QStringLiteral(FLOPTLE_BINARY_DIR "/screenshots/editor-play-drift.png");
+  }
   openScene(driftScenePath());
   window().resize(1000, 640);
   window().action("actionPlay")->trigger();
@@ -133,9 +139,12 @@ TEST_F(PlayWindowTest, DriftScreenshotWhilePlaying) {
   }
   QTest::qWait(300);
   window().action("actionPlay")->trigger();  // pause for a still frame
+  EXPECT_EQ(session().sandbox()->counters().placements, 2u);
+  EXPECT_GT(view->overlayLineCount("play/drift"), 0u);
   QTest::qWait(1500);
   const QPixmap shot = window().screen()->grabWindow(window().winId());
-  ASSERT_TRUE(shot.save(QString::fromUtf8(out)));
+  ASSERT_FALSE(shot.isNull());
+  ASSERT_TRUE(shot.save(out)) << out.toStdString();
 }
 
 }  // namespace

@@ -46,6 +46,49 @@ Expected<void> readVec3(const Json& c, const char* key, const std::string& where
     if (!result_) return result_.error(); \
   } while (0)
 
+/// The body of a dynamic node: its shape about the centre of mass, and where the centre is.
+struct BodyPlacement {
+  BodyShape shape = BodyShape::sphere(0.5f);
+  Vec3 centreLocal{0.0f};                 ///< centre of mass in the node frame (m)
+  Quat axis{1.0f, 0.0f, 0.0f, 0.0f};      ///< body axes in the node frame
+};
+
+Expected<BodyPlacement> bodyFromShape(const field::FieldNode& shape, float scale,
+                                      const std::string& where) {
+  auto p = [&](int i) { return shape.params[std::size_t(i)].at(0.0) * scale; };
+  BodyPlacement b;
+  switch (shape.type) {
+    case field::NodeType::Sphere:
+      b.shape = BodyShape::sphere(p(0));
+      return b;
+    case field::NodeType::Box:
+      b.shape = BodyShape::box(Vec3(p(0), p(1), p(2)));
+      return b;
+    case field::NodeType::Capsule: {
+      const Vec3 a(p(0), p(1), p(2)), e(p(3), p(4), p(5));
+      const float half = 0.5f * glm::length(e - a);
+      b.shape = BodyShape::capsule(half, p(6));
+      b.centreLocal = 0.5f * (a + e) / scale;
+      if (half > 1e-6f) b.axis = glm::rotation(Vec3(0, 1, 0), glm::normalize(e - a));
+      return b;
+    }
+    default: {
+      auto program = field::FieldProgram::compile(shape);
+      if (!program) return Error{where, program.error().message()};
+      Vec3 com(0.0f);
+      auto convex = BodyShape::convexField(
+          std::make_shared<const field::FieldProgram>(std::move(program.value())), com);
+      if (!convex) return Error{where, convex.error().what};
+      if (scale != 1.0f) return Error{where, "a dynamic field body must have scale 1"};
+      b.shape = std::move(convex.value());
+      b.centreLocal = com;
+      return b;
+    }
+  }
+}
+
+}  // namespace
+
 Expected<CharacterDesc> characterFromNode(const scene::SceneNode& node, const scene::Scene& sc) {
   const Json& c = node.components["character"];
   const std::string where = node.pointer + "/character";
@@ -101,49 +144,6 @@ Expected<VehicleDesc> vehicleFromNode(const scene::SceneNode& node, const scene:
   }
   return d;
 }
-
-/// The body of a dynamic node: its shape about the centre of mass, and where the centre is.
-struct BodyPlacement {
-  BodyShape shape = BodyShape::sphere(0.5f);
-  Vec3 centreLocal{0.0f};                 ///< centre of mass in the node frame (m)
-  Quat axis{1.0f, 0.0f, 0.0f, 0.0f};      ///< body axes in the node frame
-};
-
-Expected<BodyPlacement> bodyFromShape(const field::FieldNode& shape, float scale,
-                                      const std::string& where) {
-  auto p = [&](int i) { return shape.params[std::size_t(i)].at(0.0) * scale; };
-  BodyPlacement b;
-  switch (shape.type) {
-    case field::NodeType::Sphere:
-      b.shape = BodyShape::sphere(p(0));
-      return b;
-    case field::NodeType::Box:
-      b.shape = BodyShape::box(Vec3(p(0), p(1), p(2)));
-      return b;
-    case field::NodeType::Capsule: {
-      const Vec3 a(p(0), p(1), p(2)), e(p(3), p(4), p(5));
-      const float half = 0.5f * glm::length(e - a);
-      b.shape = BodyShape::capsule(half, p(6));
-      b.centreLocal = 0.5f * (a + e) / scale;
-      if (half > 1e-6f) b.axis = glm::rotation(Vec3(0, 1, 0), glm::normalize(e - a));
-      return b;
-    }
-    default: {
-      auto program = field::FieldProgram::compile(shape);
-      if (!program) return Error{where, program.error().message()};
-      Vec3 com(0.0f);
-      auto convex = BodyShape::convexField(
-          std::make_shared<const field::FieldProgram>(std::move(program.value())), com);
-      if (!convex) return Error{where, convex.error().what};
-      if (scale != 1.0f) return Error{where, "a dynamic field body must have scale 1"};
-      b.shape = std::move(convex.value());
-      b.centreLocal = com;
-      return b;
-    }
-  }
-}
-
-}  // namespace
 
 Expected<Simulation> Simulation::fromScene(const scene::Scene& sc, const std::filesystem::path& sceneDir) {
   SimulationSettings settings;

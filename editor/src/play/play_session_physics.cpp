@@ -12,18 +12,6 @@
 #include "floptle/physics/simulation.h"
 
 namespace floptle::editor {
-namespace {
-
-constexpr float kDegrees = 3.14159265358979f / 180.0f;
-
-float numberOr(const Json& component, const char* key, float fallback) {
-  if (!component.is_object() || !component.contains(key) || !component[key].is_number())
-    return fallback;
-  const double value = component[key].get<double>();
-  return std::isfinite(value) ? float(value) : fallback;
-}
-
-}  // namespace
 
 Expected<void> PlaySession::buildPhysics() {
   const std::filesystem::path dir =
@@ -192,32 +180,35 @@ void PlaySession::applyCopyToPhysics() {
     }
     sim.bodies().wake(i);
   }
+  // Controllers: the copy's components read by the same checked parser the simulation was
+  // built with; only the tunable values are taken (a value out of range keeps the old ones).
   for (physics::CharacterController& c : sim.characters()) {
     const int n = scene.findNode(c.desc().name);
     if (n < 0) continue;
-    const Json& comp = scene.nodes[std::size_t(n)].components.value("character", Json::object());
+    const auto tuned = physics::characterFromNode(scene.nodes[std::size_t(n)], scene);
+    if (!tuned) continue;
     physics::CharacterDesc& d = c.desc();
-    d.speed = numberOr(comp, "speed", d.speed);
-    d.jumpSpeed = numberOr(comp, "jump_speed", d.jumpSpeed);
-    d.stepHeight = numberOr(comp, "step_height", d.stepHeight);
-    d.slopeLimit = numberOr(comp, "slope_limit", scene.settings.slopeLimitDegrees) * kDegrees;
+    d.speed = tuned->speed;
+    d.jumpSpeed = tuned->jumpSpeed;
+    d.stepHeight = tuned->stepHeight;
+    d.slopeLimit = tuned->slopeLimit;
   }
   for (physics::Vehicle& v : sim.vehicles()) {
     const int n = scene.findNode(v.desc().name);
     if (n < 0) continue;
-    const Json& comp = scene.nodes[std::size_t(n)].components.value("vehicle", Json::object());
+    const auto tuned = physics::vehicleFromNode(scene.nodes[std::size_t(n)], scene);
+    if (!tuned) continue;
     physics::VehicleDesc& d = v.desc();
-    d.antiRoll = numberOr(comp, "anti_roll", d.antiRoll);
-    if (const scene::Material* m = scene.material(scene.nodes[std::size_t(n)].material))
-      d.friction = m->friction;
-    const Json wheels = comp.value("wheels", Json::array());
-    for (std::size_t w = 0; w < d.wheels.size() && w < wheels.size(); ++w) {
+    d.antiRoll = tuned->antiRoll;
+    d.friction = tuned->friction;
+    for (std::size_t w = 0; w < d.wheels.size() && w < tuned->wheels.size(); ++w) {
       physics::WheelDesc& wd = d.wheels[w];
-      wd.stiffness = numberOr(wheels[w], "stiffness", wd.stiffness);
-      wd.damping = numberOr(wheels[w], "damping", wd.damping);
-      wd.grip = numberOr(wheels[w], "grip", wd.grip);
-      wd.drive = numberOr(wheels[w], "drive", wd.drive);
-      wd.steer = numberOr(wheels[w], "steer", wd.steer / kDegrees) * kDegrees;
+      const physics::WheelDesc& t = tuned->wheels[w];
+      wd.stiffness = t.stiffness;
+      wd.damping = t.damping;
+      wd.grip = t.grip;
+      wd.drive = t.drive;
+      wd.steer = t.steer;
     }
   }
 }

@@ -36,6 +36,7 @@
 
 namespace floptle::scene {
 struct Scene;
+struct SceneNode;
 }
 
 namespace floptle::physics {
@@ -77,6 +78,12 @@ struct SimulationState {
   std::vector<std::vector<WheelState>> wheels;
   std::vector<VehicleInput> vehicleInputs;
 };
+
+/// The controller descriptions of a scene node's "character" / "vehicle" component, checked
+/// (every value in range; errors name the JSON pointer). fromScene builds its controllers
+/// with these; the editor's play mode re-reads them to apply tuning to a running simulation.
+Expected<CharacterDesc> characterFromNode(const scene::SceneNode& node, const scene::Scene& scene);
+Expected<VehicleDesc> vehicleFromNode(const scene::SceneNode& node, const scene::Scene& scene);
 
 class Simulation {
  public:

@@ -6,5 +6,7 @@ floptle_install_packages
 floptle_build
 floptle_runtime_env
 cd "$FLOPTLE_BUILD"
-exec xvfb-run -a -s "-screen 0 1600x1000x24" \
+# -noreset: by default Xvfb resets itself whenever its last client leaves, and a GUI test that
+# connects during that reset dies with "could not connect to display" (seen once in CI).
+exec xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
   ctest --output-on-failure --timeout 600 -j "$FLOPTLE_JOBS" "$@"

@@ -1,0 +1,57 @@
+#pragma once
+// BrickMap <-> OpenVDB .vdb files (issue 4: baked fields travel to Blender and Houdini).
+//
+// Written grid: an openvdb::FloatGrid named "surface" (what Blender and Houdini call an SDF
+// volume), GridClass level set, a linear transform of voxel size = cellSize whose index
+// (0, 0, 0) sits on the BrickMap's origin, so VDB voxel ijk holds the sample at world
+// origin + ijk * cellSize: BrickMap samples are vertex-centred (at fine-cell corners) and a
+// VDB voxel value sits exactly at its index point, so both interpolate the same lattice and a
+// trilinear (openvdb::tools::BoxSampler) read at world p equals BrickMap::distance(p) inside
+// the bricks. Background = the narrow band's outside value (bandWidth, m); the interior empty
+// space is inactive -bandWidth, as openvdb's signed flood fill would leave it. Every stored
+// brick's 9^3 samples are written with their exact values; those with |d| < bandWidth are the
+// active voxels (the narrow band), the others inactive. Empty space is not stored (sparse).
+// Grid metadata: "units" = "meters", "up_axis" = "Y", "floptle_format_version" = 1,
+// "floptle_band_width" (m).
+//
+// Read: a float level set of any voxel size and offset becomes a BrickMap with that voxel size
+// as its cell, its top-level grid laid on the file's voxel lattice (every brick sample is a
+// file voxel, read without interpolation) and bandWidth = the grid's background. The centre
+// values of empty top cells, which a narrow-band file does not carry, become a lower bound of
+// the distance (the gap to the nearest top cell holding a band voxel), with the file's sign.
+// Refused with an error naming the file and the grid: a missing or unreadable file, no float
+// grid, a fog volume or another non-level-set class, a rotated / sheared / non-uniformly
+// scaled or non-linear transform, a background <= 0, no voxels.
+//
+// Thread-safe; OpenVDB is initialised once on first use. No OpenVDB type crosses this header
+// and no exception leaves these functions.
+#include <filesystem>
+#include <string>
+
+#include "floptle/core/brickmap/brick_map.h"
+#include "floptle/core/expected.h"
+
+namespace floptle {
+
+struct VdbWriteOptions {
+  /// Grid name; Blender and Houdini look for "surface" first.
+  std::string gridName = "surface";
+};
+
+struct VdbReadOptions {
+  /// Grid to read; empty = "surface" if the file has it, else its first float grid.
+  std::string gridName;
+  /// Worker threads for building the BrickMap (>= 1).
+  int threads = 1;
+};
+
+/// Writes `map` to `file` (written to a temporary file in the same folder, then renamed, so a
+/// failed write leaves any old file untouched). Errors: an empty map, an unwritable path.
+Expected<void> writeBrickMapVdb(const BrickMap& map, const std::filesystem::path& file,
+                                const VdbWriteOptions& options = {});
+
+/// Reads a float level-set grid of `file` into a BrickMap (see the header comment).
+Expected<BrickMap> readBrickMapVdb(const std::filesystem::path& file, const VdbReadOptions& options = {},
+                                   const BakeProgress& progress = {});
+
+}  // namespace floptle

@@ -1,0 +1,330 @@
+// BrickMap <-> OpenVDB level-set files. The only file of the project that includes OpenVDB:
+// its headers are heavy and it throws, so everything stays behind brick_map_vdb.h's Expected.
+#include "floptle/core/brickmap/brick_map_vdb.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <mutex>
+#include <system_error>
+
+#include <openvdb/io/File.h>
+#include <openvdb/openvdb.h>
+#include <openvdb/tools/Interpolation.h>
+
+namespace floptle {
+namespace {
+
+constexpr int kFormatVersion = 1;
+constexpr int kCells = BrickMap::kCells;
+
+void initializeOpenVdb() {
+  static std::once_flag once;
+  std::call_once(once, [] { openvdb::initialize(); });
+}
+
+int floorDiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+std::string gridWhere(const std::filesystem::path& file, const std::string& grid) {
+  return file.string() + ": grid '" + grid + "'";
+}
+
+openvdb::Coord coordOf(glm::ivec3 v) { return openvdb::Coord(v.x, v.y, v.z); }
+
+// ---- writing ---------------------------------------------------------------------------
+
+openvdb::FloatGrid::Ptr gridOf(const BrickMap& map, const std::string& name) {
+  const float background = map.bandWidth();
+  openvdb::FloatGrid::Ptr grid = openvdb::FloatGrid::create(background);
+  // Voxel ijk <-> world origin + ijk * cellSize: the BrickMap's sample lattice (vertex-centred).
+  openvdb::math::Transform::Ptr transform = openvdb::math::Transform::createLinearTransform(map.cellSize());
+  const Vec3 o = map.origin();
+  transform->postTranslate(openvdb::Vec3d(o.x, o.y, o.z));
+  grid->setTransform(transform);
+  grid->setName(name);
+  grid->setGridClass(openvdb::GRID_LEVEL_SET);
+  grid->setCreator("Floptle");
+  grid->insertMeta("units", openvdb::StringMetadata("meters"));
+  grid->insertMeta("up_axis", openvdb::StringMetadata("Y"));
+  grid->insertMeta("floptle_format_version", openvdb::Int32Metadata(kFormatVersion));
+  grid->insertMeta("floptle_band_width", openvdb::FloatMetadata(background));
+
+  const glm::ivec3 dims = map.dims();
+  auto forEachCell = [&](auto body) {
+    for (int z = 0; z < dims.z; ++z)
+      for (int y = 0; y < dims.y; ++y)
+        for (int x = 0; x < dims.x; ++x) body(glm::ivec3(x, y, z));
+  };
+  // 1. Empty top cells inside the surface: one inactive -background tile each (a top cell is
+  //    exactly one 8^3 VDB leaf: index 0 is the map's origin and bricks are 8 cells wide).
+  forEachCell([&](glm::ivec3 c) {
+    if (map.brickAt(c) < 0 && map.centreValue(c) < 0.0f)
+      grid->tree().fill(openvdb::CoordBBox(coordOf(c * kCells), coordOf(c * kCells + (kCells - 1))), -background,
+                        /*active=*/false);
+  });
+  // 2. Brick samples: first the +x/+y/+z faces a brick shares with its neighbour, then every
+  //    brick's own 8^3 samples, so a shared face holds the value of the brick that owns it and
+  //    a face next to an empty cell still carries the brick's value (what a trilinear read in
+  //    the brick's last cell needs).
+  openvdb::FloatGrid::Accessor acc = grid->getAccessor();
+  auto put = [&](openvdb::Coord ijk, float v) {
+    if (std::abs(v) < background) acc.setValueOn(ijk, v);
+    else acc.setValueOff(ijk, v);
+  };
+  for (const bool owned : {false, true}) {
+    forEachCell([&](glm::ivec3 c) {
+      const int b = map.brickAt(c);
+      if (b < 0) return;
+      for (int k = 0; k < BrickMap::kSamples; ++k)
+        for (int j = 0; j < BrickMap::kSamples; ++j)
+          for (int i = 0; i < BrickMap::kSamples; ++i) {
+            const bool own = i < kCells && j < kCells && k < kCells;
+            if (own == owned) put(coordOf(c * kCells + glm::ivec3(i, j, k)), map.brickSample(b, i, j, k));
+          }
+    });
+  }
+  grid->pruneGrid(0.0f);
+  return grid;
+}
+
+// ---- reading ---------------------------------------------------------------------------
+
+/// The grid to read: the named one, else "surface", else the first float grid.
+Expected<std::string> chooseGrid(openvdb::io::File& file, const std::filesystem::path& path, const std::string& wanted) {
+  openvdb::GridPtrVecPtr grids = file.readAllGridMetadata();
+  std::string list, firstFloat;
+  bool hasFloat = false, hasSurface = false;
+  for (const openvdb::GridBase::Ptr& g : *grids) {
+    list += (list.empty() ? "" : ", ") + ("'" + g->getName() + "' (" + g->valueType() + ")");
+    if (!wanted.empty() && g->getName() == wanted) return wanted;
+    if (g->isType<openvdb::FloatGrid>()) {
+      if (!hasFloat) firstFloat = g->getName();
+      hasFloat = true;
+      if (g->getName() == "surface") hasSurface = true;
+    }
+  }
+  if (list.empty()) list = "none";
+  if (!wanted.empty()) return Error{path.string(), "has no grid named '" + wanted + "' (grids: " + list + ")"};
+  if (hasSurface) return std::string("surface");
+  if (!hasFloat) return Error{path.string(), "has no float grid to read as a level set (grids: " + list + ")"};
+  return firstFloat;
+}
+
+const char* className(openvdb::GridClass c) {
+  switch (c) {
+    case openvdb::GRID_LEVEL_SET: return "a level set";
+    case openvdb::GRID_FOG_VOLUME: return "a fog volume";
+    case openvdb::GRID_STAGGERED: return "a staggered grid";
+    default: return "of unknown class";
+  }
+}
+
+/// Voxel size (m) and translation (m) of a uniform, axis-aligned linear transform.
+Expected<std::pair<double, openvdb::Vec3d>> axisAlignedUniform(const openvdb::math::Transform& t,
+                                                                const std::string& where) {
+  if (!t.isLinear()) return Error{where, "has a non-linear (frustum) transform; only uniform voxels are supported"};
+  const openvdb::Mat4d m = t.baseMap()->getAffineMap()->getMat4();  // row vectors: world = [ijk 1] * m
+  const double s = m(0, 0);
+  const double tol = 1e-6 * std::abs(s);
+  bool ok = s > 0.0 && std::isfinite(s);
+  for (int r = 0; r < 3 && ok; ++r)
+    for (int c = 0; c < 3 && ok; ++c) ok = std::abs(m(r, c) - (r == c ? s : 0.0)) <= tol;
+  if (!ok) return Error{where, "has a rotated, sheared or non-uniformly scaled transform; only axis-aligned cubic voxels are supported"};
+  const openvdb::Vec3d translation(m(3, 0), m(3, 1), m(3, 2));
+  if (!std::isfinite(translation.x()) || !std::isfinite(translation.y()) || !std::isfinite(translation.z()))
+    return Error{where, "has a non-finite transform"};
+  return std::make_pair(s, translation);
+}
+
+/// Top cells (of the map being built) that hold a narrow-band voxel, and a lower bound of the
+/// distance from each top cell's centre to the surface: the surface lies where adjacent voxels
+/// change sign, so inside the boxes of the cells holding band voxels (|v| < background);
+/// a cell k top cells away (Chebyshev) from all of them is at least (k - 1/2) bricks off.
+struct CoarseField {
+  std::vector<std::uint8_t> band;
+  std::vector<float> lowerBound;  ///< (m)
+};
+
+CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm::ivec3 dims, float brickSize) {
+  const float background = grid.background();
+  const std::size_t cells = static_cast<std::size_t>(dims.x) * dims.y * dims.z;
+  CoarseField out{std::vector<std::uint8_t>(cells, 0), std::vector<float>(cells, 0.0f)};
+  auto index = [&](glm::ivec3 c) { return static_cast<std::size_t>(c.x + dims.x * (c.y + dims.y * c.z)); };
+  auto inside = [&](glm::ivec3 c) { return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) && glm::all(glm::lessThan(c, dims)); };
+  for (auto leaf = grid.tree().cbeginLeaf(); leaf; ++leaf) {
+    for (auto it = leaf->cbeginValueAll(); it; ++it) {
+      if (!(std::abs(*it) < background)) continue;
+      const openvdb::Coord g = it.getCoord() - base;
+      const glm::ivec3 l(g.x(), g.y(), g.z());
+      const glm::ivec3 home(floorDiv(l.x, kCells), floorDiv(l.y, kCells), floorDiv(l.z, kCells));
+      // A voxel on a top cell's low face is also the high face of the cell below.
+      for (int dz = 0; dz <= (l.z % kCells == 0 ? 1 : 0); ++dz)
+        for (int dy = 0; dy <= (l.y % kCells == 0 ? 1 : 0); ++dy)
+          for (int dx = 0; dx <= (l.x % kCells == 0 ? 1 : 0); ++dx) {
+            const glm::ivec3 c = home - glm::ivec3(dx, dy, dz);
+            if (inside(c)) out.band[index(c)] = 1;
+          }
+    }
+  }
+  // Chebyshev distance in top cells to the nearest band cell (breadth first, 26 neighbours).
+  std::vector<int> steps(cells, -1);
+  std::deque<glm::ivec3> queue;
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x)
+        if (out.band[index({x, y, z})]) {
+          steps[index({x, y, z})] = 0;
+          queue.push_back({x, y, z});
+        }
+  while (!queue.empty()) {
+    const glm::ivec3 c = queue.front();
+    queue.pop_front();
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const glm::ivec3 n = c + glm::ivec3(dx, dy, dz);
+          if (!inside(n) || steps[index(n)] >= 0) continue;
+          steps[index(n)] = steps[index(c)] + 1;
+          queue.push_back(n);
+        }
+  }
+  for (std::size_t i = 0; i < cells; ++i)
+    out.lowerBound[i] = steps[i] < 0 ? 1e9f : std::max(0.0f, (static_cast<float>(steps[i]) - 0.5f) * brickSize);
+  return out;
+}
+
+Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string& where, const VdbReadOptions& options,
+                              const BakeProgress& progress) {
+  if (grid.getGridClass() != openvdb::GRID_LEVEL_SET)
+    return Error{where, std::string("is ") + className(grid.getGridClass()) + ", not a level set (a signed distance field)"};
+  auto frame = axisAlignedUniform(grid.transform(), where);
+  if (!frame) return frame.error();
+  const double voxel = frame->first;
+  const float background = grid.background();
+  if (!(background > 0.0f) || !std::isfinite(background))
+    return Error{where, "has a background of " + std::to_string(background) + "; a level set's must be > 0 (its band's outside distance)"};
+  if (background > 1000.0 * voxel) return Error{where, "has a narrow band wider than 1000 voxels"};
+  openvdb::CoordBBox leaves;
+  if (!grid.tree().evalLeafBoundingBox(leaves)) return Error{where, "has no voxels (an empty level set)"};
+
+  // Top cells on the file's lattice: cell c covers voxels base + 8c .. base + 8c + 8, with an
+  // empty ring around the leaves, and enough cells that BrickMap::bake's padding fits.
+  const float cell = static_cast<float>(voxel), brick = cell * kCells;
+  const float pad = background + cell;
+  const glm::ivec3 lo(floorDiv(leaves.min().x(), kCells) - 1, floorDiv(leaves.min().y(), kCells) - 1,
+                      floorDiv(leaves.min().z(), kCells) - 1);
+  const glm::ivec3 hi(floorDiv(leaves.max().x(), kCells) + 1, floorDiv(leaves.max().y(), kCells) + 1,
+                      floorDiv(leaves.max().z(), kCells) + 1);
+  const int minCells = static_cast<int>(std::ceil(0.75 + 2.0 * pad / brick));
+  const glm::ivec3 dims = glm::max(hi - lo + 1, glm::ivec3(minCells));
+  if (double(dims.x) * dims.y * dims.z > double(1 << 26)) return Error{where, "spans more than 2^26 bricks"};
+  const openvdb::Coord base = coordOf(lo * kCells);
+  const openvdb::Vec3d o = frame->second + voxel * base.asVec3d();
+  const Vec3 origin(static_cast<float>(o.x()), static_cast<float>(o.y()), static_cast<float>(o.z()));
+
+  const CoarseField coarse = coarseField(grid, base, dims, brick);
+  std::vector<float> centre(coarse.band.size());
+  {
+    openvdb::FloatGrid::ConstAccessor acc = grid.getConstAccessor();
+    for (int z = 0, n = 0; z < dims.z; ++z)
+      for (int y = 0; y < dims.y; ++y)
+        for (int x = 0; x < dims.x; ++x, ++n) {
+          const float v = acc.getValue(base + coordOf(glm::ivec3(x, y, z) * kCells + kCells / 2));
+          centre[n] = coarse.band[n] ? v : std::copysign(std::max(coarse.lowerBound[n], background), v);
+        }
+  }
+  // BrickMap::bake only ever asks at lattice points: top-cell centres (unbounded: answered
+  // from `centre`) and brick samples (the file's voxels, exactly).
+  const DistanceBatchFn distance = [&](std::span<const Vec3> points, float maxDistance, std::span<float> out) {
+    openvdb::FloatGrid::ConstAccessor acc = grid.getConstAccessor();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const glm::dvec3 l = (glm::dvec3(points[i]) - glm::dvec3(origin)) / double(cell);
+      const glm::dvec3 r = glm::round(l);
+      const glm::ivec3 g(r);
+      if (glm::any(glm::greaterThan(glm::abs(l - r), glm::dvec3(1e-3)))) {  // off the lattice
+        const openvdb::Vec3d ijk = base.asVec3d() + openvdb::Vec3d(l.x, l.y, l.z);
+        out[i] = openvdb::tools::BoxSampler::sample(acc, ijk);
+      } else if (std::isinf(maxDistance)) {
+        const glm::ivec3 c = glm::clamp(glm::ivec3(floorDiv(g.x, kCells), floorDiv(g.y, kCells), floorDiv(g.z, kCells)),
+                                        glm::ivec3(0), dims - 1);
+        out[i] = centre[static_cast<std::size_t>(c.x + dims.x * (c.y + dims.y * c.z))];
+      } else {
+        out[i] = acc.getValue(base + coordOf(g));
+      }
+    }
+  };
+  BrickMapSettings settings;
+  settings.cellSize = cell;
+  settings.bandWidth = background;
+  settings.threads = std::max(1, options.threads);
+  // bake() grows the bounds by `pad` and centres whole bricks on them: these bounds make its
+  // grid exactly [origin, origin + dims * brick] (the quarter-brick slack keeps the brick
+  // count from rounding up).
+  const Vec3 extent = Vec3(dims) * brick;
+  settings.bounds = Aabb{origin + Vec3(0.25f * brick + pad), origin + extent - Vec3(0.25f * brick + pad)};
+  auto map = BrickMap::bake(settings, distance, progress);
+  if (!map) return Error{where, map.error().message()};
+  if (map->dims() != dims || glm::any(glm::greaterThan(glm::abs(map->origin() - origin), Vec3(1e-3f * cell))))
+    return Error{where, "internal error: the brick grid did not land on the file's voxel lattice"};
+  return map;
+}
+
+}  // namespace
+
+Expected<void> writeBrickMapVdb(const BrickMap& map, const std::filesystem::path& file, const VdbWriteOptions& options) {
+  if (map.dims().x <= 0 || map.dims().y <= 0 || map.dims().z <= 0)
+    return Error{file.string(), "the baked field is empty (nothing to write)"};
+  if (options.gridName.empty()) return Error{file.string(), "the grid needs a name"};
+  std::filesystem::path temporary = file;
+  temporary += ".tmp";
+  try {
+    initializeOpenVdb();
+    openvdb::GridPtrVec grids{gridOf(map, options.gridName)};
+    openvdb::io::File out(temporary.string());
+    out.setCompression(openvdb::io::COMPRESS_ZIP | openvdb::io::COMPRESS_ACTIVE_MASK);
+    out.write(grids);
+    out.close();
+  } catch (const std::exception& e) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    return Error{file.string(), std::string("cannot write the .vdb file: ") + e.what()};
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, file, ec);
+  if (ec) {
+    std::filesystem::remove(temporary, ec);
+    return Error{file.string(), "cannot write the .vdb file: " + ec.message()};
+  }
+  return {};
+}
+
+Expected<BrickMap> readBrickMapVdb(const std::filesystem::path& file, const VdbReadOptions& options,
+                                   const BakeProgress& progress) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return Error{file.string(), "no such file"};
+  std::string name = options.gridName;
+  openvdb::GridBase::Ptr base;
+  try {
+    initializeOpenVdb();
+    openvdb::io::File in(file.string());
+    in.open(/*delayLoad=*/false);
+    auto chosen = chooseGrid(in, file, options.gridName);
+    if (!chosen) return chosen.error();
+    name = *chosen;
+    base = in.readGrid(name);
+    in.close();
+  } catch (const std::exception& e) {
+    return Error{file.string(), std::string("not a readable OpenVDB file (") + e.what() + ")"};
+  }
+  const std::string where = gridWhere(file, name);
+  if (!base || !base->isType<openvdb::FloatGrid>())
+    return Error{where, "holds " + (base ? base->valueType() : std::string("nothing")) +
+                            " values; a level set must be a float grid"};
+  try {
+    return brickMapOf(*openvdb::gridPtrCast<openvdb::FloatGrid>(base), where, options, progress);
+  } catch (const std::exception& e) {
+    return Error{where, std::string("cannot be read: ") + e.what()};
+  }
+}
+
+}  // namespace floptle

@@ -1,0 +1,258 @@
+// BrickMap <-> .vdb: a baked sphere written and read back keeps every sample; OpenVDB's own
+// trilinear sampler reads our file at world points as BrickMap::distance does (the transform
+// and vertex-centred offset); a level set made by OpenVDB reads as the sphere it is; fog
+// volumes, vector grids, rotated transforms, missing and corrupt files are refused by name.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include <unistd.h>
+
+#include <openvdb/io/File.h>
+#include <openvdb/openvdb.h>
+#include <openvdb/tools/Interpolation.h>
+#include <openvdb/tools/LevelSetSphere.h>
+
+#include "floptle/core/brickmap/brick_map_vdb.h"
+
+namespace floptle {
+namespace {
+
+namespace fs = std::filesystem;
+
+const Vec3 kCentre(0.3f, -0.2f, 0.1f);
+constexpr float kRadius = 1.3f, kCell = 0.1f;
+
+fs::path tempDir() {
+  const fs::path dir = fs::temp_directory_path() / ("floptle_vdb_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+BrickMap bakedSphere() {
+  BrickMapSettings s;
+  s.bounds = Aabb::fromCenterHalf(kCentre, Vec3(kRadius));
+  s.cellSize = kCell;
+  auto map = BrickMap::bake(s, [](std::span<const Vec3> points, float, std::span<float> out) {
+    for (std::size_t i = 0; i < points.size(); ++i) out[i] = glm::length(points[i] - kCentre) - kRadius;
+  });
+  EXPECT_TRUE(map.ok());
+  return std::move(map).value();
+}
+
+/// Random points in a box around the sphere.
+std::vector<Vec3> randomPoints(int n, float reach, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-reach, reach);
+  std::vector<Vec3> out;
+  for (int i = 0; i < n; ++i) out.push_back(kCentre + Vec3(u(rng), u(rng), u(rng)));
+  return out;
+}
+
+/// Points where the map interpolates stored brick samples only (all 8 corners in one brick).
+bool inBrick(const BrickMap& map, Vec3 p) {
+  if (!map.gridBounds().contains(p)) return false;
+  const glm::ivec3 c = glm::ivec3(glm::floor((p - map.origin()) / (map.cellSize() * BrickMap::kCells)));
+  return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) && glm::all(glm::lessThan(c, map.dims())) &&
+         map.brickAt(c) >= 0;
+}
+
+TEST(BrickMapVdb, RoundTripKeepsEveryStoredSample) {
+  const BrickMap original = bakedSphere();
+  const fs::path file = tempDir() / "sphere.vdb";
+  auto written = writeBrickMapVdb(original, file);
+  ASSERT_TRUE(written.ok()) << written.error().message();
+  auto read = readBrickMapVdb(file);
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_EQ(read->cellSize(), original.cellSize());
+  EXPECT_EQ(read->bandWidth(), original.bandWidth());
+  // Both grids lie on the same sample lattice: the origins differ by whole bricks.
+  const float brick = kCell * BrickMap::kCells;
+  const Vec3 shift = (original.origin() - read->origin()) / brick;
+  const glm::ivec3 delta = glm::ivec3(glm::round(shift));
+  EXPECT_LT(glm::length(shift - Vec3(delta)), 1e-4f);
+  int compared = 0;
+  for (int z = 0; z < original.dims().z; ++z)
+    for (int y = 0; y < original.dims().y; ++y)
+      for (int x = 0; x < original.dims().x; ++x) {
+        const glm::ivec3 c(x, y, z);
+        const int b = original.brickAt(c);
+        if (b < 0) continue;
+        const glm::ivec3 rc = c + delta;
+        const bool inRead = glm::all(glm::greaterThanEqual(rc, glm::ivec3(0))) && glm::all(glm::lessThan(rc, read->dims()));
+        const int rb = inRead ? read->brickAt(rc) : -1;
+        bool nearSurface = false;
+        for (int k = 0; k < BrickMap::kSamples; ++k)
+          for (int j = 0; j < BrickMap::kSamples; ++j)
+            for (int i = 0; i < BrickMap::kSamples; ++i) {
+              const float v = original.brickSample(b, i, j, k);
+              nearSurface |= std::abs(v) < original.bandWidth();
+              if (rb < 0) continue;
+              ASSERT_NEAR(read->brickSample(rb, i, j, k), v, 1e-6f) << "brick " << x << "," << y << "," << z;
+              ++compared;
+            }
+        EXPECT_TRUE(rb >= 0 || !nearSurface) << "a brick holding band samples was lost";
+      }
+  EXPECT_GT(compared, 50 * BrickMap::kBrickSamples);
+
+  int inBand = 0;
+  for (const Vec3& p : randomPoints(20000, kRadius + 0.6f, 7)) {
+    const float want = original.distance(p);
+    const float got = read->distance(p);
+    ASSERT_FALSE(std::isnan(got));
+    if (std::abs(want) < original.bandWidth() && inBrick(original, p)) {
+      ++inBand;
+      ASSERT_NEAR(got, want, 2e-6f) << "at " << p.x << "," << p.y << "," << p.z;
+      ASSERT_NEAR(got, glm::length(p - kCentre) - kRadius, 0.5f * kCell);
+    } else {
+      // Beyond the band: same side, at least a band away (the file keeps no far field).
+      ASSERT_EQ(got < 0.0f, want < 0.0f) << "at " << p.x << "," << p.y << "," << p.z;
+      ASSERT_GE(std::abs(got), original.bandWidth() * (1.0f - 1e-6f) - 2e-6f);
+    }
+  }
+  EXPECT_GT(inBand, 500);
+  // Rays from outside still find the surface through the read map's empty-space skipping.
+  for (const Vec3& dir : {Vec3(1, 0, 0), Vec3(0, -1, 0), glm::normalize(Vec3(1, 2, -3))}) {
+    const Vec3 origin = kCentre - dir * 5.0f;
+    const BrickMap::RayHit hit = read->raycast(origin, dir, 10.0f);
+    ASSERT_TRUE(hit.hit);
+    EXPECT_NEAR(hit.distance, 5.0f - kRadius, 0.5f * kCell);
+  }
+}
+
+TEST(BrickMapVdb, OpenVdbReadsOurFileAtTheSameWorldPoints) {
+  const BrickMap original = bakedSphere();
+  const fs::path file = tempDir() / "sphere_for_openvdb.vdb";
+  ASSERT_TRUE(writeBrickMapVdb(original, file).ok());
+  openvdb::initialize();
+  openvdb::io::File in(file.string());
+  in.open();
+  openvdb::GridBase::Ptr base = in.readGrid("surface");
+  in.close();
+  ASSERT_TRUE(base && base->isType<openvdb::FloatGrid>());
+  auto grid = openvdb::gridPtrCast<openvdb::FloatGrid>(base);
+  EXPECT_EQ(grid->getGridClass(), openvdb::GRID_LEVEL_SET);
+  EXPECT_FLOAT_EQ(grid->background(), original.bandWidth());
+  EXPECT_NEAR(grid->voxelSize().x(), kCell, 1e-9);
+  EXPECT_TRUE(grid->hasUniformVoxels());
+  EXPECT_EQ(grid->metaValue<std::string>("units"), "meters");
+  EXPECT_EQ(grid->metaValue<std::string>("up_axis"), "Y");
+  EXPECT_EQ(grid->metaValue<openvdb::Int32>("floptle_format_version"), 1);
+  // Voxel (0,0,0) is the sample at the map's origin: vertex-centred, no half-voxel shift.
+  const openvdb::Vec3d o = grid->indexToWorld(openvdb::Coord(0, 0, 0));
+  EXPECT_NEAR(o.x(), original.origin().x, 1e-6);
+  EXPECT_NEAR(o.y(), original.origin().y, 1e-6);
+  EXPECT_NEAR(o.z(), original.origin().z, 1e-6);
+  // Sparse: only the band is active, and active values are within the band (a valid level set).
+  EXPECT_GT(grid->activeVoxelCount(), 0u);
+  EXPECT_LT(grid->activeVoxelCount(), openvdb::Index64(original.brickCount()) * 512u);
+  for (auto it = grid->cbeginValueOn(); it; ++it) ASSERT_LT(std::abs(*it), grid->background());
+  // Interior empty space is inactive -background, outside is background.
+  EXPECT_FLOAT_EQ(grid->tree().getValue(grid->transform().worldToIndexCellCentered(openvdb::Vec3d(kCentre.x, kCentre.y, kCentre.z))),
+                  -original.bandWidth());
+  EXPECT_FLOAT_EQ(grid->tree().getValue(openvdb::Coord(-1000, 0, 0)), original.bandWidth());
+
+  openvdb::tools::GridSampler<openvdb::FloatGrid, openvdb::tools::BoxSampler> sampler(*grid);
+  int compared = 0;
+  for (const Vec3& p : randomPoints(20000, kRadius + 0.5f, 11)) {
+    const float ours = original.distance(p);
+    if (!(std::abs(ours) < original.bandWidth()) || !inBrick(original, p)) continue;
+    ++compared;
+    ASSERT_NEAR(sampler.wsSample(openvdb::Vec3d(p.x, p.y, p.z)), ours, 2e-6f) << "at " << p.x << "," << p.y << "," << p.z;
+  }
+  EXPECT_GT(compared, 500);
+}
+
+TEST(BrickMapVdb, ReadsALevelSetMadeByOpenVdb) {
+  openvdb::initialize();
+  // As Houdini or Blender would write it: another voxel size, cell-centred world lattice,
+  // 3-voxel band, only the band stored.
+  const float R = 0.8f, voxel = 0.05f;
+  const openvdb::Vec3f c(1.0f, 2.0f, -0.5f);
+  auto sphere = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(R, c, voxel, 3.0f);
+  sphere->setName("density_sdf");
+  auto velocity = openvdb::Vec3SGrid::create();
+  velocity->setName("vel");
+  const fs::path file = tempDir() / "openvdb_sphere.vdb";
+  openvdb::io::File(file.string()).write(openvdb::GridPtrVec{velocity, sphere});
+  auto read = readBrickMapVdb(file);  // no "surface": the first float grid
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_FLOAT_EQ(read->cellSize(), voxel);
+  EXPECT_FLOAT_EQ(read->bandWidth(), sphere->background());
+  const Vec3 centre(c.x(), c.y(), c.z());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int i = 0; i < 2000; ++i) {
+    const Vec3 dir = glm::normalize(Vec3(u(rng), u(rng), u(rng)) + Vec3(1e-4f));
+    const float s = 0.5f * read->bandWidth() * u(rng);  // within the band
+    const Vec3 p = centre + dir * (R + s);
+    ASSERT_NEAR(read->distance(p), s, 0.5f * voxel) << "at " << p.x << "," << p.y << "," << p.z;
+    Vec3 point, normal;
+    read->closestPoint(p, point, normal);
+    ASSERT_GT(glm::dot(normal, dir), 0.99f);
+  }
+  const BrickMap::RayHit hit = read->raycast(centre + Vec3(0, 4, 0), Vec3(0, -1, 0), 10.0f);
+  ASSERT_TRUE(hit.hit);
+  EXPECT_NEAR(hit.distance, 4.0f - R, 0.5f * voxel);
+  EXPECT_LT(read->distance(centre), 0.0f);
+  EXPECT_GT(read->distance(centre + Vec3(3, 0, 0)), 0.0f);
+}
+
+void expectRefused(const fs::path& file, const std::string& mentions) {
+  auto read = readBrickMapVdb(file);
+  ASSERT_FALSE(read.ok()) << file;
+  const std::string message = read.error().message();
+  EXPECT_NE(message.find(file.string()), std::string::npos) << message;
+  EXPECT_NE(message.find(mentions), std::string::npos) << message;
+}
+
+TEST(BrickMapVdb, RefusesWhatIsNotAFloatLevelSet) {
+  openvdb::initialize();
+  const fs::path dir = tempDir();
+  auto fog = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
+  fog->setGridClass(openvdb::GRID_FOG_VOLUME);
+  fog->setName("surface");
+  openvdb::io::File((dir / "fog.vdb").string()).write(openvdb::GridPtrVec{fog});
+  expectRefused(dir / "fog.vdb", "grid 'surface': is a fog volume");
+
+  auto vectors = openvdb::Vec3SGrid::create();
+  vectors->setName("surface");
+  openvdb::io::File((dir / "vec3.vdb").string()).write(openvdb::GridPtrVec{vectors});
+  expectRefused(dir / "vec3.vdb", "no float grid");
+  auto named = readBrickMapVdb(dir / "vec3.vdb", VdbReadOptions{"surface", 1});
+  ASSERT_FALSE(named.ok());
+  EXPECT_NE(named.error().message().find("grid 'surface': holds vec3s values"), std::string::npos)
+      << named.error().message();
+
+  auto rotated = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
+  rotated->transform().postRotate(0.3, openvdb::math::Y_AXIS);
+  openvdb::io::File((dir / "rotated.vdb").string()).write(openvdb::GridPtrVec{rotated});
+  expectRefused(dir / "rotated.vdb", "rotated");
+
+  auto stretched = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
+  stretched->transform().postScale(openvdb::Vec3d(1.0, 2.0, 1.0));
+  openvdb::io::File((dir / "stretched.vdb").string()).write(openvdb::GridPtrVec{stretched});
+  expectRefused(dir / "stretched.vdb", "non-uniformly scaled");
+
+  expectRefused(dir / "missing.vdb", "no such file");
+  {
+    std::ofstream corrupt(dir / "corrupt.vdb", std::ios::binary);
+    corrupt << "this is not an OpenVDB file, just some bytes\n";
+  }
+  expectRefused(dir / "corrupt.vdb", "not a readable OpenVDB file");
+  auto absent = readBrickMapVdb(dir / "fog.vdb", VdbReadOptions{"distance", 1});
+  ASSERT_FALSE(absent.ok());
+  EXPECT_NE(absent.error().message().find("no grid named 'distance'"), std::string::npos);
+}
+
+TEST(BrickMapVdb, WriteRefusesAnEmptyMapAndAnUnwritablePath) {
+  EXPECT_FALSE(writeBrickMapVdb(BrickMap{}, tempDir() / "empty.vdb").ok());
+  auto bad = writeBrickMapVdb(bakedSphere(), tempDir() / "no_such_folder" / "x.vdb");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("x.vdb"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace floptle

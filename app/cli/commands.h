@@ -12,6 +12,7 @@ int runValidate(Args args);  // command_validate.cpp
 int runRender(Args args);    // command_render.cpp
 int runQuery(Args args);     // command_query.cpp
 int runImport(Args args);    // command_import.cpp
+int runBake(Args args);      // command_bake.cpp
 int runSimulate(Args args);  // command_simulate.cpp
 
 }  // namespace floptle::cli

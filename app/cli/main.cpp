@@ -16,6 +16,7 @@ constexpr const char* kUsage =
     "                 [--camera NAME | --look-from x,y,z --look-at x,y,z] [--fov DEGREES] [--t SECONDS]\n"
     "  floptle query SCENE            (one JSON query per line on stdin, one answer per line)\n"
     "  floptle import MESH --out FILE.json\n"
+    "  floptle bake MESH_OR_SCENE --out FILE.vdb [--cell 0.25] [--band 3] [--node NAME]\n"
     "  floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE]\n";
 
 }  // namespace
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   if (command == "render") return floptle::cli::runRender(rest);
   if (command == "query") return floptle::cli::runQuery(rest);
   if (command == "import") return floptle::cli::runImport(rest);
+  if (command == "bake") return floptle::cli::runBake(rest);
   if (command == "simulate") return floptle::cli::runSimulate(rest);
   std::fprintf(stderr, "floptle: unknown command '%.*s'\n\n%s", static_cast<int>(command.size()),
                command.data(), kUsage);

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "floptle/physics/baked_field_file.h"
 #include "floptle/physics/field_collider.h"
 
 #include "floptle/physics/mesh_collider.h"
@@ -37,8 +38,9 @@ Expected<std::unique_ptr<CollisionShape>> fieldShape(const scene::SceneNode& nod
 }
 
 /// The collider of one node, or nullptr when the node has nothing to collide with.
-/// "mesh" and "terrain" components go to mesh_collider.h's factories (their errors name the
-/// member, "mesh/file"; the node's pointer is prefixed here).
+/// "mesh" and "terrain" components go to mesh_collider.h's factories, "baked_field" (a .vdb
+/// level set) to baked_field_file.h's (their errors name the member, "mesh/file"; the node's
+/// pointer is prefixed here).
 Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& node,
                                                       const std::filesystem::path& sceneDir) {
   if (node.hasComponent("mesh")) {
@@ -52,6 +54,11 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
     auto terrain = makeTerrainCollider(node.components["terrain"], std::move(field.value()), 0.0);
     if (!terrain) return atNode(node, "", terrain.error());
     return std::move(terrain.value());
+  }
+  if (node.hasComponent("baked_field")) {
+    auto baked = makeBakedFieldFileCollider(node.components["baked_field"], sceneDir, node.world);
+    if (!baked) return atNode(node, "", baked.error());
+    return std::move(baked.value());
   }
   if (node.shape) return fieldShape(node);
   return std::unique_ptr<CollisionShape>{};

@@ -14,8 +14,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 /// Component keys a node may carry; kept raw so later systems read them unchanged.
-constexpr std::string_view kComponentKeys[] = {"collider", "character", "vehicle", "gravity",
-                                               "matter",   "drift",     "mesh",    "terrain"};
+constexpr std::string_view kComponentKeys[] = {"collider", "character", "vehicle", "gravity", "matter",
+                                               "drift",    "mesh",      "terrain", "baked_field"};
 
 class SceneBuilder {
  public:

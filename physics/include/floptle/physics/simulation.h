@@ -156,6 +156,10 @@ class Simulation {
   // ---- stages ----------------------------------------------------------------------------
   void applyInputs();
   void refitWorld(double tEnd);
+  /// Baked-field colliders (issue 4): hand them this tick's active bodies (characters and
+  /// rigid bodies, vehicle chassis included) for the near-field LOD, then spend their rolling
+  /// re-bake budget at tEnd, nearest those bodies first.
+  void updateBakedColliders(double tEnd);
   void stepCharacters(double tEnd, float dt);
   /// Characters see the dynamic bodies: each body has a world collider (made on first
   /// need) posed at the start of the tick, collidable only while the characters step.
@@ -182,6 +186,7 @@ class Simulation {
   std::uint64_t tick_ = 0;
   FixedStepClock clock_;
   bool worldMorphs_ = false;
+  std::vector<ColliderId> bakedColliders_;  ///< world colliders that are BakedFieldColliders
 };
 
 }  // namespace floptle::physics

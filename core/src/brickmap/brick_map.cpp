@@ -95,6 +95,8 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   map.liveBricks_ = static_cast<int>(brickCells.size());
   map.pool_.assign(brickCells.size() * kBrickSamples, 0.0f);
   map.brickMin_.assign(brickCells.size(), 0.0f);
+  map.blockStep_ = double(map.bandWidth_) / kBlockSteps;
+  map.blockMin_.assign(brickCells.size() * kBlockMins, 0);
 
   // 3. Sample the bricks, one brick per task.
   const int total = static_cast<int>(brickCells.size());
@@ -127,7 +129,7 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
     else queue.push_back(n);
   }
   if (!anyUnknown) {
-    brickMin_[brick] = *std::min_element(out, out + kBrickSamples);
+    updateBlockMins(brick);
     return;
   }
   for (std::size_t head = 0; head < queue.size(); ++head) {
@@ -147,7 +149,42 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
   const float side = centre_[cell] < 0.0f ? -1.0f : 1.0f;
   for (int n = 0; n < kBrickSamples; ++n)
     if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
-  brickMin_[brick] = *std::min_element(out, out + kBrickSamples);
+  updateBlockMins(brick);
+}
+
+void BrickMap::updateBlockMins(int brick) {
+  // Each fine cell's smallest corner, rounded down to a step; the blocks' minima nest exactly
+  // (a block's samples are its cells' corners).
+  const float* s = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+  std::int8_t* large = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
+  std::int8_t* small = large + 8;
+  std::fill(large, large + kBlockMins, std::int8_t{127});
+  float smallest = std::numeric_limits<float>::infinity();
+  for (int k = 0; k < kCells; ++k)
+    for (int j = 0; j < kCells; ++j)
+      for (int i = 0; i < kCells; ++i) {
+        const float* c = s + i + kSamples * (j + kSamples * k);
+        const float m = std::min({c[0], c[1], c[kSamples], c[kSamples + 1], c[kSamples * kSamples],
+                                  c[kSamples * kSamples + 1], c[kSamples * kSamples + kSamples],
+                                  c[kSamples * kSamples + kSamples + 1]});
+        smallest = std::min(smallest, m);
+        const auto q = static_cast<std::int8_t>(std::clamp(std::floor(double(m) / blockStep_), -128.0, 127.0));
+        std::int8_t& b2 = small[(i >> 1) + 4 * ((j >> 1) + 4 * (k >> 1))];
+        std::int8_t& b4 = large[(i >> 2) + 2 * ((j >> 2) + 2 * (k >> 2))];
+        b2 = std::min(b2, q);
+        b4 = std::min(b4, q);
+      }
+  brickMin_[brick] = smallest;
+}
+
+float BrickMap::blockLowerBound(int brick, int level, glm::ivec3 block) const {
+  const int n = level == 0 ? 2 : 4;
+  const int q = blockMin_[static_cast<std::size_t>(brick) * kBlockMins + (level == 0 ? 0 : 8) + block.x +
+                         n * (block.y + n * block.z)];
+  if (q == -128) return -std::numeric_limits<float>::infinity();  // saturated: anything below
+  const double v = blockStep_ * q;
+  const float f = static_cast<float>(v);
+  return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
 }
 
 float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {
@@ -223,6 +260,7 @@ int BrickMap::allocateBrick() {
   }
   pool_.resize(pool_.size() + kBrickSamples, 0.0f);
   brickMin_.push_back(0.0f);
+  blockMin_.resize(blockMin_.size() + kBlockMins, 0);
   return static_cast<int>(pool_.size() / kBrickSamples) - 1;
 }
 
@@ -291,7 +329,8 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 }
 
 std::size_t BrickMap::memoryBytes() const {
-  return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) + brickOf_.size() * sizeof(std::int32_t) +
+  return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) +
+         blockMin_.size() + brickOf_.size() * sizeof(std::int32_t) +
          centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t);
 }
 

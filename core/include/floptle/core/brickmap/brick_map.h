@@ -76,10 +76,13 @@ class BrickMap {
     Vec3 normal{0.0f};      ///< outward unit normal of the field there
   };
   /// First point along origin + s * unitDir, s in [0, maxDistance], where the field is <=
-  /// radius (radius 0: a ray; > 0: a sphere cast, valid while radius < bandWidth; larger radii
-  /// are traced through the coarse field, conservative but slower). Empty top cells are
-  /// skipped whole or by their stored lower bound, bricks are sphere-traced with a secant
-  /// refinement at the crossing. A start already within `radius` hits at s = 0.
+  /// radius (radius 0: a ray; > 0: a sphere cast). While radius < bandWidth the crossing is
+  /// exact for the trilinear field: a hierarchical walk skips every top cell, 4^3-cell and
+  /// 2^3-cell block and fine cell whose smallest sample exceeds the radius, and solves the
+  /// cubic the trilinear field makes along the ray in the remaining fine cells (first root,
+  /// found between the cubic's extrema, refined by Illinois regula falsi). Larger radii are
+  /// sphere-traced through the coarse field, conservative but slower. A start already within
+  /// `radius` hits at s = 0.
   RayHit raycast(Vec3 origin, Vec3 unitDir, float maxDistance, float radius = 0.0f) const;
 
   /// Re-samples up to `budget` top cells within searchRadius (m) of `points`, by priority
@@ -108,7 +111,20 @@ class BrickMap {
   }
   std::size_t memoryBytes() const;
 
+  /// A lower bound (m) of a brick's sub-block samples: level 0 = the 2 x 2 x 2 blocks of
+  /// 4 x 4 x 4 fine cells, level 1 = the 4 x 4 x 4 blocks of 2 x 2 x 2 fine cells; block (i, j,
+  /// k) with i fastest. It is the block's smallest sample rounded down to a multiple of
+  /// bandWidth / 100 (stored in one byte: above 1.27 bands it saturates there, still a lower
+  /// bound; under -1.27 bands it is -infinity, no bound). The trilinear field anywhere in the
+  /// block is >= it (an interpolation never goes below its smallest corner), which is what lets
+  /// a ray skip the block whole.
+  float blockLowerBound(int brick, int level, glm::ivec3 block) const;
+
  private:
+  static constexpr int kBlockMins = 8 + 64;  ///< per brick: 2^3 blocks of 4^3 cells, 4^3 of 2^3
+  static constexpr int kBlockSteps = 100;    ///< quantization steps per band width (-)
+  RayHit raycastMarch(Vec3 origin, Vec3 unitDir, float maxDistance, float radius) const;
+  void updateBlockMins(int brick);
   int cellIndex(glm::ivec3 c) const { return c.x + dims_.x * (c.y + dims_.y * c.z); }
   Vec3 cellMin(glm::ivec3 c) const { return origin_ + Vec3(c) * brickSize_; }
   float emptyDistance(Vec3 p, Vec3* gradient) const;
@@ -127,6 +143,11 @@ class BrickMap {
   std::vector<std::uint32_t> bakedAt_;  ///< per top cell: rebake epoch it was last sampled
   std::vector<float> pool_;             ///< bricks, kBrickSamples floats each
   std::vector<float> brickMin_;         ///< per pool brick: its smallest sample (m)
+  /// Per pool brick, kBlockMins block minima as multiples of blockStep_, rounded down and
+  /// clamped to [-128, 127]: one 72-byte record per brick, so the skip tests of a walk stay in
+  /// cache (the float pool is 40 times larger).
+  std::vector<std::int8_t> blockMin_;
+  double blockStep_ = 0.0075;           ///< bandWidth / kBlockSteps (m)
   std::vector<std::int32_t> freeBricks_;
   std::uint32_t epoch_ = 0;
   int liveBricks_ = 0;

@@ -25,7 +25,7 @@ struct TempNode {
 
 class Builder {
  public:
-  Builder(std::vector<Ref>& refs, std::vector<std::uint32_t>& order) : refs_(refs), order_(order) {}
+  Builder(std::vector<Ref>& refs, HugePageVector<std::uint32_t>& order) : refs_(refs), order_(order) {}
   std::vector<TempNode> nodes;
 
   int build(std::uint32_t begin, std::uint32_t end) {
@@ -106,7 +106,7 @@ class Builder {
     return id;
   }
   std::vector<Ref>& refs_;
-  std::vector<std::uint32_t>& order_;
+  HugePageVector<std::uint32_t>& order_;
 };
 
 }  // namespace
@@ -206,6 +206,8 @@ void TriBvh::build(std::span<const std::array<Vec3, 3>> triangles) {
   Flattener flattener{*this, temp, leafSums};
   // A root leaf becomes the single child of node 0; an inner root's children fill node 0.
   flattener.emit(0);
+  // Exact-size buffers: large ones land whole on huge pages (tri_huge_pages.h).
+  nodes_.shrink_to_fit(), moments_.shrink_to_fit();
 }
 
 }  // namespace floptle::physics::mesh

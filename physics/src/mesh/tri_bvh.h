@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "floptle/core/math.h"
+#include "mesh/tri_huge_pages.h"
 
 namespace floptle::physics::mesh {
 
@@ -42,18 +43,18 @@ class TriBvh {
   /// Builds over `triangles` (m). Leaf order permutation in `order()`.
   void build(std::span<const std::array<Vec3, 3>> triangles);
 
-  const std::vector<BvhNode>& nodes() const { return nodes_; }
-  const std::vector<BvhMoments>& moments() const { return moments_; }
-  const std::vector<LeafTriangle>& triangles() const { return tris_; }
+  const HugePageVector<BvhNode>& nodes() const { return nodes_; }
+  const HugePageVector<BvhMoments>& moments() const { return moments_; }
+  const HugePageVector<LeafTriangle>& triangles() const { return tris_; }
   /// order()[leafIndex] = index of the triangle in the input.
-  const std::vector<std::uint32_t>& order() const { return order_; }
+  const HugePageVector<std::uint32_t>& order() const { return order_; }
   Aabb bounds() const { return bounds_; }
 
  private:
-  std::vector<BvhNode> nodes_;
-  std::vector<BvhMoments> moments_;
-  std::vector<LeafTriangle> tris_;
-  std::vector<std::uint32_t> order_;
+  HugePageVector<BvhNode> nodes_;
+  HugePageVector<BvhMoments> moments_;
+  HugePageVector<LeafTriangle> tris_;
+  HugePageVector<std::uint32_t> order_;
   Aabb bounds_;
 };
 

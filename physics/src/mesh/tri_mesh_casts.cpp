@@ -111,7 +111,7 @@ float sweepSphereTriangle(Vec3 o, Vec3 d, float r, const mesh::LeafTriangle& t, 
 TriMeshCollider::Hit TriMeshCollider::raycast(Vec3 origin, Vec3 dir, float maxDistance) const {
   Hit hit;
   if (!isFinite(origin) || !isFinite(dir) || !(maxDistance >= 0.0f)) return hit;
-  if (impl_->rayBvh.depth() <= mesh::RayBvh4::kMaxDepth) {
+  if (impl_->rayBvh.depth() <= mesh::RayBvhWide::kMaxDepth) {
     // The answer comes from the hit leaf block (in cache), not the full-size arrays.
     mesh::RayBvhHit h;
     if (!impl_->rayBvh.raycast(origin, dir, maxDistance, h)) return hit;

@@ -6,7 +6,7 @@
 
 #include "floptle/physics/tri_mesh_collider.h"
 #include "mesh/tri_bvh.h"
-#include "mesh/tri_ray_bvh4.h"
+#include "mesh/tri_ray_bvh_wide.h"
 #include "mesh/triangle_geometry.h"
 
 namespace floptle::physics {
@@ -31,7 +31,7 @@ struct TriMeshCollider::Impl {
   asset::TriangleMesh mesh;
   mesh::TriBvh bvh;
   /// Four-wide copy of the boxes of bvh for rays (the triangles stay in bvh).
-  mesh::RayBvh4 rayBvh;
+  mesh::RayBvhWide rayBvh;
   std::vector<std::uint16_t> leafLabels;
   std::vector<TriangleSignData> leafSign;
   bool labelled = true;

@@ -1,6 +1,6 @@
-// RayBvh4: collapse of the binary SAH tree into four-wide nodes, and the ray traversal over it
-// (SSE slab test of four boxes at once, nearest child first, pruning by the best hit so far).
-#include "mesh/tri_ray_bvh4.h"
+// RayBvhWide: collapse of the binary SAH tree into kWidth-wide nodes, and the ray traversal over
+// it (SSE slab tests of four boxes at once, nearest child first, pruning by the best hit so far).
+#include "mesh/tri_ray_bvh_wide.h"
 
 #include <emmintrin.h>
 #include <xmmintrin.h>
@@ -11,6 +11,8 @@
 
 #include "mesh/triangle_geometry.h"
 
+static_assert(floptle::physics::mesh::kWidth % 4 == 0 && floptle::physics::mesh::kWidth <= 32);
+
 namespace floptle::physics::mesh {
 namespace {
 
@@ -19,10 +21,6 @@ struct Slot {
   float min[3], max[3];
   std::int32_t index;
   std::uint32_t count;
-  float area() const {
-    const float dx = max[0] - min[0], dy = max[1] - min[1], dz = max[2] - min[2];
-    return dx * dy + dy * dz + dz * dx;
-  }
 };
 
 /// Leaf-order triangles [first, first + count) under one binary node (a subtree's leaves are
@@ -31,41 +29,40 @@ struct Range {
   std::uint32_t first = 0, count = 0;
 };
 
+/// SAH weights of the collapse (relative): entering a wide node (its lines fetched together,
+/// two four-box slab tests) and testing a leaf block (three lines, one four-triangle test).
+constexpr float kNodeCost = 1.0f;
+constexpr float kLeafCost = 1.5f;
+
+/// Collapses the binary SAH tree into kWidth-wide nodes by dynamic programming: for every
+/// binary node x and slot budget k (1..kWidth), best[x][k] is the least SAH cost of covering
+/// x's subtree with at most k slots of one wide node, each slot a leaf block (a subtree of at
+/// most four triangles), an emitted wide node, or opened further. (A greedy collapse, opening
+/// the largest slot until the node is full, left 61% of the four-wide nodes with only two
+/// leaves: an eight-triangle subtree that its parent had no room to open.)
+/// Deterministic: fixed enumeration order, strict comparisons.
 class Collapser {
  public:
-  Collapser(const TriBvh& binary, std::vector<Bvh4Node>& out, std::vector<LeafBlock>& leaves)
-      : binary_(binary), out_(out), leaves_(leaves), ranges_(binary.nodes().size()) {
+  Collapser(const TriBvh& binary, HugePageVector<WideNode>& out, HugePageVector<LeafBlock>& leaves)
+      : binary_(binary), out_(out), leaves_(leaves), ranges_(binary.nodes().size()),
+        area_(binary.nodes().size()), plan_(binary.nodes().size()) {
     rangeOf(0);
+    solve(0);
   }
   int depth = 0;
 
-  /// Emits the four-wide node covering binary node `b` and, depth first, its inner children.
+  /// Emits the wide node covering binary node `b` (opened into kWidth slots) and, depth
+  /// first, the nodes of its inner slots.
   std::uint32_t emit(std::int32_t b, int level) {
     depth = std::max(depth, level);
-    const auto& nodes = binary_.nodes();
-    Slot slots[4];
+    Slot slots[kWidth];
     int n = 0;
-    for (int s = 0; s < 2; ++s)
-      if (nodes[b].child[s].index >= 0) slots[n++] = slotOf(nodes[b], s);
-    // Open the largest inner slot until four slots are filled (or only leaves remain).
-    while (n < 4) {
-      int pick = -1;
-      for (int k = 0; k < n; ++k)
-        if (slots[k].count == 0 && (pick < 0 || slots[k].area() > slots[pick].area())) pick = k;
-      if (pick < 0) break;
-      const BvhNode& inner = nodes[slots[pick].index];
-      Slot kids[2];
-      int m = 0;
-      for (int s = 0; s < 2; ++s)
-        if (inner.child[s].index >= 0) kids[m++] = slotOf(inner, s);
-      slots[pick] = kids[0];
-      if (m == 2) slots[n++] = kids[1];
-    }
+    openInto(b, kWidth, slots, n);
     const auto id = static_cast<std::uint32_t>(out_.size());
     out_.emplace_back();
-    Bvh4Node node{};
+    WideNode node{};
     constexpr float kBig = std::numeric_limits<float>::max();
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kWidth; ++k) {
       node.minX[k] = node.minY[k] = node.minZ[k] = kBig;
       node.maxX[k] = node.maxY[k] = node.maxZ[k] = -kBig;
       node.child[k] = 0;
@@ -84,27 +81,110 @@ class Collapser {
   }
 
  private:
+  /// The choice behind best[x][k]: x as one slot (leaf or node), or opened with k0 slots
+  /// for its first child and k - k0 for its second.
+  struct Plan {
+    float best[kWidth + 1] = {};
+    std::int8_t split[kWidth + 1] = {};  // 0: one slot; else slots given to child 0
+  };
+
   Range rangeOf(std::int32_t b) {
     Range r{~0u, 0};
-    for (const BvhChild& c : binary_.nodes()[b].child) {
+    Aabb box;
+    const BvhNode& node = binary_.nodes()[b];
+    for (int s = 0; s < 2; ++s) {
+      const BvhChild& c = node.child[s];
       if (c.index < 0) continue;
+      box.expand(Vec3(node.minX[s], node.minY[s], node.minZ[s]));
+      box.expand(Vec3(node.maxX[s], node.maxY[s], node.maxZ[s]));
       const Range part = c.count > 0 ? Range{static_cast<std::uint32_t>(c.index), c.count} : rangeOf(c.index);
       r.first = std::min(r.first, part.first);
       r.count += part.count;
     }
     ranges_[b] = r;
+    area_[b] = box.surfaceArea();
     return r;
   }
 
-  /// A child slot; an inner child holding at most four triangles becomes one leaf (one SIMD
-  /// test answers it, cheaper than visiting its nodes).
-  Slot slotOf(const BvhNode& n, int s) const {
-    Slot slot{{n.minX[s], n.minY[s], n.minZ[s]}, {n.maxX[s], n.maxY[s], n.maxZ[s]}, n.child[s].index, n.child[s].count};
-    if (slot.index >= 0 && slot.count == 0 && ranges_[slot.index].count <= 4) {
-      slot.count = ranges_[slot.index].count;
-      slot.index = static_cast<std::int32_t>(ranges_[slot.index].first);
+  /// Cost of child slot s of binary node b with at most k slots.
+  float slotCost(std::int32_t b, int s, int k) const {
+    const BvhNode& node = binary_.nodes()[b];
+    const BvhChild& c = node.child[s];
+    if (c.index < 0) return 0.0f;
+    if (c.count > 0) return slotArea(node, s) * kLeafCost;
+    return plan_[c.index].best[k];
+  }
+  static float slotArea(const BvhNode& n, int s) {
+    const float dx = n.maxX[s] - n.minX[s], dy = n.maxY[s] - n.minY[s], dz = n.maxZ[s] - n.minZ[s];
+    return 2.0f * (dx * dy + dy * dz + dz * dx);
+  }
+
+  /// Least cost of b opened into at most k slots (k >= 2; a one-child root takes all k).
+  float openCost(std::int32_t b, int k, std::int8_t& split) const {
+    const BvhNode& node = binary_.nodes()[b];
+    if (node.child[1].index < 0) {
+      split = static_cast<std::int8_t>(k);
+      return slotCost(b, 0, k);
     }
-    return slot;
+    float best = std::numeric_limits<float>::infinity();
+    for (int k0 = 1; k0 < k; ++k0) {
+      const float c = slotCost(b, 0, k0) + slotCost(b, 1, k - k0);
+      if (c < best) best = c, split = static_cast<std::int8_t>(k0);
+    }
+    return best;
+  }
+
+  void solve(std::int32_t b) {
+    const BvhNode& node = binary_.nodes()[b];
+    for (const BvhChild& c : node.child)
+      if (c.index >= 0 && c.count == 0) solve(c.index);
+    Plan& p = plan_[b];
+    if (ranges_[b].count <= 4) {
+      // A subtree that fits one leaf block stays one: opening it would add a block (memory,
+      // a second test) for the same triangles.
+      for (int k = 1; k <= kWidth; ++k) p.best[k] = area_[b] * kLeafCost, p.split[k] = 0;
+      return;
+    }
+    std::int8_t split4 = 0;
+    const float open4 = openCost(b, kWidth, split4);
+    // One slot: a node opening b into kWidth.
+    const float single = area_[b] * kNodeCost + open4;
+    p.best[1] = single, p.split[1] = 0;
+    for (int k = 2; k <= kWidth; ++k) {
+      std::int8_t split = 0;
+      const float open = k == kWidth ? open4 : openCost(b, k, split);
+      if (k == kWidth) split = split4;
+      if (open < single) p.best[k] = open, p.split[k] = split;
+      else p.best[k] = single, p.split[k] = 0;
+    }
+  }
+
+  /// Appends the slots of child s of binary node b given at most k slots.
+  void slotInto(std::int32_t b, int s, int k, Slot* slots, int& n) const {
+    const BvhNode& node = binary_.nodes()[b];
+    const BvhChild& c = node.child[s];
+    if (c.index < 0) return;
+    if (c.count == 0 && plan_[c.index].split[k] != 0) {
+      openInto(c.index, k, slots, n);
+      return;
+    }
+    Slot slot{{node.minX[s], node.minY[s], node.minZ[s]}, {node.maxX[s], node.maxY[s], node.maxZ[s]}, c.index, c.count};
+    if (c.count == 0 && ranges_[c.index].count <= 4) {  // a small subtree: one leaf block
+      slot.count = ranges_[c.index].count;
+      slot.index = static_cast<std::int32_t>(ranges_[c.index].first);
+    }
+    slots[n++] = slot;
+  }
+  /// Appends the slots of binary node b opened into at most k slots.
+  void openInto(std::int32_t b, int k, Slot* slots, int& n) const {
+    std::int8_t split = 0;
+    openCost(b, k, split);
+    if (binary_.nodes()[b].child[1].index < 0) {
+      slotInto(b, 0, k, slots, n);
+      return;
+    }
+    slotInto(b, 0, split, slots, n);
+    slotInto(b, 1, k - split, slots, n);
   }
 
   std::uint32_t addLeaf(std::uint32_t first, std::uint32_t count) {
@@ -125,9 +205,11 @@ class Collapser {
   }
 
   const TriBvh& binary_;
-  std::vector<Bvh4Node>& out_;
-  std::vector<LeafBlock>& leaves_;
+  HugePageVector<WideNode>& out_;
+  HugePageVector<LeafBlock>& leaves_;
   std::vector<Range> ranges_;
+  std::vector<float> area_;  // surface area of each binary node's box (m^2)
+  std::vector<Plan> plan_;
 };
 
 /// Moller-Trumbore on four triangles at once: exactly the operations, in the same order, of
@@ -166,6 +248,11 @@ int intersectLeaf(const LeafBlock& b, const __m128 o[3], const __m128 d[3], floa
   return _mm_movemask_ps(ok);
 }
 
+/// Relative slack of the box tests (-): far above the few ulps by which a slab parameter and
+/// the triangle test's distance can round apart, far below a box's size. Only culling is
+/// loosened; which triangle wins is still decided by the exact test and the tie rule.
+constexpr float kRobust = 1.0f + 0x1p-16f;
+
 struct Pending {
   std::uint32_t child;  // node index, or first leaf triangle
   std::uint32_t count;  // 0: inner node
@@ -174,7 +261,7 @@ struct Pending {
 
 }  // namespace
 
-void RayBvh4::build(const TriBvh& binary) {
+void RayBvhWide::build(const TriBvh& binary) {
   nodes_.clear();
   leaves_.clear();
   depth_ = 0;
@@ -182,9 +269,11 @@ void RayBvh4::build(const TriBvh& binary) {
   Collapser collapser(binary, nodes_, leaves_);
   collapser.emit(0, 1);
   depth_ = collapser.depth;
+  // Exact-size buffers: large ones land whole on huge pages (tri_huge_pages.h).
+  nodes_.shrink_to_fit(), leaves_.shrink_to_fit();
 }
 
-bool RayBvh4::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hit) const {
+bool RayBvhWide::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hit) const {
   if (nodes_.empty()) return false;
   // 1/0 = +-inf is what the slab test wants. Per axis the near plane is the box's min for a
   // positive direction and its max for a negative one, so tNear <= tFar holds for every box
@@ -196,18 +285,20 @@ bool RayBvh4::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hit) 
   const __m128 oX = _mm_set1_ps(origin.x), oY = _mm_set1_ps(origin.y), oZ = _mm_set1_ps(origin.z);
   const bool negX = std::signbit(inv[0]), negY = std::signbit(inv[1]), negZ = std::signbit(inv[2]);
   const __m128 zero = _mm_setzero_ps();
+  const __m128 inf = _mm_set1_ps(std::numeric_limits<float>::infinity());
+  const __m128 robust = _mm_set1_ps(kRobust);
   const __m128 o4[3] = {oX, oY, oZ};
   const __m128 d4[3] = {_mm_set1_ps(dir.x), _mm_set1_ps(dir.y), _mm_set1_ps(dir.z)};
 
   float best = maxDistance;
   bool found = false;
   std::uint32_t bestBlock = 0, bestLane = 0, bestTriangle = 0;
-  Pending stack[3 * kMaxDepth + 4];
+  Pending stack[(kWidth - 1) * kMaxDepth + 4];
   int sp = 0;
   stack[sp++] = {0, 0, 0.0f};
   while (sp > 0) {
     const Pending e = stack[--sp];
-    if (!(e.entry <= best)) continue;
+    if (!(e.entry <= best * kRobust)) continue;
     if (e.count > 0) {
       const LeafBlock& block = leaves_[e.child];
       float s[4];
@@ -223,21 +314,30 @@ bool RayBvh4::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hit) 
       }
       continue;
     }
-    const Bvh4Node& node = nodes_[e.child];
-    const __m128 nearX = _mm_load_ps(negX ? node.maxX : node.minX), farX = _mm_load_ps(negX ? node.minX : node.maxX);
-    const __m128 nearY = _mm_load_ps(negY ? node.maxY : node.minY), farY = _mm_load_ps(negY ? node.minY : node.maxY);
-    const __m128 nearZ = _mm_load_ps(negZ ? node.maxZ : node.minZ), farZ = _mm_load_ps(negZ ? node.minZ : node.maxZ);
-    const __m128 tx0 = _mm_mul_ps(_mm_sub_ps(nearX, oX), invX), tx1 = _mm_mul_ps(_mm_sub_ps(farX, oX), invX);
-    const __m128 ty0 = _mm_mul_ps(_mm_sub_ps(nearY, oY), invY), ty1 = _mm_mul_ps(_mm_sub_ps(farY, oY), invY);
-    const __m128 tz0 = _mm_mul_ps(_mm_sub_ps(nearZ, oZ), invZ), tz1 = _mm_mul_ps(_mm_sub_ps(farZ, oZ), invZ);
-    const __m128 tNear = _mm_max_ps(tz0, _mm_max_ps(ty0, _mm_max_ps(tx0, zero)));
-    const __m128 tFar = _mm_min_ps(tz1, _mm_min_ps(ty1, _mm_min_ps(tx1, _mm_set1_ps(best))));
-    int mask = _mm_movemask_ps(_mm_cmple_ps(tNear, tFar));
+    const WideNode& node = nodes_[e.child];
+    int mask = 0;
+    alignas(16) float entry[kWidth];
+    for (int g = 0; g < kWidth; g += 4) {
+      const __m128 nearX = _mm_load_ps((negX ? node.maxX : node.minX) + g), farX = _mm_load_ps((negX ? node.minX : node.maxX) + g);
+      const __m128 nearY = _mm_load_ps((negY ? node.maxY : node.minY) + g), farY = _mm_load_ps((negY ? node.minY : node.maxY) + g);
+      const __m128 nearZ = _mm_load_ps((negZ ? node.maxZ : node.minZ) + g), farZ = _mm_load_ps((negZ ? node.minZ : node.maxZ) + g);
+      const __m128 tx0 = _mm_mul_ps(_mm_sub_ps(nearX, oX), invX), tx1 = _mm_mul_ps(_mm_sub_ps(farX, oX), invX);
+      const __m128 ty0 = _mm_mul_ps(_mm_sub_ps(nearY, oY), invY), ty1 = _mm_mul_ps(_mm_sub_ps(farY, oY), invY);
+      const __m128 tz0 = _mm_mul_ps(_mm_sub_ps(nearZ, oZ), invZ), tz1 = _mm_mul_ps(_mm_sub_ps(farZ, oZ), invZ);
+      const __m128 tNear = _mm_max_ps(tz0, _mm_max_ps(ty0, _mm_max_ps(tx0, zero)));
+      // The exit is pushed out by kRobust: the rounded slab parameters could otherwise put a
+      // box's exit just before its entry, or its entry just past the best hit, for a ray
+      // through a vertex or an edge on the box's face, and cull a triangle (or a tie) that the
+      // exact test hits (cf. Ize, "Robust BVH ray traversal", 2013).
+      __m128 exit = _mm_min_ps(tx1, inf);  // min(NaN, x) is x: a NaN axis does not clip
+      exit = _mm_min_ps(tz1, _mm_min_ps(ty1, exit));
+      const __m128 tFar = _mm_min_ps(_mm_mul_ps(exit, robust), _mm_set1_ps(best * kRobust));
+      mask |= _mm_movemask_ps(_mm_cmple_ps(tNear, tFar)) << g;
+      _mm_store_ps(entry + g, tNear);
+    }
     if (mask == 0) continue;
-    alignas(16) float entry[4];
-    _mm_store_ps(entry, tNear);
     // Hit children sorted far to near, so the nearest is popped first.
-    Pending hits[4];
+    Pending hits[kWidth];
     int n = 0;
     while (mask != 0) {
       const int k = __builtin_ctz(static_cast<unsigned>(mask));
@@ -252,9 +352,8 @@ bool RayBvh4::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hit) 
     for (int j = 0; j < n; ++j) {
       const char* at = hits[j].count > 0 ? reinterpret_cast<const char*>(&leaves_[hits[j].child])
                                          : reinterpret_cast<const char*>(&nodes_[hits[j].child]);
-      _mm_prefetch(at, _MM_HINT_T0);
-      _mm_prefetch(at + 64, _MM_HINT_T0);
-      if (hits[j].count > 0) _mm_prefetch(at + 128, _MM_HINT_T0);
+      const int lines = hits[j].count > 0 ? int(sizeof(LeafBlock) / 64) : int(sizeof(WideNode) / 64);
+      for (int l = 0; l < lines; ++l) _mm_prefetch(at + 64 * l, _MM_HINT_T0);
       stack[sp++] = hits[j];
     }
   }

@@ -9,6 +9,7 @@
 // refined by Illinois regula falsi.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "brickmap/brick_trilinear.h"
 #include "floptle/core/brickmap/brick_map.h"
@@ -114,7 +115,11 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   if (dims_.x == 0 || !(maxDistance >= 0.0f)) return result;
   float tEnter = 0.0f, tExit = 0.0f;
   if (!intersectRayAabb(Ray{origin, dir}, gridBounds(), maxDistance, tEnter, tExit)) return result;
-  const float tEnd = std::min(tExit, maxDistance);
+  // The walk runs from where the ray enters the grid (or its origin inside it), with its own
+  // parameter s: a ray from far away keeps the precision of a short one.
+  const float t0 = std::max(tEnter, 0.0f);
+  const Vec3 from = origin + dir * t0;
+  const float sEnd = std::min(tExit, maxDistance) - t0;
   // Past a box's exit plane by this much, to land in the next box (m). A crossing inside the
   // gap shows as a start already at or under the level in the next cell: found within it.
   const float nudge = 1e-4f * cellSize_;
@@ -126,13 +131,13 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   auto exitOf = [&](Vec3 lo, float size) {
     const Vec3 plane(invDir.x > 0.0f ? lo.x + size : lo.x, invDir.y > 0.0f ? lo.y + size : lo.y,
                      invDir.z > 0.0f ? lo.z + size : lo.z);
-    const Vec3 e = (plane - origin) * invDir;
+    const Vec3 e = (plane - from) * invDir;
     return std::min(std::min(e.x, e.y), e.z);
   };
   auto finish = [&](float s, const float* samples, Vec3 brickLo) {
     result.hit = true;
-    result.distance = s;
-    result.point = origin + dir * s;
+    result.distance = t0 + s;
+    result.point = from + dir * s;
     Vec3 gradient(0.0f);
     if (samples)
       brickTrilinear(samples, glm::clamp((result.point - brickLo) * invCellSize_, Vec3(0.0f), Vec3(float(kCells))),
@@ -147,9 +152,14 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   // A block whose stored step count q exceeds this has every sample >= q * step > radius
   // (q >= skipAbove + 1 > radius / step); clamped below so a saturated -128 never skips.
   const int skipAbove = static_cast<int>(std::max(std::floor(double(radius) / blockStep_), -128.0));
-  float t = std::max(tEnter, 0.0f);
-  while (t <= tEnd) {
-    const Vec3 p = origin + dir * t;
+  // Past the box's exit plane by the nudge, and never standing still however coarse the floats.
+  auto advance = [&](float t, float exit) {
+    const float next = std::max(exit, t) + nudge;
+    return next > t ? next : std::nextafter(t, std::numeric_limits<float>::infinity());
+  };
+  float t = 0.0f;  // the walk's parameter s (m)
+  while (t <= sEnd) {
+    const Vec3 p = from + dir * t;
     // Truncation is floor here: a point a rounding error below the grid clamps to cell 0.
     const glm::ivec3 c = glm::clamp(glm::ivec3((p - origin_) * invBrickSize_), glm::ivec3(0), last);
     const int index = cellIndex(c);
@@ -176,7 +186,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         size = cellSize_;
         const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
         // The walk is bound by cache misses in the 3 KB bricks: ask for the 2^3-cell block's nine
-        // sample rows at once, so the cells after this one find theirs on the way (-5..10 %).
+        // sample rows at once, so the cells after this one find theirs on the way.
         prefetchBlockRows(samples + 2 * b2.x + kSamples * (2 * b2.y + kSamples * 2 * b2.z));
         const float* s = samples + fine.x + kSamples * (fine.y + kSamples * fine.z);
         const float corners[8] = {s[0],
@@ -191,18 +201,18 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         for (int i = 1; i < 8; ++i) smallest = std::min(smallest, corners[i]);
         if (smallest <= radius) {
           const float cellExit = exitOf(lo, size);
-          const float length = std::max(std::min(cellExit, tEnd) - t, 0.0f);
+          const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);
           const Vec3 a = glm::clamp((p - lo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
           const Cubic f = cellCubic(corners, a, dirCells);
           if (f.k0 <= radius) return finish(t, samples, brickLo);
           const float s0 = firstCrossing(f, radius, length);
           if (s0 >= 0.0f) return finish(t + s0, samples, brickLo);
-          t = std::max(cellExit, t) + nudge;
+          t = advance(t, cellExit);
           continue;
         }
       }
     }
-    t = std::max(exitOf(lo, size), t) + nudge;
+    t = advance(t, exitOf(lo, size));
   }
   return result;
 }

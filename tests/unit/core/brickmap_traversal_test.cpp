@@ -181,6 +181,16 @@ TEST(BrickmapTraversal, SameRayGivesTheSameBitsAndMissesPastTheEnd) {
   const auto c = map.raycast(o, d, a.distance + 1e-3f);
   ASSERT_TRUE(c.hit);
   EXPECT_EQ(c.distance, a.distance);
+  // The same ray from 10 km back: the walk starts at the grid, so only the far origin's own
+  // rounding (ulp 1 mm at 10 km) separates the answers; a sphere cast the same.
+  const auto far = map.raycast(o - d * 1e4f, d, 2e4f);
+  ASSERT_TRUE(far.hit);
+  EXPECT_NEAR(far.distance - 1e4f, a.distance, 4e-3f);
+  EXPECT_GT(glm::dot(far.normal, a.normal), 0.999f);
+  const auto cast = map.raycast(o, d, 10.0f, 0.2f), farCast = map.raycast(o - d * 1e4f, d, 2e4f, 0.2f);
+  ASSERT_TRUE(cast.hit && farCast.hit);
+  EXPECT_LT(cast.distance, a.distance);
+  EXPECT_NEAR(farCast.distance - 1e4f, cast.distance, 4e-3f);
 }
 
 }  // namespace

@@ -12,13 +12,16 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
   float best = maxDistance;
   ColliderId bestId = 0;
   bool found = false, bestInside = false;
+  // The best hit's normal when its shape's fast cast already computed normal(centre, t).
+  bool haveNormal = false;
+  Vec3 bestNormal{0.0f};
   const Ray ray{origin, dir};
   auto visit = [&](std::uint32_t id, float tEnter, float tExit) {
     if (!colliders_[id].collidable) return;
     const CollisionShape& shape = *colliders_[id].shape;
     const float end = std::min(tExit, best);
     std::optional<detail::March> m;
-    // A shape with a faster exact cast (a mesh BVH) answers itself.
+    // A shape with a faster exact cast (a mesh BVH, a lone sphere) answers itself.
     const CollisionShape::CastResult fast = shape.castSphere(origin, dir, r, end, t);
     if (fast.handled) {
       if (fast.hit) m = detail::March{fast.distance, fast.inside};
@@ -31,6 +34,8 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
       bestId = id;
       bestInside = m->inside;
       found = true;
+      haveNormal = fast.handled && fast.normalIsShapeNormal && !m->inside;
+      if (haveNormal) bestNormal = fast.normal;
     }
   };
   if (useBroadphase_) {
@@ -46,7 +51,7 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
   if (!found) return std::nullopt;
   const CollisionShape& shape = *colliders_[bestId].shape;
   const Vec3 centre = origin + dir * best;
-  const Vec3 n = shape.normal(centre, t);
+  const Vec3 n = haveNormal ? bestNormal : shape.normal(centre, t);
   Hit hit = makeHit(bestId, centre, n, best, bestInside, -dir);
   // Rays: the surface point itself. Spheres: the sphere's point touching the surface.
   if (r > 0.0f) hit.point = centre - hit.normal * r;

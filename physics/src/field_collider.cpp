@@ -62,6 +62,18 @@ float FieldCollider::distance(Vec3 p, double t) const {
 }
 
 Vec3 FieldCollider::normal(Vec3 p, double t) const {
+  if (sphereRadius_ > 0.0f) {
+    // A lone sphere: the program's analytic normal is its local point normalized
+    // (FieldProgram::normal: primitiveGradient(Sphere, q) = q, then q / |q|); the same
+    // operations here give the same bits without the program's dispatch. The centre itself
+    // has no direction: the program's own fallback answers it.
+    const Vec3 q = identity_ ? p : translationOnly_ ? p - world_.position : toLocal_.applyToPoint(p);
+    const float l = glm::length(q);
+    if (l > 1e-30f && std::isfinite(l)) {
+      const Vec3 n = q / l;
+      return identity_ || translationOnly_ ? n : world_.applyToNormal(n);
+    }
+  }
   if (identity_) return program_->normal(p, t);
   if (translationOnly_) return program_->normal(p - world_.position, t);
   return world_.applyToNormal(program_->normal(toLocal_.applyToPoint(p), t));
@@ -78,7 +90,7 @@ Aabb FieldCollider::aabb(double t) const {
 }
 
 CollisionShape::CastResult FieldCollider::castSphere(Vec3 origin, Vec3 unitDir, float radius,
-                                                    float maxDistance, double) const {
+                                                    float maxDistance, double t) const {
   CastResult out;
   if (sphereRadius_ <= 0.0f) return out;  // not a single sphere: march it
   out.handled = true;
@@ -100,8 +112,12 @@ CollisionShape::CastResult FieldCollider::castSphere(Vec3 origin, Vec3 unitDir, 
   if (!(s <= maxDistance)) return out;
   out.hit = true;
   out.distance = s;
-  out.point = origin + unitDir * s - glm::normalize(origin + unitDir * s - world_.position) * radius;
-  out.normal = glm::normalize(origin + unitDir * s - world_.position);
+  const Vec3 centre = origin + unitDir * s;
+  // The collider's own normal there (the lone-sphere branch of normal()), so the world's
+  // hit builder can take it as is.
+  out.normal = normal(centre, t);
+  out.normalIsShapeNormal = true;
+  out.point = centre - out.normal * radius;
   return out;
 }
 

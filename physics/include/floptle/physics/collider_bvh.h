@@ -5,6 +5,7 @@
 // step: refit() recomputes every node's box bottom-up from new leaf boxes without changing
 // the topology. Traversal order is a function of the tree alone (never of pointers), so every
 // query that walks it is deterministic.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -64,8 +65,8 @@ class ColliderBvh {
 // ---- traversal (templates, in the header so visitors inline) -----------------------------
 
 
-inline bool ColliderBvh::rayBox(const Aabb& b, Vec3 origin, Vec3 invDir, float maxT, float& tEnter,
-                 float& tExit) {
+[[gnu::always_inline]] inline bool ColliderBvh::rayBox(const Aabb& b, Vec3 origin, Vec3 invDir,
+                                                     float maxT, float& tEnter, float& tExit) {
   if (b.empty()) return false;
   float t0 = 0.0f, t1 = maxT;
   for (int axis = 0; axis < 3; ++axis) {
@@ -108,28 +109,29 @@ void ColliderBvh::forEachOnRay(const Ray& ray, float inflate, MaxDistance&& maxD
                                Visit&& visit) const {
   if (nodes_.empty()) return;
   const Vec3 invDir = 1.0f / ray.direction;
+  // Each node's box is tested once, by its parent (the root by itself), and the entry and
+  // exit kept: a leaf is visited with them, its exit clipped to the current maxDistance(),
+  // which is what testing it again against that smaller bound would give.
   struct Entry {
     std::int32_t node;
-    float tEnter;
+    float tEnter, tExit;
   };
   Entry stack[64];
   int top = 0;
   float e0, x0;
   const Node& root = nodes_[0];
   if (!rayBox(root.box.inflated(inflate), ray.origin, invDir, maxDistance(), e0, x0)) return;
-  stack[top++] = {0, e0};
+  stack[top++] = {0, e0, x0};
   while (top > 0) {
-    Entry e = stack[--top];
-    if (e.tEnter > maxDistance()) continue;
+    const Entry e = stack[--top];
+    const float maxT = maxDistance();
+    if (e.tEnter > maxT) continue;
     const Node& n = nodes_[static_cast<std::size_t>(e.node)];
     if (n.leaf()) {
-      float tEnter, tExit;
-      if (rayBox(n.box.inflated(inflate), ray.origin, invDir, maxDistance(), tEnter, tExit))
-        visit(static_cast<std::uint32_t>(n.first), tEnter, tExit);
+      visit(static_cast<std::uint32_t>(n.first), e.tEnter, std::min(e.tExit, maxT));
       continue;
     }
-    const float maxT = maxDistance();
-    float ea, xa, eb, xb;
+    float ea = 0.0f, xa = 0.0f, eb = 0.0f, xb = 0.0f;
     bool hitA = rayBox(nodes_[static_cast<std::size_t>(n.first)].box.inflated(inflate),
                              ray.origin, invDir, maxT, ea, xa);
     bool hitB = rayBox(nodes_[static_cast<std::size_t>(n.second)].box.inflated(inflate),
@@ -138,16 +140,16 @@ void ColliderBvh::forEachOnRay(const Ray& ray, float inflate, MaxDistance&& maxD
     // the tree order (first child first).
     if (hitA && hitB) {
       if (eb < ea) {
-        stack[top++] = {n.first, ea};
-        stack[top++] = {n.second, eb};
+        stack[top++] = {n.first, ea, xa};
+        stack[top++] = {n.second, eb, xb};
       } else {
-        stack[top++] = {n.second, eb};
-        stack[top++] = {n.first, ea};
+        stack[top++] = {n.second, eb, xb};
+        stack[top++] = {n.first, ea, xa};
       }
     } else if (hitA) {
-      stack[top++] = {n.first, ea};
+      stack[top++] = {n.first, ea, xa};
     } else if (hitB) {
-      stack[top++] = {n.second, eb};
+      stack[top++] = {n.second, eb, xb};
     }
   }
 }

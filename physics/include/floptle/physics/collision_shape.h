@@ -38,6 +38,9 @@ class CollisionShape {
     float distance = 0.0f;  ///< along the unit direction (m)
     Vec3 point{0.0f};
     Vec3 normal{0.0f};
+    /// True when `normal` is exactly this shape's normal(origin + unitDir * distance, t), so
+    /// the world's hit builder need not ask for it again (same bits either way).
+    bool normalIsShapeNormal = false;
   };
   virtual CastResult castSphere(Vec3 /*origin*/, Vec3 /*unitDir*/, float /*radius*/,
                                 float /*maxDistance*/, double /*t*/) const {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <system_error>
 
@@ -136,14 +137,18 @@ Expected<std::pair<double, openvdb::Vec3d>> axisAlignedUniform(const openvdb::ma
   return std::make_pair(s, translation);
 }
 
-/// Top cells (of the map being built) that hold a narrow-band voxel, and a lower bound of the
-/// distance from each top cell's centre to the surface: the surface lies where adjacent voxels
-/// change sign, so inside the boxes of the cells holding band voxels (|v| < background);
-/// a cell k top cells away (Chebyshev) from all of them is at least (k - 1/2) bricks off.
+/// Top cells (of the map being built) that hold a narrow-band voxel, and the distance from
+/// each other top cell's centre to the surface (m), which a narrow-band file does not store:
+/// the surface lies where adjacent voxels change sign, so inside the boxes of the cells
+/// holding band voxels (|v| < background); a cell k top cells away (Chebyshev) from all of
+/// them is at least (k - 1/2) bricks off. Cells within kNearRings of the band (band cells
+/// included) get the distance to the nearest sign crossing of the file (the surface to within
+/// a voxel) instead.
 struct CoarseField {
   std::vector<std::uint8_t> band;
-  std::vector<float> lowerBound;  ///< (m)
+  std::vector<float> farDistance;  ///< (m)
 };
+constexpr int kNearRings = 2;
 
 CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm::ivec3 dims, float brickSize) {
   const float background = grid.background();
@@ -151,9 +156,24 @@ CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm
   CoarseField out{std::vector<std::uint8_t>(cells, 0), std::vector<float>(cells, 0.0f)};
   auto index = [&](glm::ivec3 c) { return static_cast<std::size_t>(c.x + dims.x * (c.y + dims.y * c.z)); };
   auto inside = [&](glm::ivec3 c) { return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) && glm::all(glm::lessThan(c, dims)); };
+  // Sign crossings along voxel edges (voxel units from `base`), bucketed by top cell.
+  std::vector<std::vector<glm::vec3>> crossings(cells);
+  openvdb::FloatGrid::ConstAccessor acc = grid.getConstAccessor();
   for (auto leaf = grid.tree().cbeginLeaf(); leaf; ++leaf) {
     for (auto it = leaf->cbeginValueAll(); it; ++it) {
-      if (!(std::abs(*it) < background)) continue;
+      const float v = *it;
+      for (int axis = 0; axis < 3; ++axis) {
+        openvdb::Coord next = it.getCoord();
+        next[axis] += 1;
+        const float w = acc.getValue(next);
+        if ((v < 0.0f) == (w < 0.0f) || !std::isfinite(v) || !std::isfinite(w)) continue;
+        const openvdb::Coord g = it.getCoord() - base;
+        glm::vec3 q(float(g.x()), float(g.y()), float(g.z()));
+        q[axis] += v / (v - w);
+        const glm::ivec3 c = glm::ivec3(glm::floor(q / float(kCells)));
+        if (inside(c)) crossings[index(c)].push_back(q);
+      }
+      if (!(std::abs(v) < background)) continue;
       const openvdb::Coord g = it.getCoord() - base;
       const glm::ivec3 l(g.x(), g.y(), g.z());
       const glm::ivec3 home(floorDiv(l.x, kCells), floorDiv(l.y, kCells), floorDiv(l.z, kCells));
@@ -189,7 +209,32 @@ CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm
         }
   }
   for (std::size_t i = 0; i < cells; ++i)
-    out.lowerBound[i] = steps[i] < 0 ? 1e9f : std::max(0.0f, (static_cast<float>(steps[i]) - 0.5f) * brickSize);
+    out.farDistance[i] = steps[i] < 0 ? 1e9f : std::max(0.0f, (static_cast<float>(steps[i]) - 0.5f) * brickSize);
+  // Near the band: the nearest crossing, ring by ring until no farther ring can hold a nearer
+  // one (ring r is at least (r - 1/2) bricks from the centre).
+  const float voxel = brickSize / kCells;
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x) {
+        const glm::ivec3 c(x, y, z);
+        const int k = steps[index(c)];
+        if (k < 0 || k > kNearRings) continue;
+        const glm::vec3 centre = glm::vec3(c * kCells) + glm::vec3(0.5f * kCells);
+        float best2 = std::numeric_limits<float>::infinity();
+        for (int r = 0; r <= dims.x + dims.y + dims.z; ++r) {
+          const float ringGap = (float(r) - 0.5f) * kCells;
+          if (r > 0 && best2 <= ringGap * ringGap) break;
+          for (int dz = -r; dz <= r; ++dz)
+            for (int dy = -r; dy <= r; ++dy)
+              for (int dx = -r; dx <= r; ++dx) {
+                if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r) continue;
+                const glm::ivec3 n = c + glm::ivec3(dx, dy, dz);
+                if (!inside(n)) continue;
+                for (const glm::vec3& q : crossings[index(n)]) best2 = std::min(best2, glm::dot(q - centre, q - centre));
+              }
+        }
+        if (std::isfinite(best2)) out.farDistance[index(c)] = std::max(out.farDistance[index(c)], std::sqrt(best2) * voxel);
+      }
   return out;
 }
 
@@ -230,7 +275,11 @@ Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string&
       for (int y = 0; y < dims.y; ++y)
         for (int x = 0; x < dims.x; ++x, ++n) {
           const float v = acc.getValue(base + coordOf(glm::ivec3(x, y, z) * kCells + kCells / 2));
-          centre[n] = coarse.band[n] ? v : std::copysign(std::max(coarse.lowerBound[n], background), v);
+          // A band cell's centre voxel is exact when inside the band; elsewhere the file says
+          // only the side, and the crossings say how far.
+          centre[n] = coarse.band[n] && std::abs(v) < background
+                          ? v
+                          : std::copysign(std::max(coarse.farDistance[n], background), v);
         }
   }
   // BrickMap::bake only ever asks at lattice points: top-cell centres (unbounded: answered

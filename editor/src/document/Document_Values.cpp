@@ -51,4 +51,18 @@ Expected<void> EditorDocument::removeValue(const std::string& pointer) {
   return push(builder.take(), QStringLiteral("Reset %1").arg(QString::fromStdString(pointer)));
 }
 
+Expected<void> EditorDocument::removeValues(const std::vector<std::string>& pointers,
+                                            const QString& text) {
+  PatchBuilder builder(json_);
+  for (const std::string& pointer : pointers) {
+    try {
+      if (builder.result().contains(Json::json_pointer(pointer))) builder.erase(pointer);
+    } catch (const std::exception& e) {
+      return refuse({pointer, e.what()});
+    }
+  }
+  if (builder.empty()) return {};
+  return push(builder.take(), text);
+}
+
 }  // namespace floptle::editor

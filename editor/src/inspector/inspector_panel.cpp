@@ -38,18 +38,30 @@ void InspectorPanel::rebuild() {
   auto* page = new QWidget;
   auto* layout = new QVBoxLayout(page);
   const QStringList selection = document_.selection();
-  if (selection.size() != 1) {
-    layout->addWidget(new QLabel(selection.isEmpty()
-                                     ? tr("Select a node to edit it.")
-                                     : tr("%n nodes selected.", nullptr, int(selection.size()))));
+  InspectorContext context{document_, refreshers_};
+  if (selection.isEmpty()) {
+    layout->addWidget(new QLabel(tr("Select a node to edit it.")));
+  } else if (selection.size() > 1) {
+    // What several nodes share: transform, material, collider; each edit is one undo step
+    // over all of them. Names, shapes and components stay per node.
+    NodePointers nodes;
+    for (const QString& name : selection) nodes.push_back(document_.nodePointer(name));
+    auto* summary = new QLabel(tr("%n nodes selected: %1. Edits apply to each of them.", nullptr,
+                                  int(selection.size()))
+                                   .arg(selection.join(", ")));
+    summary->setObjectName("multiSelectionSummary");
+    summary->setWordWrap(true);
+    layout->addWidget(summary);
+    layout->addWidget(makeTransformSection(context, nodes));
+    layout->addWidget(makeMaterialSection(context, nodes));
+    layout->addWidget(makeColliderSection(context, nodes));
   } else {
     const std::string pointer = document_.nodePointer(selection.front());
-    InspectorContext context{document_, refreshers_};
     layout->addWidget(makeNameSection(context, pointer));
-    layout->addWidget(makeTransformSection(context, pointer));
+    layout->addWidget(makeTransformSection(context, {pointer}));
     if (document_.valueAt(pointer + "/shape")) layout->addWidget(makeShapeSection(context, pointer + "/shape"));
-    layout->addWidget(makeMaterialSection(context, pointer));
-    layout->addWidget(makeColliderSection(context, pointer));
+    layout->addWidget(makeMaterialSection(context, {pointer}));
+    layout->addWidget(makeColliderSection(context, {pointer}));
     if (document_.valueAt(pointer + "/drift")) layout->addWidget(makeDriftSection(context, pointer));
     if (document_.valueAt(pointer + "/character"))
       layout->addWidget(makeCharacterSection(context, pointer));

@@ -1,6 +1,7 @@
 #pragma once
-// The inspector's sections, each built for one node (by JSON pointer). A section registers a
-// refresher per bound widget so number changes can be shown without a rebuild.
+// The inspector's sections, each built for one node (by JSON pointer) or, where it makes sense
+// for a multi-selection, for several at once (one edit = one undo step over all of them). A
+// section registers a refresher per bound widget so number changes show without a rebuild.
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,17 +16,21 @@ namespace floptle::editor {
 
 class EditorDocument;
 
+/// JSON pointers of the nodes a section edits ("/nodes/3", ...); never empty.
+using NodePointers = std::vector<std::string>;
+
 struct InspectorContext {
   EditorDocument& document;
   std::vector<std::function<void()>>& refreshers;
 };
 
 QWidget* makeNameSection(InspectorContext& context, const std::string& nodePointer);
-QWidget* makeTransformSection(InspectorContext& context, const std::string& nodePointer);
+/// Position, rotation and scale of each node; a value the nodes disagree on reads "mixed".
+QWidget* makeTransformSection(InspectorContext& context, const NodePointers& nodes);
 /// The shape at `shapePointer` and, recursively, its children.
 QWidget* makeShapeSection(InspectorContext& context, const std::string& shapePointer);
-QWidget* makeMaterialSection(InspectorContext& context, const std::string& nodePointer);
-QWidget* makeColliderSection(InspectorContext& context, const std::string& nodePointer);
+QWidget* makeMaterialSection(InspectorContext& context, const NodePointers& nodes);
+QWidget* makeColliderSection(InspectorContext& context, const NodePointers& nodes);
 /// The "drift" component's tuning (drift_section.cpp).
 QWidget* makeDriftSection(InspectorContext& context, const std::string& nodePointer);
 /// The "character" and "vehicle" controller components (controller_section.cpp).

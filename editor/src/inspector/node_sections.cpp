@@ -1,5 +1,6 @@
 // Inspector sections about the node itself: its name and its transform.
 #include <array>
+#include <cmath>
 #include <memory>
 
 #include <QFormLayout>
@@ -35,12 +36,36 @@ Quat nodeRotation(const EditorDocument& document, const std::string& nodePointer
                              q[2].get<float>()));
 }
 
-// Writes one key of the node's transform, creating the transform object when it is absent.
-Expected<void> writeTransformKey(EditorDocument& document, const std::string& nodePointer,
-                                 const char* key, const Json& value) {
+// The write of one transform key on one node: into the existing transform object, or a new
+// transform object holding just that key.
+std::pair<std::string, Json> transformKeyWrite(const EditorDocument& document,
+                                                const std::string& nodePointer, const char* key,
+                                                const Json& value) {
   if (!document.valueAt(nodePointer + "/transform"))
-    return document.setValue(nodePointer + "/transform", Json{{key, value}});
-  return document.setValue(nodePointer + "/transform/" + key, value, kMergeValueDrag);
+    return {nodePointer + "/transform", Json{{key, value}}};
+  return {nodePointer + "/transform/" + key, value};
+}
+
+// Writes one transform key on every node as one undo step; `valueFor(nodePointer)` gives each
+// node its own value (a position keeps each node's other axes).
+template <typename ValueFor>
+Expected<void> writeTransformKeys(EditorDocument& document, const NodePointers& nodes,
+                                  const char* key, ValueFor valueFor) {
+  std::vector<std::pair<std::string, Json>> writes;
+  for (const std::string& node : nodes)
+    writes.push_back(transformKeyWrite(document, node, key, valueFor(node)));
+  const QString text = nodes.size() == 1
+                           ? QStringLiteral("Set %1 %2").arg(QString::fromStdString(nodes.front()), key)
+                           : QObject::tr("Set %1 of %2 nodes").arg(key).arg(nodes.size());
+  return document.setValues(writes, text, kMergeValueDrag);
+}
+
+// Whether `read(node)` differs between the nodes (beyond float noise).
+template <typename Read>
+bool differs(const NodePointers& nodes, Read read) {
+  for (const std::string& node : nodes)
+    if (std::abs(read(node) - read(nodes.front())) > 1e-6) return true;
+  return false;
 }
 
 }  // namespace
@@ -62,72 +87,84 @@ QWidget* makeNameSection(InspectorContext& context, const std::string& nodePoint
   return box;
 }
 
-QWidget* makeTransformSection(InspectorContext& context, const std::string& nodePointer) {
+QWidget* makeTransformSection(InspectorContext& context, const NodePointers& nodes) {
   EditorDocument& document = context.document;
-  auto* box = new QGroupBox(QObject::tr("Transform"));
+  auto* box = new QGroupBox(nodes.size() == 1
+                                ? QObject::tr("Transform")
+                                : QObject::tr("Transform (each of %1 nodes)").arg(nodes.size()));
   box->setObjectName("transformSection");
   auto* form = new QFormLayout(box);
+  // Shown values are the first node's; a field whose nodes disagree reads "mixed".
+  auto bind = [&context, &nodes](NumberField* field, auto read) {
+    if (nodes.size() > 1) field->setMixedProbe([nodes, read] { return differs(nodes, read); });
+    context.refreshers.push_back([field] { field->refresh(); });
+  };
 
   auto* positionRow = new QHBoxLayout;
-  std::vector<NumberField*> position;
   for (int axis = 0; axis < 3; ++axis) {
     NumberFieldSpec spec{-1e6, 1e6, "m", QObject::tr("Position relative to the parent"), false, 0.1};
+    auto read = [&document, axis](const std::string& node) {
+      return transformComponent(document, node, "position", axis, 0.0);
+    };
     auto* field = new NumberField(
-        document, spec,
-        [&document, nodePointer, axis] {
-          return transformComponent(document, nodePointer, "position", axis, 0.0);
-        },
-        [&document, nodePointer, axis](double value) {
-          Json xyz = Json::array();
-          for (int i = 0; i < 3; ++i)
-            xyz.push_back(i == axis ? value
-                                    : transformComponent(document, nodePointer, "position", i, 0.0));
-          return writeTransformKey(document, nodePointer, "position", xyz);
+        document, spec, [nodes, read] { return read(nodes.front()); },
+        [&document, nodes, axis](double value) {
+          return writeTransformKeys(document, nodes, "position", [&](const std::string& node) {
+            Json xyz = Json::array();
+            for (int i = 0; i < 3; ++i)
+              xyz.push_back(i == axis ? value : transformComponent(document, node, "position", i, 0.0));
+            return xyz;
+          });
         });
     field->setObjectName(QStringLiteral("position%1").arg("xyz"[axis]));
     positionRow->addWidget(field);
-    context.refreshers.push_back([field] { field->refresh(); });
+    bind(field, read);
   }
   form->addRow(QObject::tr("Position"), positionRow);
 
-  // Rotation is stored as a quaternion [x, y, z, w] and shown as Euler XYZ angles (deg).
+  // Rotation is stored as a quaternion [x, y, z, w] and shown as Euler XYZ angles (deg). An
+  // edited angle replaces that angle of each node's own Euler angles.
   auto* rotationRow = new QHBoxLayout;
   auto fields = std::make_shared<std::array<NumberField*, 3>>();
   for (int axis = 0; axis < 3; ++axis) {
     NumberFieldSpec spec{-360, 360, "deg", QObject::tr("Euler angle, applied X then Y then Z"),
                          false, 5.0};
+    auto read = [&document, axis](const std::string& node) {
+      return double(glm::degrees(eulerXYZFromQuat(nodeRotation(document, node))[axis]));
+    };
     auto* field = new NumberField(
-        document, spec,
-        [&document, nodePointer, axis] {
-          return glm::degrees(eulerXYZFromQuat(nodeRotation(document, nodePointer))[axis]);
-        },
-        [&document, nodePointer, axis, fields](double value) {
-          Vec3 degrees;
-          for (int i = 0; i < 3; ++i)
-            degrees[i] = i == axis ? static_cast<float>(value)
-                                   : static_cast<float>((*fields)[i]->value());
-          const Quat q = quatFromEulerXYZ(glm::radians(degrees));
-          return writeTransformKey(document, nodePointer, "rotation", Json{q.x, q.y, q.z, q.w});
+        document, spec, [nodes, read] { return read(nodes.front()); },
+        [&document, nodes, axis, fields](double value) {
+          return writeTransformKeys(document, nodes, "rotation", [&](const std::string& node) {
+            Vec3 degrees = glm::degrees(eulerXYZFromQuat(nodeRotation(document, node)));
+            // With one node, the other two angles are the ones shown (no round-trip drift).
+            if (nodes.size() == 1)
+              for (int i = 0; i < 3; ++i) degrees[i] = static_cast<float>((*fields)[i]->value());
+            degrees[axis] = static_cast<float>(value);
+            const Quat q = quatFromEulerXYZ(glm::radians(degrees));
+            return Json{q.x, q.y, q.z, q.w};
+          });
         });
     (*fields)[axis] = field;
     field->setObjectName(QStringLiteral("rotation%1").arg("xyz"[axis]));
     rotationRow->addWidget(field);
-    context.refreshers.push_back([field] { field->refresh(); });
+    bind(field, read);
   }
   form->addRow(QObject::tr("Rotation"), rotationRow);
 
   NumberFieldSpec scaleSpec{1e-4, 1e6, "-", QObject::tr("Uniform scale"), false, 0.05};
+  auto readScale = [&document](const std::string& node) {
+    std::optional<Json> value = document.valueAt(node + "/transform/scale");
+    return value && value->is_number() ? value->get<double>() : 1.0;
+  };
   auto* scale = new NumberField(
-      document, scaleSpec,
-      [&document, nodePointer] {
-        std::optional<Json> value = document.valueAt(nodePointer + "/transform/scale");
-        return value && value->is_number() ? value->get<double>() : 1.0;
-      },
-      [&document, nodePointer](double value) {
-        return writeTransformKey(document, nodePointer, "scale", value);
+      document, scaleSpec, [nodes, readScale] { return readScale(nodes.front()); },
+      [&document, nodes](double value) {
+        return writeTransformKeys(document, nodes, "scale",
+                                  [value](const std::string&) { return Json(value); });
       });
   scale->setObjectName("scale");
-  context.refreshers.push_back([scale] { scale->refresh(); });
+  bind(scale, readScale);
   form->addRow(QObject::tr("Scale"), scale);
   return box;
 }

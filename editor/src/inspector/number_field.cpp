@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <QLineEdit>
+
 #include "floptle/editor/editor_document.h"
 
 namespace floptle::editor {
@@ -24,7 +26,8 @@ NumberField::NumberField(EditorDocument& document, const NumberFieldSpec& spec, 
                        .arg(spec.help, spec.unit)
                        .arg(spec.min)
                        .arg(spec.max));
-  setSuffix(spec.unit == "-" ? QString() : QStringLiteral(" ") + spec.unit);
+  unitSuffix_ = spec.unit == "-" ? QString() : QStringLiteral(" ") + spec.unit;
+  setSuffix(unitSuffix_);
   refresh();
   connect(this, &QDoubleSpinBox::valueChanged, this, &NumberField::commit);
   connect(this, &QDoubleSpinBox::editingFinished, this, [this] { document_.closeMergeWindow(); });
@@ -32,16 +35,30 @@ NumberField::NumberField(EditorDocument& document, const NumberFieldSpec& spec, 
 
 void NumberField::refresh() {
   refreshing_ = true;
+  mixed_ = mixedProbe_ && mixedProbe_();
+  setSuffix(mixed_ ? QString() : unitSuffix_);  // a lone unit would hide the placeholder
   setValue(read_());
+  if (mixed_) lineEdit()->clear();  // the placeholder says "mixed"
   refreshing_ = false;
+}
+
+void NumberField::setMixedProbe(std::function<bool()> probe) {
+  mixedProbe_ = std::move(probe);
+  lineEdit()->setPlaceholderText(tr("mixed"));
+  refresh();
 }
 
 void NumberField::commit(double value) {
   if (refreshing_) return;
+  if (mixed_) {
+    mixed_ = false;
+    setSuffix(unitSuffix_);
+  }
   if (!write_(value)) refresh();  // refused: show what the document holds
 }
 
 QString NumberField::textFromValue(double value) const {
+  if (mixed_) return QString();
   if (integer_) return QString::number(std::llround(value));
   return locale().toString(value, 'g', 7);
 }

@@ -3,6 +3,8 @@
 // function. Typing outside [min, max] is refused by the field itself (the text never
 // validates, nothing is written); dragging or stepping writes through the document with a
 // merge id, so one drag is one undo step; editingFinished closes the merge window.
+// Bound to several nodes at once, a field whose nodes disagree shows "mixed" (empty text, a
+// placeholder) until a value is typed or stepped, which then goes to all of them.
 #include <functional>
 
 #include <QDoubleSpinBox>
@@ -36,6 +38,9 @@ class NumberField : public QDoubleSpinBox {
 
   /// Shows the document's value without writing it back.
   void refresh();
+  /// `probe` says whether the bound values differ (multi-selection); checked on refresh.
+  void setMixedProbe(std::function<bool()> probe);
+  bool isMixed() const { return mixed_; }
 
  protected:
   QString textFromValue(double value) const override;
@@ -50,6 +55,9 @@ class NumberField : public QDoubleSpinBox {
   Writer write_;
   bool integer_ = false;
   bool refreshing_ = false;
+  QString unitSuffix_;  ///< " m", " deg"; empty for "-"
+  std::function<bool()> mixedProbe_;
+  bool mixed_ = false;
 };
 
 }  // namespace floptle::editor

@@ -81,6 +81,9 @@ class EditorDocument : public QObject {
                            const QString& text, int mergeId = kNoMerge);
   /// Removes an object key (a parameter reset to default, an optional component).
   Expected<void> removeValue(const std::string& pointer);
+  /// Removes several object keys as one undo step (a component off on several nodes);
+  /// pointers with no value are skipped.
+  Expected<void> removeValues(const std::vector<std::string>& pointers, const QString& text);
 
   // ---- nodes (Document_Nodes.cpp) ----
   /// JSON pointer of the node called `name` ("/nodes/3/children/0"), or empty.

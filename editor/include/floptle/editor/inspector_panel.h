@@ -2,7 +2,9 @@
 // InspectorPanel: edits the selected node. Sections: name; transform (position (m), rotation
 // as Euler XYZ degrees, uniform scale (-)); shape parameters generated from core's node_spec
 // table (units and ranges in tooltips, out-of-range input refused in the field, reset to
-// default, an animated parameter shows its driver); material; collider. Every change goes
+// default, an animated parameter shows its driver); material; collider. With several nodes
+// selected it shows what they share (transform, material, collider): a value they disagree
+// on reads "mixed", and an edit goes to each of them as one undo step. Every change goes
 // through the document as an undo command; the panel only observes and dispatches.
 #include <functional>
 #include <vector>

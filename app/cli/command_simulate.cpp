@@ -130,11 +130,11 @@ int runPhysicsScene(const SimulateArgs& args, const nlohmann::ordered_json& docu
   std::string traceLines;
   if (args.trace) options.traceLines = &traceLines;
   const std::filesystem::path dir = std::filesystem::path(args.scene).parent_path();
-  auto result = physics::replayScene(document, dir, options);
+  physics::ReplayErrorSource source = physics::ReplayErrorSource::Scene;
+  auto result = physics::replayScene(document, dir, options, &source);
   if (!result) {
     const Error& e = result.error();
-    // Input errors point into the inputs file, the rest into the scene.
-    const bool inInputs = args.inputs && e.where.rfind("/", 0) == 0 && e.what.find("not a character") != std::string::npos;
+    const bool inInputs = args.inputs && source == physics::ReplayErrorSource::Inputs;
     return fail(Error{(inInputs ? *args.inputs : args.scene) + ": " + e.where, e.what});
   }
   return finish(args, traceLines, *result);

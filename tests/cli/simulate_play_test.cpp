@@ -78,4 +78,13 @@ TEST(SimulatePlay, BadInputsNameTheFileAndElement) {
   EXPECT_NE(r.out.find("/0/move"), std::string::npos) << r.out;
 }
 
+TEST(SimulatePlay, AnInputForANodeThatIsNoCharacterNamesTheInputsFile) {
+  const fs::path scene = writeFile("walk3.json", kScene);
+  const fs::path inputs = writeFile("ghost.json", R"([{"tick": 0, "node": "ghost", "move": [0, 1]}])");
+  const CliRun r = simulate(scene.string() + " --ticks 5 --inputs " + inputs.string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(inputs.string() + ": /0/node"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(scene.string() + ":"), std::string::npos) << r.out;
+}
+
 }  // namespace

@@ -21,11 +21,17 @@ struct ReplayOptions {
   std::string* traceLines = nullptr;
 };
 
+/// Which document a failed replay's Error points into: the scene, or the inputs list (then
+/// `where` is a pointer into it, "/3/node").
+enum class ReplayErrorSource { Scene, Inputs };
+
 /// Builds the simulation of `document` (a checked scene document), applies the inputs
 /// (every input must name a character or vehicle of the scene) and runs the ticks.
-/// Returns Simulation::resultJson() of the last tick.
+/// Returns Simulation::resultJson() of the last tick; on failure, `errorSource` (when given)
+/// says which document the error is about.
 Expected<nlohmann::ordered_json> replayScene(const nlohmann::ordered_json& document,
                                              const std::filesystem::path& sceneDir,
-                                             const ReplayOptions& options);
+                                             const ReplayOptions& options,
+                                             ReplayErrorSource* errorSource = nullptr);
 
 }  // namespace floptle::physics

@@ -7,6 +7,7 @@
 #include "floptle/core/asset/triangle_mesh.h"
 #include "floptle/editor/wireframe_overlay.h"
 #include "floptle/physics/drawn_surface.h"
+#include "floptle/physics/baked_field_file.h"
 #include "floptle/physics/field_collider.h"
 #include "floptle/physics/mesh_collider.h"
 
@@ -30,7 +31,8 @@ Aabb regionFor(const Aabb& box) {
   return glm::any(glm::greaterThan(clipped.min, clipped.max)) ? Aabb{} : clipped;
 }
 
-/// The collider the physics builds for `node` (physics/scene_collision.cpp), except that a
+/// The collider the physics builds for `node` (physics/scene_collision.cpp: a .vdb level set
+/// for "baked_field", the field for a shape), except that a
 /// mesh is taken as its triangle mesh even when it collides as a baked field (the same
 /// surface, without the bake's cost). Also fills the drawn-surface settings: a terrain draws
 /// at its own cell size and bounds.
@@ -43,6 +45,8 @@ Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(const scene::Scene
     if (component.is_object()) component["collision"] = "mesh";
     return physics::makeMeshCollider(component, sceneDir, node.world);
   }
+  if (node.hasComponent("baked_field"))
+    return physics::makeBakedFieldFileCollider(node.components["baked_field"], sceneDir, node.world);
   if (!node.shape) return std::unique_ptr<physics::CollisionShape>{};
   auto field = physics::FieldCollider::make(*node.shape, node.world);
   if (!field) return field.error();

@@ -38,6 +38,13 @@ bool waitFor(Done done, int timeoutMs) {
   return done();
 }
 
+/// Waits (up to 2 s) for a child of `root` called `name`; null when none came.
+template <class T>
+T* waitForChild(QObject* root, const QString& name) {
+  waitFor([&] { return root->findChild<T*>(name) != nullptr; }, 2000);
+  return root->findChild<T*>(name);
+}
+
 /// A shown main window with the showcase open, at a small size (software GL is slow).
 class WindowTest : public ::testing::Test {
  protected:

@@ -15,17 +15,11 @@
 namespace floptle::editor::test {
 namespace {
 
-template <class T>
-T* waitForChild(MainWindow& window, const QString& name) {
-  waitFor([&] { return window.findChild<T*>(name) != nullptr; }, 2000);
-  return window.findChild<T*>(name);
-}
-
 TEST_F(WindowTest, AnimatedParameterShowsAndEditsItsDriver) {
   const std::string power = document().nodePointer("mandelbulb_island") + "/shape/power";
   ASSERT_TRUE(document().valueAt(power)->is_object());
   document().setSelection({"mandelbulb_island"});
-  QWidget* driver = waitForChild<QWidget>(window(), QString::fromStdString("driver:" + power));
+  QWidget* driver = waitForChild<QWidget>(&window(), QString::fromStdString("driver:" + power));
   ASSERT_NE(driver, nullptr);
   auto* amplitude = driver->findChild<QDoubleSpinBox*>("/sine/amplitude");
   ASSERT_NE(amplitude, nullptr);
@@ -41,7 +35,7 @@ TEST_F(WindowTest, AnimatedParameterShowsAndEditsItsDriver) {
 TEST_F(WindowTest, ResetButtonRestoresTheDefault) {
   const std::string node = document().nodePointer("rubber_ball");
   document().setSelection({"rubber_ball"});
-  QWidget* row = waitForChild<QWidget>(window(), QString::fromStdString("param:" + node + "/shape/radius"));
+  QWidget* row = waitForChild<QWidget>(&window(), QString::fromStdString("param:" + node + "/shape/radius"));
   ASSERT_NE(row, nullptr);
   ASSERT_TRUE(document().setValue(node + "/shape/radius", 0.9).ok());
   row->findChild<QToolButton*>("reset")->click();
@@ -53,12 +47,12 @@ TEST_F(WindowTest, ResetButtonRestoresTheDefault) {
 TEST_F(WindowTest, ColliderSectionEditsTheComponent) {
   const std::string node = document().nodePointer("rubber_ball");
   document().setSelection({"rubber_ball"});
-  auto* body = waitForChild<QComboBox>(window(), "colliderBody");
+  auto* body = waitForChild<QComboBox>(&window(), "colliderBody");
   ASSERT_NE(body, nullptr);
   body->setCurrentText("kinematic");
   emit body->textActivated("kinematic");
   EXPECT_EQ(document().valueAt(node + "/collider/body")->get<std::string>(), "kinematic");
-  auto* section = waitForChild<QGroupBox>(window(), "colliderSection");
+  auto* section = waitForChild<QGroupBox>(&window(), "colliderSection");
   ASSERT_NE(section, nullptr);
   emit section->clicked(false);  // untick: the component goes
   EXPECT_FALSE(document().valueAt(node + "/collider").has_value());
@@ -67,7 +61,7 @@ TEST_F(WindowTest, ColliderSectionEditsTheComponent) {
 TEST_F(WindowTest, EulerRotationFieldWritesAUnitQuaternion) {
   const std::string node = document().nodePointer("ice_slab");
   document().setSelection({"ice_slab"});
-  auto* rotationY = waitForChild<QDoubleSpinBox>(window(), "rotationy");
+  auto* rotationY = waitForChild<QDoubleSpinBox>(&window(), "rotationy");
   ASSERT_NE(rotationY, nullptr);
   rotationY->setValue(90.0);
   const Json q = *document().valueAt(node + "/transform/rotation");

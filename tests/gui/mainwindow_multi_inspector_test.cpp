@@ -11,12 +11,6 @@
 namespace floptle::editor::test {
 namespace {
 
-template <class T>
-T* waitForChild(MainWindow& window, const QString& name) {
-  waitFor([&] { return window.findChild<T*>(name) != nullptr; }, 2000);
-  return window.findChild<T*>(name);
-}
-
 /// The inspector rebuilds from the event loop: wait until the multi-selection page is shown.
 void selectAndWait(MainWindow& window, EditorDocument& document, const QStringList& names) {
   document.setSelection(names);
@@ -41,8 +35,8 @@ Json position(EditorDocument& document, const QString& node) {
 TEST_F(WindowTest, MultiSelectionPositionAxisEditsEachNodeAsOneStep) {
   // ramp at (-7, 0.75, 4), stairs at (-8, 0, -3) in the showcase.
   selectAndWait(window(), document(), {"ramp", "stairs"});
-  auto* x = waitForChild<QDoubleSpinBox>(window(), "positionx");
-  auto* y = waitForChild<QDoubleSpinBox>(window(), "positiony");
+  auto* x = waitForChild<QDoubleSpinBox>(&window(), "positionx");
+  auto* y = waitForChild<QDoubleSpinBox>(&window(), "positiony");
   ASSERT_TRUE(x && y);
   EXPECT_TRUE(showsMixed(x));
   EXPECT_TRUE(showsMixed(y));
@@ -60,7 +54,7 @@ TEST_F(WindowTest, MultiSelectionPositionAxisEditsEachNodeAsOneStep) {
 TEST_F(WindowTest, MultiSelectionScaleCreatesMissingTransforms) {
   // ground has no transform at all; ramp has one without a scale.
   selectAndWait(window(), document(), {"ground", "ramp"});
-  auto* scale = waitForChild<QDoubleSpinBox>(window(), "scale");
+  auto* scale = waitForChild<QDoubleSpinBox>(&window(), "scale");
   ASSERT_NE(scale, nullptr);
   EXPECT_FALSE(showsMixed(scale));  // both are 1 by default
   EXPECT_DOUBLE_EQ(scale->value(), 1.0);
@@ -75,8 +69,8 @@ TEST_F(WindowTest, MultiSelectionScaleCreatesMissingTransforms) {
 TEST_F(WindowTest, MultiSelectionMaterialAndColliderApplyToEach) {
   // ramp: rock, static collider; rubber_ball: rubber, dynamic collider.
   selectAndWait(window(), document(), {"ramp", "rubber_ball"});
-  auto* material = waitForChild<QComboBox>(window(), "materialPicker");
-  auto* body = waitForChild<QComboBox>(window(), "colliderBody");
+  auto* material = waitForChild<QComboBox>(&window(), "materialPicker");
+  auto* body = waitForChild<QComboBox>(&window(), "colliderBody");
   ASSERT_TRUE(material && body);
   EXPECT_EQ(material->currentIndex(), -1);  // mixed
   EXPECT_EQ(body->currentIndex(), -1);      // mixed
@@ -89,14 +83,14 @@ TEST_F(WindowTest, MultiSelectionMaterialAndColliderApplyToEach) {
   EXPECT_EQ(document().undoStack()->count(), before + 1);
 
   selectAndWait(window(), document(), {"rubber_ball", "ramp"});  // a fresh page
-  body = waitForChild<QComboBox>(window(), "colliderBody");
+  body = waitForChild<QComboBox>(&window(), "colliderBody");
   ASSERT_NE(body, nullptr);
   emit body->textActivated("kinematic");
   for (const char* node : {"ramp", "rubber_ball"})
     EXPECT_EQ(document().valueAt(document().nodePointer(node) + "/collider/body")->get<std::string>(),
               "kinematic");
 
-  auto* section = waitForChild<QGroupBox>(window(), "colliderSection");
+  auto* section = waitForChild<QGroupBox>(&window(), "colliderSection");
   ASSERT_NE(section, nullptr);
   EXPECT_TRUE(section->isChecked());
   emit section->clicked(false);

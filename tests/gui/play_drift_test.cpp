@@ -18,12 +18,6 @@ namespace {
 
 QString driftScenePath() { return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/drift.json"); }
 
-template <class T>
-T* waitForChild(QWidget* root, const QString& name) {
-  waitFor([&] { return root->findChild<T*>(name) != nullptr; }, 2000);
-  return root->findChild<T*>(name);
-}
-
 TEST_F(PlayWindowTest, DriftClickOnTheWaterPlacesARippleThere) {
   openScene(driftScenePath());
   playPaused();

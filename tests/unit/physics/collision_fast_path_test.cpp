@@ -13,6 +13,7 @@
 #include <random>
 
 #include "collision_fixtures.h"
+#include "brute_force_ray.h"
 #include "floptle/physics/tri_mesh_collider.h"
 
 namespace floptle::physics::testing {
@@ -107,33 +108,6 @@ TEST(SphereFastPath, AgreesWithMarchingOnRandomRaysAndSphereCasts) {
   EXPECT_GT(inside, 500);
 }
 
-/// Nearest hit of a scalar Moller-Trumbore over every triangle, ties to the lower index.
-struct Brute {
-  bool hit = false;
-  float distance = 0.0f;
-  std::uint32_t triangle = 0;
-};
-Brute bruteForce(const asset::TriangleMesh& m, Vec3 o, Vec3 d, float maxDistance) {
-  Brute b;
-  for (std::uint32_t i = 0; i < m.triangles.size(); ++i) {
-    const Vec3 a = m.positions[m.triangles[i][0]];
-    const Vec3 e1 = m.positions[m.triangles[i][1]] - a, e2 = m.positions[m.triangles[i][2]] - a;
-    const Vec3 p = glm::cross(d, e2);
-    const float det = glm::dot(e1, p);
-    if (std::abs(det) < 1e-20f) continue;
-    const float inv = 1.0f / det;
-    const Vec3 tv = o - a;
-    const float u = glm::dot(tv, p) * inv;
-    if (u < 0.0f || u > 1.0f) continue;
-    const Vec3 q = glm::cross(tv, e1);
-    const float v = glm::dot(d, q) * inv;
-    if (v < 0.0f || u + v > 1.0f) continue;
-    const float s = glm::dot(e2, q) * inv;
-    if (!(s >= 0.0f) || s > maxDistance) continue;
-    if (!b.hit || s < b.distance) b = {true, s, i};
-  }
-  return b;
-}
 
 TEST(WideMeshBvh, VertexAndEdgeHitsEqualTheScalarScan) {
   // A bumpy 24 x 24 grid (1152 triangles: several levels of eight-wide nodes and leaf blocks).
@@ -171,7 +145,7 @@ TEST(WideMeshBvh, VertexAndEdgeHitsEqualTheScalarScan) {
     Vec3 d = glm::normalize(target - o);
     if (k % 50 == 0) d = Vec3(0.0f, -1.0f, 0.0f);  // axis-parallel
     const float maxDistance = glm::length(target - o) + 1.0f;
-    const Brute want = bruteForce(m, o, d, maxDistance);
+    const BruteRayHit want = bruteForceRay(m, o, d, maxDistance);
     const TriMeshCollider::Hit got = collider->raycast(o, d, maxDistance);
     ASSERT_EQ(got.hit, want.hit) << k;
     if (!want.hit) continue;

@@ -1,4 +1,4 @@
-// TriMeshCollider::raycast (the four-wide BVH traversal) against a brute-force scan of every
+// TriMeshCollider::raycast (the eight-wide BVH traversal) against a brute-force scan of every
 // triangle: same nearest hit, distance, triangle and facing normal, for random rays through a
 // wavy terrain and a cloud of random triangles, including rays along axes (zero direction
 // components, where the slab test divides by zero) and rays that end just short of the hit.
@@ -7,39 +7,12 @@
 #include <cmath>
 #include <random>
 
+#include "brute_force_ray.h"
 #include "floptle/physics/tri_mesh_collider.h"
 
 namespace floptle::physics {
 namespace {
 
-/// Nearest hit by testing every triangle (two-sided Moller-Trumbore); ties to the lower index.
-struct Brute {
-  bool hit = false;
-  float distance = 0.0f;
-  std::uint32_t triangle = 0;
-};
-
-Brute bruteForce(const asset::TriangleMesh& m, Vec3 o, Vec3 d, float maxDistance) {
-  Brute b;
-  for (std::uint32_t i = 0; i < m.triangles.size(); ++i) {
-    const Vec3 a = m.positions[m.triangles[i][0]];
-    const Vec3 e1 = m.positions[m.triangles[i][1]] - a, e2 = m.positions[m.triangles[i][2]] - a;
-    const Vec3 p = glm::cross(d, e2);
-    const float det = glm::dot(e1, p);
-    if (std::abs(det) < 1e-20f) continue;
-    const float inv = 1.0f / det;
-    const Vec3 tv = o - a;
-    const float u = glm::dot(tv, p) * inv;
-    if (u < 0.0f || u > 1.0f) continue;
-    const Vec3 q = glm::cross(tv, e1);
-    const float v = glm::dot(d, q) * inv;
-    if (v < 0.0f || u + v > 1.0f) continue;
-    const float s = glm::dot(e2, q) * inv;
-    if (!(s >= 0.0f) || s > maxDistance) continue;
-    if (!b.hit || s < b.distance) b = {true, s, i};
-  }
-  return b;
-}
 
 asset::TriangleMesh wavyTerrainAndCloud() {
   asset::TriangleMesh m;
@@ -80,7 +53,7 @@ TEST(MeshRayBvh, NearestHitEqualsBruteForce) {
     if (k % 10 == 0) d = Vec3(0.0f, -1.0f, 0.0f);                   // straight down: x, z components 0
     if (k % 10 == 1) d = Vec3(k % 20 == 1 ? 1.0f : -1.0f, 0.0f, 0.0f);  // along an axis
     const float maxDistance = len(rng);
-    const Brute want = bruteForce(mesh, o, d, maxDistance);
+    const testing::BruteRayHit want = testing::bruteForceRay(mesh, o, d, maxDistance);
     const TriMeshCollider::Hit got = collider->raycast(o, d, maxDistance);
     ASSERT_EQ(got.hit, want.hit) << "ray " << k;
     if (!want.hit) continue;

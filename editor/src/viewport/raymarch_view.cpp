@@ -1,24 +1,28 @@
 #include "floptle/editor/raymarch_view.h"
 
-#include <QElapsedTimer>
-#include <QGuiApplication>
-#include <QLineF>
-#include <QKeyEvent>
-#include <QMouseEvent>
-#include <QOpenGLContext>
-#include <QOpenGLFunctions>
+#include <Qt3DRender/QRenderCaptureReply>
+#include <QCoreApplication>
+#include <QEventLoop>
 #include <QSurfaceFormat>
-#include <QWheelEvent>
+#include <QVBoxLayout>
+#include <QVector2D>
+#include <QWindow>
 
 #include <algorithm>
 #include <cmath>
 
+#include <glm/gtc/type_ptr.hpp>
+
 #include "floptle/core/field/field_glsl.h"
 #include "floptle/core/render/raymarch_glsl.h"
+#include "floptle/core/render/shading_model.h"
 #include "viewport/camera_controller.h"
 #include "viewport/gizmo.h"
 #include "viewport/overlay_layers.h"
-#include "viewport/viewport_renderer.h"
+#include "viewport/qt3d_layers.h"
+#include "viewport/qt3d_scene.h"
+#include "viewport/shader_check.h"
+#include "viewport/viewport_shaders.h"
 
 namespace floptle::editor {
 
@@ -28,25 +32,12 @@ constexpr double kTargetFrameMs = 33.0;
 constexpr float kMinScale = 0.1f;
 /// Quiet time after the last motion before the full-resolution frame (ms).
 constexpr int kRefineDelayMs = 250;
-/// Press-to-release travel below which a press is a click (pixels).
-constexpr double kClickSlop = 4.0;
 constexpr int kFlyIntervalMs = 16;
-constexpr float kGridHalfSize = 50.0f;  // (m)
+/// Longest wait for a frame's read-back in captureImage (ms): a big field's first compile on a
+/// software GL takes seconds.
+constexpr int kFrameWaitMs = 120000;
 
-std::vector<OverlayLine> gridLines() {
-  std::vector<OverlayLine> lines;
-  const int n = int(kGridHalfSize);
-  for (int i = -n; i <= n; ++i) {
-    const float v = float(i);
-    const bool major = i % 10 == 0;
-    Vec4 color = major ? Vec4(0.25f, 0.25f, 0.28f, 0.55f) : Vec4(0.3f, 0.3f, 0.33f, 0.25f);
-    Vec4 xColor = i == 0 ? Vec4(0.85f, 0.2f, 0.2f, 0.8f) : color;  // the X axis (z = 0)
-    Vec4 zColor = i == 0 ? Vec4(0.2f, 0.35f, 0.9f, 0.8f) : color;  // the Z axis (x = 0)
-    lines.push_back({{-kGridHalfSize, 0.0f, v}, {kGridHalfSize, 0.0f, v}, xColor});
-    lines.push_back({{v, 0.0f, -kGridHalfSize}, {v, 0.0f, kGridHalfSize}, zColor});
-  }
-  return lines;
-}
+QVector3D toQt(Vec3 v) { return {v.x, v.y, v.z}; }
 
 void addBox(std::vector<OverlayLine>& out, const Aabb& box, Vec4 color) {
   if (box.empty()) return;
@@ -66,16 +57,34 @@ void addBox(std::vector<OverlayLine>& out, const Aabb& box, Vec4 color) {
 }  // namespace
 
 RaymarchView::RaymarchView(QWidget* parent)
-    : QOpenGLWidget(parent),
+    : QWidget(parent),
       cameraController_(std::make_unique<CameraController>()),
       gizmo_(std::make_unique<Gizmo>()),
       layers_(std::make_unique<OverlayLayers>()) {
-  QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+  selectQt3dOpenGlRenderer();
+  window_ = new QWindow;  // owned by its container below
+  window_->setSurfaceType(QSurface::OpenGLSurface);
+  QSurfaceFormat format;
   format.setVersion(3, 3);
   format.setProfile(QSurfaceFormat::CoreProfile);
   format.setDepthBufferSize(24);
-  format.setStencilBufferSize(8);
-  setFormat(format);
+  window_->setFormat(format);
+  // Qt 3D's OpenGL renderer creates its context from QSurfaceFormat::defaultFormat(), not
+  // from the window's: without a depth buffer there, GLX hands it a visual without one and
+  // every overlay drew through the field. The viewport's format becomes the default.
+  if (QSurfaceFormat::defaultFormat().depthBufferSize() < format.depthBufferSize())
+    QSurfaceFormat::setDefaultFormat(format);
+  window_->installEventFilter(this);
+  QWidget* container = QWidget::createWindowContainer(window_, this);
+  container->setFocusPolicy(Qt::NoFocus);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(container);
+  scene_ = std::make_unique<ViewportScene>(window_);
+  overlays_ = std::make_unique<OverlayEntities>(*scene_);
+  checker_ = std::make_unique<ShaderChecker>();
+  clock_.start();
+
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   setMinimumSize(64, 48);
@@ -83,20 +92,24 @@ RaymarchView::RaymarchView(QWidget* parent)
   refineTimer_.setInterval(kRefineDelayMs);
   connect(&refineTimer_, &QTimer::timeout, this, [this] {
     moving_ = false;
-    update();
+    requestFrame();
+  });
+  frameTimer_.setSingleShot(true);
+  frameTimer_.setInterval(0);
+  connect(&frameTimer_, &QTimer::timeout, this, [this] {
+    if (!inFlight_ && window_->isExposed()) submitFrame(false);
   });
   flyTimer_.setInterval(kFlyIntervalMs);
   connect(&flyTimer_, &QTimer::timeout, this, &RaymarchView::flyTick);
+  // The first frame comes coarse (fast on a software GL), the refined one right after.
+  noteMotion();
 }
 
-RaymarchView::~RaymarchView() { cleanupGL(); }
-
-void RaymarchView::cleanupGL() {
-  if (!renderer_) return;
-  makeCurrent();
-  renderer_->release();
-  renderer_.reset();
-  doneCurrent();
+RaymarchView::~RaymarchView() {
+  if (inFlight_) delete inFlight_->reply;
+  inFlight_.reset();
+  overlays_.reset();
+  scene_.reset();  // the aspect engine goes before the window it renders to
 }
 
 // --- field -----------------------------------------------------------------------------------
@@ -110,13 +123,13 @@ void RaymarchView::setField(const field::FieldProgram& program) {
       noteMotion();
     }
     shownProgram_ = program;
-    update();
+    requestFrame();
     return;
   }
   if (pending_ && pending_->hash == hash) {
     pending_->params = std::move(params);
     pending_->program = program;
-    update();
+    requestFrame();
     return;
   }
   PendingShader next;
@@ -125,7 +138,7 @@ void RaymarchView::setField(const field::FieldProgram& program) {
   next.params = std::move(params);
   next.program = program;
   pending_ = std::move(next);
-  update();
+  requestFrame();
 }
 
 void RaymarchView::setFieldGlsl(const std::string& mapGlsl, std::uint64_t structureHash,
@@ -141,7 +154,7 @@ void RaymarchView::setFieldGlsl(const std::string& mapGlsl, std::uint64_t struct
   next.hash = structureHash;
   next.params = std::move(parameterValues);
   pending_ = std::move(next);
-  update();
+  requestFrame();
 }
 
 void RaymarchView::setTime(double seconds) {
@@ -156,22 +169,24 @@ void RaymarchView::setTime(double seconds) {
 
 void RaymarchView::setMaterialColors(const render::MaterialColors& colors) {
   materials_ = colors;
-  update();
+  requestFrame();
 }
 
-bool RaymarchView::hasShader() const { return renderer_ && renderer_->hasRaymarch(); }
+bool RaymarchView::hasShader() const { return hasShader_; }
 
 void RaymarchView::compilePending() {
-  if (!pending_ || !renderer_) return;
+  if (!pending_) return;
   PendingShader next = std::move(*pending_);
   pending_.reset();
-  const QString log = renderer_->compileRaymarch(next.source);
+  const QString log = checker_->check(viewport_shaders::kFullscreenVertex, next.source);
   if (!log.isEmpty()) {
     // Keep the shown shader and its parameters: the image stays the last good one.
     lastShaderError_ = log;
     emit shaderError(log);
     return;
   }
+  scene_->setRaymarchShader(next.source);
+  hasShader_ = true;
   lastShaderError_.clear();
   shownHash_ = next.hash;
   shownParams_ = std::move(next.params);
@@ -183,13 +198,13 @@ void RaymarchView::compilePending() {
 
 void RaymarchView::setSelectionBounds(const std::vector<Aabb>& boxes) {
   selection_ = boxes;
-  update();
+  requestFrame();
 }
 
 void RaymarchView::setGizmo(GizmoMode mode, Vec3 pivot) {
   gizmo_->setMode(mode);
   gizmo_->setPivot(pivot);
-  update();
+  requestFrame();
 }
 
 GizmoMode RaymarchView::gizmoMode() const { return gizmo_->mode(); }
@@ -200,12 +215,12 @@ const GizmoSnap& RaymarchView::gizmoSnap() const { return gizmo_->snap(); }
 
 void RaymarchView::setGridVisible(bool visible) {
   gridVisible_ = visible;
-  update();
+  requestFrame();
 }
 
 void RaymarchView::setOverlaysVisible(bool visible) {
   overlaysVisible_ = visible;
-  update();
+  requestFrame();
 }
 
 // --- camera ----------------------------------------------------------------------------------
@@ -233,7 +248,7 @@ Ray RaymarchView::rayAt(QPointF widgetPos) const {
 
 void RaymarchView::setAdaptiveResolution(bool enabled) {
   adaptive_ = enabled;
-  update();
+  requestFrame();
 }
 
 void RaymarchView::noteMotion() {
@@ -241,204 +256,128 @@ void RaymarchView::noteMotion() {
     moving_ = true;
     refineTimer_.start();
   }
-  update();
+  requestFrame();
 }
 
 QImage RaymarchView::captureImage() {
-  forceFull_ = true;
-  QImage image = grabFramebuffer();
-  forceFull_ = false;
-  return image.convertToFormat(QImage::Format_RGBA8888);
+  if (!window_->isExposed()) return {};
+  if (!waitForFrame()) return {};
+  submitFrame(true);
+  if (!waitForFrame()) return {};
+  return lastCapture_.convertToFormat(QImage::Format_RGBA8888);
 }
 
-void RaymarchView::initializeGL() {
-  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &RaymarchView::cleanupGL,
-          Qt::UniqueConnection);
-  renderer_ = std::make_unique<ViewportRenderer>();
-  renderer_->initialize();
-  // The first frame comes coarse (fast on a software GL), the refined one right after.
+void RaymarchView::paintEvent(QPaintEvent*) { requestFrame(); }
+
+void RaymarchView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
   noteMotion();
 }
 
-void RaymarchView::resizeGL(int, int) { noteMotion(); }
+void RaymarchView::requestFrame() {
+  frameWanted_ = true;
+  if (!frameTimer_.isActive()) frameTimer_.start();
+}
 
-void RaymarchView::paintGL() {
-  if (!renderer_) return;
-  compilePending();
-  QElapsedTimer timer;
-  timer.start();
-
-  const qreal dpr = devicePixelRatioF();
-  ViewportFrame frame;
-  frame.camera = camera();
-  frame.width = std::max(1, int(std::lround(width() * dpr)));
-  frame.height = std::max(1, int(std::lround(height() * dpr)));
-  frame.scale = (moving_ && adaptive_ && !forceFull_) ? scale_ : 1.0f;
-  frame.time = time_;
-  frame.params = &shownParams_;
-  frame.materials = &materials_;
-  frame.targetFramebuffer = defaultFramebufferObject();
-  if (overlaysVisible_) {
-    if (gridVisible_) {
-      static const std::vector<OverlayLine> grid = gridLines();
-      frame.grid = grid;
-    }
-    for (const Aabb& box : selection_) addBox(frame.selection, box, {1.0f, 0.62f, 0.1f, 1.0f});
-    frame.gizmo = gizmo_->lines(frame.camera, gizmo_->dragging() ? gizmo_->dragAxis() : hotAxis_);
-    frame.layers = layers_.get();
+bool RaymarchView::waitForFrame() {
+  QElapsedTimer waited;
+  waited.start();
+  while (inFlight_ && waited.elapsed() < kFrameWaitMs) {
+    QEventLoop loop;
+    connect(inFlight_->reply, &QObject::destroyed, &loop, &QEventLoop::quit);
+    QTimer::singleShot(20, &loop, &QEventLoop::quit);
+    loop.exec();
   }
-  renderer_->render(frame);
-  context()->functions()->glFinish();
+  return !inFlight_;
+}
 
-  lastFrameMs_ = double(timer.nsecsElapsed()) / 1e6;
-  lastScale_ = frame.scale;
+void RaymarchView::submitFrame(bool full) {
+  frameWanted_ = false;
+  compilePending();
+  const qreal dpr = window_->devicePixelRatio();
+  const QSize size(std::max(1, int(std::lround(window_->width() * dpr))),
+                   std::max(1, int(std::lround(window_->height() * dpr))));
+  const float scale = (!full && moving_ && adaptive_) ? scale_ : 1.0f;
+  const float aspect = float(size.width()) / float(size.height());
+  scene_->setFrame(size, scale);
+
+  // Raymarch uniforms: camera, time, packed parameters (arrays are named by element 0).
+  const render::Camera cam = camera();
+  const render::CameraBasis basis = cam.basis();
+  scene_->setRaymarchUniform("u_camPos", toQt(cam.position));
+  scene_->setRaymarchUniform("u_camRight", toQt(basis.right));
+  scene_->setRaymarchUniform("u_camUp", toQt(basis.up));
+  scene_->setRaymarchUniform("u_camForward", toQt(basis.forward));
+  scene_->setRaymarchUniform("u_tanHalfFovY", cam.tanHalfFovY());
+  scene_->setRaymarchUniform("u_aspect", aspect);
+  scene_->setRaymarchUniform("u_time", float(time_));
+  QVariantList packed;
+  const int slotCount = render::packedParameterSlots(int(shownParams_.size()));
+  for (int slot = 0; slot < slotCount; ++slot) {
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int c = 0; c < 4; ++c)
+      if (std::size_t(slot * 4 + c) < shownParams_.size()) v[c] = shownParams_[std::size_t(slot * 4 + c)];
+    packed << QVector4D(v[0], v[1], v[2], v[3]);
+  }
+  scene_->setRaymarchUniform("u_params[0]", packed);
+  QVariantList albedo;
+  const int materialCount = int(std::min<std::size_t>(materials_.size(), render::shading::kMaxMaterials));
+  for (int i = 0; i < render::shading::kMaxMaterials; ++i)
+    albedo << (i < materialCount ? toQt(materials_[std::size_t(i)]) : QVector3D());
+  scene_->setRaymarchUniform("u_materials[0]", albedo);
+  scene_->setRaymarchUniform("u_materialCount", int(materials_.size()));
+
+  // Overlays: camera, built-in lines, named layers.
+  const Mat4 viewProj = cam.projectionMatrix(aspect, render::shading::kDepthNear, render::shading::kDepthFar) *
+                        cam.viewMatrix();
+  scene_->setViewProjection(QMatrix4x4(glm::value_ptr(viewProj)).transposed(), toQt(cam.position));
+  OverlayFrame overlay;
+  overlay.visible = overlaysVisible_;
+  overlay.grid = gridVisible_;
+  for (const Aabb& box : selection_) addBox(overlay.selection, box, {1.0f, 0.62f, 0.1f, 1.0f});
+  overlay.gizmo = gizmo_->lines(cam, gizmo_->dragging() ? gizmo_->dragAxis() : hotAxis_);
+  overlay.layers = layers_.get();
+  const OverlayEntities::Shown shown = overlays_->sync(overlay);
+
+  FrameInFlight frame;
+  frame.scale = scale;
+  frame.full = full;
+  frame.settled = scene_->programsSettled(shown.lines, shown.meshes);
+  frame.startNs = clock_.nsecsElapsed();
+  auto* reply = scene_->requestCapture(full ? QRect() : QRect(0, 0, 1, 1));
+  connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, &RaymarchView::frameDone);
+  frame.reply = reply;
+  inFlight_ = frame;
+}
+
+void RaymarchView::frameDone() {
+  if (!inFlight_) return;
+  auto* reply = static_cast<Qt3DRender::QRenderCaptureReply*>(inFlight_->reply);
+  scene_->noteFrameFinished();
+  if (!inFlight_->settled) {
+    // Qt 3D compiled a new program during that frame and drew it without the program's
+    // entities: draw it again (the time keeps running from the first submission).
+    const bool full = inFlight_->full;
+    const std::int64_t start = inFlight_->startNs;
+    reply->deleteLater();
+    inFlight_.reset();
+    submitFrame(full);
+    inFlight_->startNs = start;  // the frame's time counts from its first submission
+    return;
+  }
+  if (inFlight_->full) lastCapture_ = reply->image();
+  lastFrameMs_ = double(clock_.nsecsElapsed() - inFlight_->startNs) / 1e6;
+  lastScale_ = inFlight_->scale;
   ++frameCount_;
-  if (frame.scale < 1.0f) {
+  reply->deleteLater();
+  inFlight_.reset();
+  if (lastScale_ < 1.0f) {
     // Aim the next moving frame at kTargetFrameMs: cost ~ pixel count ~ scale^2.
-    const float wanted = frame.scale * float(std::sqrt(kTargetFrameMs / std::max(lastFrameMs_, 1e-3)));
+    const float wanted = lastScale_ * float(std::sqrt(kTargetFrameMs / std::max(lastFrameMs_, 1e-3)));
     scale_ = std::clamp(0.5f * scale_ + 0.5f * wanted, kMinScale, 1.0f);
   }
   emit frameTimeChanged(lastFrameMs_);
-}
-
-// --- input -----------------------------------------------------------------------------------
-
-void RaymarchView::mousePressEvent(QMouseEvent* event) {
-  setFocus(Qt::MouseFocusReason);
-  pressPos_ = lastPos_ = event->position();
-  if (event->button() == Qt::LeftButton) {
-    const Vec2 pixel{float(event->position().x()), float(event->position().y())};
-    if (auto axis = gizmo_->hitTest(camera(), width(), height(), pixel)) {
-      if (gizmo_->beginDrag(*axis, rayAt(event->position()), camera())) {
-        drag_ = Drag::Gizmo;
-        emit gizmoDragStarted(gizmo_->mode());
-        update();
-        return;
-      }
-    }
-    drag_ = (event->modifiers() & Qt::ShiftModifier) ? Drag::Pan : Drag::Pending;
-  } else if (event->button() == Qt::MiddleButton) {
-    drag_ = Drag::Pan;
-  } else if (event->button() == Qt::RightButton) {
-    drag_ = Drag::Look;
-    flyTimer_.start();
-  }
-}
-
-void RaymarchView::mouseMoveEvent(QMouseEvent* event) {
-  const QPointF pos = event->position();
-  const Vec2 delta{float(pos.x() - lastPos_.x()), float(pos.y() - lastPos_.y())};
-  lastPos_ = pos;
-  switch (drag_) {
-    case Drag::None: {
-      const auto hot = gizmo_->hitTest(camera(), width(), height(), {float(pos.x()), float(pos.y())});
-      if (hot != hotAxis_) {
-        hotAxis_ = hot;
-        update();
-      }
-      return;
-    }
-    case Drag::Pending:
-      if (QLineF(pos, pressPos_).length() < kClickSlop) return;
-      drag_ = Drag::Orbit;
-      [[fallthrough]];
-    case Drag::Orbit:
-      cameraController_->orbit(delta);
-      break;
-    case Drag::Pan:
-      cameraController_->pan(delta, float(height()));
-      break;
-    case Drag::Look:
-      cameraController_->look(delta);
-      break;
-    case Drag::Gizmo:
-      emit gizmoDragged(gizmo_->drag(rayAt(pos)));
-      noteMotion();
-      return;
-  }
-  noteMotion();
-  emit cameraChanged();
-}
-
-void RaymarchView::mouseReleaseEvent(QMouseEvent* event) {
-  const Drag finished = drag_;
-  drag_ = Drag::None;
-  if (event->button() == Qt::RightButton) {
-    flyTimer_.stop();
-    flyKeys_.clear();
-  }
-  if (finished == Drag::Gizmo) {
-    const GizmoDelta delta = gizmo_->drag(rayAt(event->position()));
-    gizmo_->endDrag();
-    emit gizmoDragFinished(delta);
-    update();
-  } else if (finished == Drag::Pending && event->button() == Qt::LeftButton) {
-    const Ray ray = rayAt(event->position());
-    emit clicked(event->position(), ray, event->modifiers());
-    emit pickRequested(ray);
-  }
-}
-
-void RaymarchView::wheelEvent(QWheelEvent* event) {
-  cameraController_->zoom(float(event->angleDelta().y()) / 120.0f);
-  noteMotion();
-  emit cameraChanged();
-  event->accept();
-}
-
-bool RaymarchView::event(QEvent* event) {
-  if (event->type() == QEvent::ShortcutOverride && drag_ == Drag::Look) {
-    switch (static_cast<QKeyEvent*>(event)->key()) {
-      case Qt::Key_W: case Qt::Key_A: case Qt::Key_S: case Qt::Key_D: case Qt::Key_Q: case Qt::Key_E:
-        event->accept();  // a key press for the fly, not the shortcut
-        return true;
-      default:
-        break;
-    }
-  }
-  return QOpenGLWidget::event(event);
-}
-
-void RaymarchView::keyPressEvent(QKeyEvent* event) {
-  if (event->key() == Qt::Key_Escape && drag_ == Drag::Gizmo) {
-    drag_ = Drag::None;
-    gizmo_->endDrag();
-    emit gizmoDragCancelled();
-    update();
-    return;
-  }
-  if (drag_ == Drag::Look && !event->isAutoRepeat()) {
-    switch (event->key()) {
-      case Qt::Key_W: case Qt::Key_A: case Qt::Key_S: case Qt::Key_D: case Qt::Key_Q: case Qt::Key_E:
-        flyKeys_.insert(event->key());
-        return;
-      default:
-        break;
-    }
-  }
-  QOpenGLWidget::keyPressEvent(event);
-}
-
-void RaymarchView::keyReleaseEvent(QKeyEvent* event) {
-  if (!event->isAutoRepeat()) flyKeys_.erase(event->key());
-  QOpenGLWidget::keyReleaseEvent(event);
-}
-
-void RaymarchView::flyTick() {
-  if (flyKeys_.empty()) return;
-  Vec3 axes(0.0f);
-  if (flyKeys_.count(Qt::Key_W)) axes.z += 1.0f;
-  if (flyKeys_.count(Qt::Key_S)) axes.z -= 1.0f;
-  if (flyKeys_.count(Qt::Key_D)) axes.x += 1.0f;
-  if (flyKeys_.count(Qt::Key_A)) axes.x -= 1.0f;
-  if (flyKeys_.count(Qt::Key_E)) axes.y += 1.0f;
-  if (flyKeys_.count(Qt::Key_Q)) axes.y -= 1.0f;
-  // Speed grows with the orbit distance so small and large scenes both feel right (m/s).
-  const float speed = std::max(cameraController_->distance(), 1.0f);
-  const float shift = (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) ? 3.0f : 1.0f;
-  cameraController_->fly(axes, speed * shift * float(kFlyIntervalMs) / 1000.0f);
-  noteMotion();
-  emit cameraChanged();
+  if (frameWanted_) frameTimer_.start();
 }
 
 }  // namespace floptle::editor

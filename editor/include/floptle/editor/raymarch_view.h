@@ -1,7 +1,9 @@
 #pragma once
-// RaymarchView: the editor's 3D viewport. Two layers share one depth buffer: a full-screen
-// raymarch of the document's field graph (the GLSL twin of render::renderImage, writing
-// gl_FragDepth), then rasterized overlays (ground grid, selection boxes, transform gizmo).
+// RaymarchView: the editor's 3D viewport, rendered with Qt 3D (its OpenGL renderer, in a
+// QWindow this widget hosts). Two layers share one depth buffer: a full-screen raymarch of
+// the document's field graph (the GLSL twin of render::renderImage, writing gl_FragDepth),
+// then rasterized overlays (ground grid, selection boxes, transform gizmo, named line and
+// mesh layers). Frames are rendered on demand: an idle viewport draws nothing.
 //
 // Adaptive resolution: while the camera or a value moves, the raymarch runs at a reduced
 // internal resolution chosen from the measured frame time (target ~30 fps, at least 1/10 of
@@ -10,12 +12,13 @@
 // The widget observes; it never edits the document. Clicks become pickRequested(ray) (the
 // editor raycasts the field on the CPU, e.g. with render::marchRay) and gizmo drags become
 // gizmoDrag* signals the editor turns into one undo command per drag.
+#include <QElapsedTimer>
 #include <QImage>
-#include <QOpenGLWidget>
 #include <QPointF>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
+#include <QWidget>
 
 #include <array>
 #include <cstdint>
@@ -29,6 +32,8 @@
 #include "floptle/core/math.h"
 #include "floptle/core/render/camera.h"
 #include "floptle/core/render/cpu_renderer.h"
+
+class QWindow;
 
 namespace floptle::editor {
 
@@ -83,12 +88,14 @@ struct OverlayMesh {
   Mat4 transform{1.0f};                           ///< local -> world
 };
 
-class ViewportRenderer;
 struct OverlayLayers;
 class CameraController;
 class Gizmo;
+class OverlayEntities;
+class ShaderChecker;
+class ViewportScene;
 
-class RaymarchView : public QOpenGLWidget {
+class RaymarchView : public QWidget {
   Q_OBJECT
 
  public:
@@ -162,7 +169,8 @@ class RaymarchView : public QOpenGLWidget {
   void setAdaptiveResolution(bool enabled);
   /// Internal raymarch resolution of the latest frame as a fraction of full size (0.1..1).
   float lastResolutionScale() const { return lastScale_; }
-  /// Duration of the latest frame, GPU work included (glFinish) (ms).
+  /// Duration of the latest frame, GPU work included: from handing it to Qt 3D until its
+  /// read-back completed (ms).
   double lastFrameTimeMs() const { return lastFrameMs_; }
   std::uint64_t frameCount() const { return frameCount_; }
   /// Renders a full-resolution frame now and returns it upright (Format_RGBA8888).
@@ -183,9 +191,11 @@ class RaymarchView : public QOpenGLWidget {
   void gizmoDragCancelled();
 
  protected:
-  void initializeGL() override;
-  void resizeGL(int w, int h) override;
-  void paintGL() override;
+  /// update() from outside (or an expose) asks for a frame.
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  /// Mouse, wheel and key events that reach the Qt 3D window go to this widget's handlers.
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
@@ -204,13 +214,37 @@ class RaymarchView : public QOpenGLWidget {
     std::optional<field::FieldProgram> program;
   };
 
+  struct FrameInFlight {
+    QObject* reply = nullptr;  ///< the Qt3DRender::QRenderCaptureReply of the frame
+    float scale = 1.0f;        ///< (-)
+    bool full = false;         ///< read back the whole image (captureImage)
+    bool settled = true;       ///< every program it draws was compiled before it was asked
+    std::int64_t startNs = 0;  ///< clock_ at submission (ns)
+  };
+
   void compilePending();
   /// Camera or values moved: render at reduced resolution until things are still.
   void noteMotion();
+  /// Asks for a frame (coalesced: one submission per event-loop turn, one frame in flight).
+  void requestFrame();
+  /// Pushes the current state into the Qt 3D scene and asks for the frame's read-back.
+  void submitFrame(bool full);
+  void frameDone();
+  /// Runs the event loop until no frame is in flight (false on timeout).
+  bool waitForFrame();
   void flyTick();
-  void cleanupGL();
 
-  std::unique_ptr<ViewportRenderer> renderer_;
+  // Qt 3D: the hosted window, its scene and overlay entities, the shader pre-check.
+  QWindow* window_ = nullptr;
+  std::unique_ptr<ViewportScene> scene_;
+  std::unique_ptr<OverlayEntities> overlays_;
+  std::unique_ptr<ShaderChecker> checker_;
+  bool hasShader_ = false;
+  std::optional<FrameInFlight> inFlight_;
+  bool frameQueued_ = false;
+  bool frameWanted_ = false;
+  QImage lastCapture_;
+  QElapsedTimer clock_;
   std::unique_ptr<CameraController> cameraController_;
   std::unique_ptr<Gizmo> gizmo_;
   /// Named line and mesh layers (CPU side; the renderer uploads what changed).
@@ -231,12 +265,12 @@ class RaymarchView : public QOpenGLWidget {
 
   bool adaptive_ = true;
   bool moving_ = false;
-  bool forceFull_ = false;
   float scale_ = 0.25f;     ///< reduced resolution while moving, adapted per frame (-)
   float lastScale_ = 1.0f;  ///< (-)
   double lastFrameMs_ = 0.0;
   std::uint64_t frameCount_ = 0;
   QTimer refineTimer_;
+  QTimer frameTimer_;  ///< zero-interval single shot: coalesces frame requests
 
   // Mouse and fly state.
   enum class Drag { None, Pending, Orbit, Pan, Look, Gizmo };

@@ -1,0 +1,343 @@
+#include "viewport/qt3d_scene.h"
+
+#include <Qt3DCore/QAspectEngine>
+#include <Qt3DCore/QAttribute>
+#include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QGeometry>
+#include <Qt3DRender/QBlendEquation>
+#include <Qt3DRender/QBlendEquationArguments>
+#include <Qt3DRender/QClearBuffers>
+#include <Qt3DRender/QCullFace>
+#include <Qt3DRender/QDepthTest>
+#include <Qt3DRender/QEffect>
+#include <Qt3DRender/QFilterKey>
+#include <Qt3DRender/QGeometryRenderer>
+#include <Qt3DRender/QGraphicsApiFilter>
+#include <Qt3DRender/QMaterial>
+#include <Qt3DRender/QNoDepthMask>
+#include <Qt3DRender/QNoDraw>
+#include <Qt3DRender/QParameter>
+#include <Qt3DRender/QRenderAspect>
+#include <Qt3DRender/QRenderCapture>
+#include <Qt3DRender/QRenderPass>
+#include <Qt3DRender/QRenderPassFilter>
+#include <Qt3DRender/QRenderSettings>
+#include <Qt3DRender/QRenderSurfaceSelector>
+#include <Qt3DRender/QRenderTarget>
+#include <Qt3DRender/QRenderTargetOutput>
+#include <Qt3DRender/QRenderTargetSelector>
+#include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QTechnique>
+#include <Qt3DRender/QTechniqueFilter>
+#include <Qt3DRender/QTexture>
+#include <Qt3DRender/QViewport>
+#include <QColor>
+#include <QVector2D>
+#include <QWindow>
+
+#include <algorithm>
+#include <cmath>
+
+#include "viewport/viewport_shaders.h"
+
+namespace floptle::editor {
+
+using namespace Qt3DRender;
+
+namespace {
+
+const QString kFilterName = QStringLiteral("renderingStyle");
+const QString kFilterValue = QStringLiteral("forward");
+/// The render-pass key that routes a material's pass to one framegraph leaf (ViewportPass).
+const QString kPassKey = QStringLiteral("floptlePass");
+
+enum class Blend { Off, Alpha };
+
+struct PassStates {
+  QDepthTest::DepthFunction depth;
+  bool depthWrite;
+  Blend blend;
+};
+
+/// Each pass's depth function, depth write and blending. LessOrEqual for the full-screen
+/// passes against the cleared 1.0, not Always: Qt 3D's OpenGL renderer turns the depth test off
+/// for Always, and with it off no depth reaches the buffer.
+PassStates passStates(ViewportPass pass) {
+  using D = QDepthTest;
+  switch (pass) {
+    case ViewportPass::Raymarch: return {D::LessOrEqual, true, Blend::Off};
+    case ViewportPass::Composite: return {D::LessOrEqual, true, Blend::Off};
+    case ViewportPass::Mesh: return {D::Less, true, Blend::Off};
+    case ViewportPass::GridSelection: return {D::LessOrEqual, false, Blend::Alpha};
+    case ViewportPass::SelectionHidden: return {D::Greater, false, Blend::Alpha};
+    case ViewportPass::TestedLines: return {D::LessOrEqual, false, Blend::Alpha};
+    case ViewportPass::OnTopLines: return {D::Always, false, Blend::Alpha};
+    case ViewportPass::Gizmo: return {D::Always, false, Blend::Alpha};
+  }
+  return {D::LessOrEqual, true, Blend::Off};
+}
+
+/// A render pass's states, carried by the pass itself so that a framegraph leaf is nothing but
+/// the filter that picks its passes; never face culling.
+void addPassStates(QRenderPass* pass, PassStates states) {
+  auto* test = new QDepthTest(pass);
+  test->setDepthFunction(states.depth);
+  pass->addRenderState(test);
+  if (!states.depthWrite) pass->addRenderState(new QNoDepthMask(pass));
+  auto* cull = new QCullFace(pass);
+  cull->setMode(QCullFace::NoCulling);
+  pass->addRenderState(cull);
+  if (states.blend == Blend::Alpha) {
+    auto* arguments = new QBlendEquationArguments(pass);
+    arguments->setSourceRgba(QBlendEquationArguments::SourceAlpha);
+    arguments->setDestinationRgba(QBlendEquationArguments::OneMinusSourceAlpha);
+    pass->addRenderState(arguments);
+    auto* equation = new QBlendEquation(pass);
+    equation->setBlendFunction(QBlendEquation::Add);
+    pass->addRenderState(equation);
+  }
+}
+
+QTexture2D* targetTexture(Qt3DCore::QNode* parent, QAbstractTexture::TextureFormat format,
+                          QAbstractTexture::Filter filter) {
+  auto* texture = new QTexture2D(parent);
+  texture->setFormat(format);
+  texture->setGenerateMipMaps(false);
+  texture->setMinificationFilter(filter);
+  texture->setMagnificationFilter(filter);
+  texture->wrapMode()->setX(QTextureWrapMode::ClampToEdge);
+  texture->wrapMode()->setY(QTextureWrapMode::ClampToEdge);
+  texture->setComparisonMode(QAbstractTexture::CompareNone);
+  texture->setSize(1, 1);
+  return texture;
+}
+
+}  // namespace
+
+void selectQt3dOpenGlRenderer() {
+  if (!qEnvironmentVariableIsSet("QT3D_RENDERER")) qputenv("QT3D_RENDERER", "opengl");
+}
+
+QEffect* makeEffect(const std::string& vertex, const std::string& fragment, ViewportPass passKind,
+                    Qt3DCore::QNode* parent) {
+  auto* effect = new QEffect(parent);
+  auto* technique = new QTechnique(effect);
+  technique->graphicsApiFilter()->setApi(QGraphicsApiFilter::OpenGL);
+  technique->graphicsApiFilter()->setMajorVersion(3);
+  technique->graphicsApiFilter()->setMinorVersion(3);
+  technique->graphicsApiFilter()->setProfile(QGraphicsApiFilter::CoreProfile);
+  auto* key = new QFilterKey(technique);
+  key->setName(kFilterName);
+  key->setValue(kFilterValue);
+  technique->addFilterKey(key);
+  auto* pass = new QRenderPass(technique);
+  auto* passKey = new QFilterKey(pass);
+  passKey->setName(kPassKey);
+  passKey->setValue(int(passKind));
+  pass->addFilterKey(passKey);
+  addPassStates(pass, passStates(passKind));
+  auto* program = new QShaderProgram(pass);
+  program->setVertexShaderCode(QByteArray::fromStdString(vertex));
+  program->setFragmentShaderCode(QByteArray::fromStdString(fragment));
+  pass->setShaderProgram(program);
+  technique->addRenderPass(pass);
+  effect->addTechnique(technique);
+  return effect;
+}
+
+void setParameter(std::map<QString, QParameter*>& parameters, Qt3DCore::QNode* owner,
+                  const QString& name, const QVariant& value) {
+  auto found = parameters.find(name);
+  if (found != parameters.end()) {
+    if (found->second->value() != value) found->second->setValue(value);
+    return;
+  }
+  auto* parameter = new QParameter(name, value, owner);
+  if (auto* material = qobject_cast<QMaterial*>(owner)) material->addParameter(parameter);
+  else if (auto* effect = qobject_cast<QEffect*>(owner)) effect->addParameter(parameter);
+  parameters.emplace(name, parameter);
+}
+
+ViewportScene::ViewportScene(QWindow* window) {
+  selectQt3dOpenGlRenderer();
+  engine_ = std::make_unique<Qt3DCore::QAspectEngine>();
+  engine_->registerAspect(new QRenderAspect());
+  root_ = new Qt3DCore::QEntity;
+  for (ViewportPass pass : {ViewportPass::GridSelection, ViewportPass::SelectionHidden,
+                            ViewportPass::TestedLines, ViewportPass::OnTopLines, ViewportPass::Gizmo})
+    lineEffects_[std::size_t(pass)] =
+        makeEffect(viewport_shaders::kLineVertex, viewport_shaders::kLineFragment, pass, root_);
+  meshEffect_ = makeEffect(viewport_shaders::kMeshVertex, viewport_shaders::meshFragment(),
+                           ViewportPass::Mesh, root_);
+  buildFrameGraph(window);
+  buildFullscreenEntities();
+  engine_->setRootEntity(Qt3DCore::QEntityPtr(root_));
+}
+
+ViewportScene::~ViewportScene() {
+  // The engine owns the root; dropping it first tears the scene down before the aspects.
+  engine_->setRootEntity(Qt3DCore::QEntityPtr());
+  engine_.reset();
+}
+
+void ViewportScene::buildFrameGraph(QWindow* window) {
+  auto* selector = new QRenderSurfaceSelector;
+  selector->setSurface(window);
+  auto* techniques = new QTechniqueFilter(selector);
+  auto* key = new QFilterKey(techniques);
+  key->setName(kFilterName);
+  key->setValue(kFilterValue);
+  techniques->addMatch(key);
+  auto* viewport = new QViewport(techniques);
+  // Leaves select render passes by key (each effect has one keyed pass carrying its states).
+  auto filterLeaf = [](Qt3DCore::QNode* parent, ViewportPass pass) {
+    auto* filter = new QRenderPassFilter(parent);
+    auto* key = new QFilterKey(filter);
+    key->setName(kPassKey);
+    key->setValue(int(pass));
+    filter->addMatch(key);
+  };
+
+  // 1. Raymarch into the offscreen target.
+  auto* target = new QRenderTarget(root_);
+  colorTexture_ = targetTexture(target, QAbstractTexture::RGBA8_UNorm, QAbstractTexture::Linear);
+  depthTexture_ = targetTexture(target, QAbstractTexture::D32F, QAbstractTexture::Nearest);
+  for (auto [point, texture] : {std::pair{QRenderTargetOutput::Color0, colorTexture_},
+                                std::pair{QRenderTargetOutput::Depth, depthTexture_}}) {
+    auto* output = new QRenderTargetOutput(target);
+    output->setAttachmentPoint(point);
+    output->setTexture(texture);
+    target->addOutput(output);
+  }
+  auto* targetSelector = new QRenderTargetSelector(viewport);
+  targetSelector->setTarget(target);
+  raymarchViewport_ = new QViewport(targetSelector);
+  auto* targetClear = new QClearBuffers(raymarchViewport_);
+  targetClear->setBuffers(QClearBuffers::ColorDepthBuffer);
+  targetClear->setClearColor(QColor::fromRgbF(0.2f, 0.2f, 0.22f));
+  filterLeaf(targetClear, ViewportPass::Raymarch);
+
+  // 2. Composite onto the window (clears first), 3. meshes, 4. lines.
+  auto* clear = new QClearBuffers(viewport);
+  clear->setBuffers(QClearBuffers::ColorDepthBuffer);
+  clear->setClearColor(QColor::fromRgbF(0.2f, 0.2f, 0.22f));
+  filterLeaf(clear, ViewportPass::Composite);
+  filterLeaf(viewport, ViewportPass::Mesh);
+  filterLeaf(viewport, ViewportPass::GridSelection);
+  filterLeaf(viewport, ViewportPass::SelectionHidden);
+  filterLeaf(viewport, ViewportPass::TestedLines);
+  filterLeaf(viewport, ViewportPass::OnTopLines);
+  filterLeaf(viewport, ViewportPass::Gizmo);
+
+  // 5. Read-back of the finished window.
+  capture_ = new QRenderCapture(viewport);
+  new QNoDraw(capture_);
+
+  auto* settings = new QRenderSettings(root_);
+  settings->setActiveFrameGraph(selector);
+  settings->setRenderPolicy(QRenderSettings::OnDemand);
+  root_->addComponent(settings);
+}
+
+void ViewportScene::buildFullscreenEntities() {
+  // One triangle covering the clip square: (-1,-1), (3,-1), (-1,3).
+  static const float kTriangle[9] = {-1.0f, -1.0f, 0.0f, 3.0f, -1.0f, 0.0f, -1.0f, 3.0f, 0.0f};
+  auto* geometry = new Qt3DCore::QGeometry(root_);
+  auto* buffer = new Qt3DCore::QBuffer(geometry);
+  buffer->setData(QByteArray(reinterpret_cast<const char*>(kTriangle), sizeof kTriangle));
+  auto* position = new Qt3DCore::QAttribute(buffer, Qt3DCore::QAttribute::defaultPositionAttributeName(),
+                                            Qt3DCore::QAttribute::Float, 3, 3, 0, 3 * sizeof(float));
+  position->setAttributeType(Qt3DCore::QAttribute::VertexAttribute);
+  geometry->addAttribute(position);
+  auto* triangle = new QGeometryRenderer(root_);
+  triangle->setGeometry(geometry);
+  triangle->setPrimitiveType(QGeometryRenderer::Triangles);
+  triangle->setVertexCount(3);
+
+  raymarchMaterial_ = new QMaterial(root_);
+  auto* raymarchEffect =
+      makeEffect(viewport_shaders::kFullscreenVertex, "", ViewportPass::Raymarch, raymarchMaterial_);
+  raymarchPass_ = raymarchEffect->techniques().front()->renderPasses().front();
+  delete raymarchPass_->shaderProgram();  // none until the first good field shader
+  raymarchMaterial_->setEffect(raymarchEffect);
+  raymarchEntity_ = new Qt3DCore::QEntity(root_);
+  raymarchEntity_->addComponent(triangle);
+  raymarchEntity_->addComponent(raymarchMaterial_);
+  raymarchEntity_->setEnabled(false);
+
+  compositeMaterial_ = new QMaterial(root_);
+  compositeMaterial_->setEffect(makeEffect(viewport_shaders::kFullscreenVertex,
+                                           viewport_shaders::kCompositeFragment,
+                                           ViewportPass::Composite, compositeMaterial_));
+  setParameter(compositeParameters_, compositeMaterial_, "u_color", QVariant::fromValue(colorTexture_));
+  setParameter(compositeParameters_, compositeMaterial_, "u_depth", QVariant::fromValue(depthTexture_));
+  auto* composite = new Qt3DCore::QEntity(root_);
+  composite->addComponent(triangle);
+  composite->addComponent(compositeMaterial_);
+  setFrame({1, 1}, 1.0f);
+}
+
+void ViewportScene::setRaymarchShader(const std::string& fragment) {
+  QShaderProgram* old = raymarchProgram_;
+  raymarchProgram_ = new QShaderProgram(raymarchPass_);
+  raymarchProgram_->setVertexShaderCode(viewport_shaders::kFullscreenVertex);
+  raymarchProgram_->setFragmentShaderCode(QByteArray::fromStdString(fragment));
+  raymarchPass_->setShaderProgram(raymarchProgram_);
+  delete old;
+  raymarchCompiled_ = false;
+  raymarchEntity_->setEnabled(true);
+}
+
+bool ViewportScene::programsSettled(bool lines, bool meshes) {
+  linesInFlight_ = lines;
+  meshesInFlight_ = meshes;
+  return (!raymarchProgram_ || raymarchCompiled_) && fullscreenCompiled_ &&
+         (!lines || linesCompiled_) && (!meshes || meshesCompiled_);
+}
+
+void ViewportScene::noteFrameFinished() {
+  raymarchCompiled_ = raymarchProgram_ != nullptr;
+  fullscreenCompiled_ = true;
+  linesCompiled_ = linesCompiled_ || linesInFlight_;
+  meshesCompiled_ = meshesCompiled_ || meshesInFlight_;
+}
+
+void ViewportScene::setRaymarchUniform(const QString& name, const QVariant& value) {
+  setParameter(raymarchParameters_, raymarchMaterial_, name, value);
+}
+
+void ViewportScene::setFrame(QSize size, float scale) {
+  size = size.expandedTo({1, 1});
+  scale = std::clamp(scale, 0.05f, 1.0f);
+  if (size != size_) {
+    size_ = size;
+    colorTexture_->setSize(size.width(), size.height());
+    depthTexture_->setSize(size.width(), size.height());
+  }
+  scale_ = scale;
+  const int renderedW = std::clamp(int(std::lround(size.width() * scale)), 1, size.width());
+  const int renderedH = std::clamp(int(std::lround(size.height() * scale)), 1, size.height());
+  // QViewport's rectangle has its origin top-left: the lower-left region starts at 1 - h.
+  const float w = float(renderedW) / float(size.width()), h = float(renderedH) / float(size.height());
+  raymarchViewport_->setNormalizedRect(QRectF(0.0, 1.0 - double(h), double(w), double(h)));
+  setParameter(compositeParameters_, compositeMaterial_, "u_rendered",
+               QVector2D(float(renderedW), float(renderedH)));
+  setParameter(compositeParameters_, compositeMaterial_, "u_exact",
+               (renderedW == size.width() && renderedH == size.height()) ? 1.0f : 0.0f);
+}
+
+void ViewportScene::setViewProjection(const QMatrix4x4& viewProj, const QVector3D& eye) {
+  for (std::size_t pass = 0; pass < lineEffects_.size(); ++pass) {
+    if (!lineEffects_[pass]) continue;
+    setParameter(lineParameters_[pass], lineEffects_[pass], "u_viewProj", viewProj);
+    setParameter(lineParameters_[pass], lineEffects_[pass], "u_eye", eye);
+  }
+  setParameter(meshParameters_, meshEffect_, "u_viewProj", viewProj);
+}
+
+QRenderCaptureReply* ViewportScene::requestCapture(const QRect& rect) {
+  return rect.isEmpty() ? capture_->requestCapture() : capture_->requestCapture(rect);
+}
+
+}  // namespace floptle::editor

@@ -1,0 +1,138 @@
+#pragma once
+// ViewportScene: the viewport's Qt 3D aspect engine, scene root and framegraph on one QWindow
+// (Qt 3D's OpenGL renderer, GLSL 330 core). One frame, in framegraph order:
+//   1. Raymarch: the full-screen field shader into an offscreen colour + depth target, in its
+//      lower-left `scale` fraction (adaptive resolution), writing gl_FragDepth.
+//   2. Composite: that region onto the window, colour upscaled, depth written, so everything
+//      after depth-tests against the field.
+//   3. Overlay meshes (depth test + write: they and the field hide each other).
+//   4. Lines: grid + selection (tested), the selection's hidden part (faint), tested named
+//      layers, on-top named layers, the gizmo; blended, no depth write.
+//   5. A QRenderCapture leaf that reads the finished window back (the whole image, or one
+//      texel as the "frame done" signal).
+// Each framegraph leaf draws the render passes keyed with its ViewportPass (a QRenderPassFilter
+// on the "floptlePass" key); the render policy is on demand, so an idle viewport renders nothing.
+#include <QMatrix4x4>
+#include <QRect>
+#include <QSize>
+#include <QString>
+#include <QVariant>
+#include <QVector3D>
+
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+
+class QWindow;
+namespace Qt3DCore {
+class QAspectEngine;
+class QEntity;
+class QNode;
+}  // namespace Qt3DCore
+namespace Qt3DRender {
+class QEffect;
+class QGeometryRenderer;
+class QMaterial;
+class QParameter;
+class QRenderCapture;
+class QRenderCaptureReply;
+class QRenderPass;
+class QShaderProgram;
+class QTexture2D;
+class QViewport;
+}  // namespace Qt3DRender
+
+namespace floptle::editor {
+
+enum class ViewportPass {
+  Raymarch,
+  Composite,
+  Mesh,
+  GridSelection,
+  SelectionHidden,
+  TestedLines,
+  OnTopLines,
+  Gizmo,
+};
+inline constexpr int kViewportPassCount = 8;
+
+/// Selects Qt 3D's OpenGL renderer (GLSL 330 core) unless QT3D_RENDERER is already set; must
+/// run before the first render aspect exists (RaymarchView calls it in its constructor).
+void selectQt3dOpenGlRenderer();
+
+/// An effect of one technique (OpenGL 3.3, renderingStyle=forward) and one render pass,
+/// drawn by the framegraph leaf of `pass`.
+Qt3DRender::QEffect* makeEffect(const std::string& vertex, const std::string& fragment,
+                                ViewportPass pass, Qt3DCore::QNode* parent);
+
+/// Sets (creates on first use) a named parameter of a material or effect.
+void setParameter(std::map<QString, Qt3DRender::QParameter*>& parameters,
+                  Qt3DCore::QNode* owner, const QString& name, const QVariant& value);
+
+class ViewportScene {
+ public:
+  explicit ViewportScene(QWindow* window);
+  ~ViewportScene();
+  ViewportScene(const ViewportScene&) = delete;
+  ViewportScene& operator=(const ViewportScene&) = delete;
+
+  Qt3DCore::QEntity* root() const { return root_; }
+  /// The line effect drawn by the leaf of `pass` (a line pass: GridSelection .. Gizmo).
+  Qt3DRender::QEffect* lineEffect(ViewportPass pass) const { return lineEffects_[std::size_t(pass)]; }
+  Qt3DRender::QEffect* meshEffect() const { return meshEffect_; }
+
+  /// Replaces the raymarch fragment shader (the caller checked that it compiles).
+  void setRaymarchShader(const std::string& fragment);
+  bool hasRaymarchShader() const { return raymarchProgram_ != nullptr; }
+  /// True when every program a frame with these overlays draws has been through a finished
+  /// frame. Qt 3D compiles a new program during the first frame that needs it and draws that
+  /// frame without the program's entities (QShaderProgram::status() does not tell, it stays
+  /// NotReady on the frontend in Qt 6.4), so such a frame is drawn again.
+  /// Also remembers what the frame about to be asked for draws (one frame in flight).
+  bool programsSettled(bool lines, bool meshes);
+  /// The frame asked for last finished: its programs are compiled from now on.
+  void noteFrameFinished();
+  /// Sets a raymarch uniform; values outlive shader changes.
+  void setRaymarchUniform(const QString& name, const QVariant& value);
+  /// Window size (device pixels) and the raymarch's fraction of it (0.05..1).
+  void setFrame(QSize size, float scale);
+  /// The overlays' camera: world -> clip, and the eye (m).
+  void setViewProjection(const QMatrix4x4& viewProj, const QVector3D& eye);
+  /// Asks for a frame and its read-back (`rect` empty: the whole window). The reply is the
+  /// caller's to delete.
+  Qt3DRender::QRenderCaptureReply* requestCapture(const QRect& rect);
+
+ private:
+  void buildFrameGraph(QWindow* window);
+  void buildFullscreenEntities();
+
+  std::unique_ptr<Qt3DCore::QAspectEngine> engine_;
+  Qt3DCore::QEntity* root_ = nullptr;
+  Qt3DRender::QViewport* raymarchViewport_ = nullptr;
+  Qt3DRender::QRenderCapture* capture_ = nullptr;
+  Qt3DRender::QTexture2D* colorTexture_ = nullptr;
+  Qt3DRender::QTexture2D* depthTexture_ = nullptr;
+  std::array<Qt3DRender::QEffect*, kViewportPassCount> lineEffects_{};
+  Qt3DRender::QEffect* meshEffect_ = nullptr;
+  Qt3DCore::QEntity* raymarchEntity_ = nullptr;
+  Qt3DRender::QRenderPass* raymarchPass_ = nullptr;
+  Qt3DRender::QShaderProgram* raymarchProgram_ = nullptr;
+  Qt3DRender::QMaterial* raymarchMaterial_ = nullptr;
+  Qt3DRender::QMaterial* compositeMaterial_ = nullptr;
+  std::map<QString, Qt3DRender::QParameter*> raymarchParameters_;
+  std::map<QString, Qt3DRender::QParameter*> compositeParameters_;
+  std::array<std::map<QString, Qt3DRender::QParameter*>, kViewportPassCount> lineParameters_;
+  std::map<QString, Qt3DRender::QParameter*> meshParameters_;
+  QSize size_;
+  float scale_ = 1.0f;
+  // Programs Qt 3D compiled in a finished frame (see programsSettled).
+  bool raymarchCompiled_ = false;
+  bool fullscreenCompiled_ = false;
+  bool linesCompiled_ = false;
+  bool meshesCompiled_ = false;
+  bool linesInFlight_ = false;
+  bool meshesInFlight_ = false;
+};
+
+}  // namespace floptle::editor

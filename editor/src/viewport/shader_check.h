@@ -1,0 +1,31 @@
+#pragma once
+// ShaderChecker: compiles and links a GLSL 330 core program in a private offscreen OpenGL
+// context, synchronously. Qt 3D compiles shaders later on its render thread; checking first
+// lets the viewport report a bad field shader at once (shaderError, lastShaderError) and
+// keep showing the last good one instead of handing Qt 3D a program that would draw nothing.
+#include <QString>
+
+#include <memory>
+#include <string>
+
+class QOffscreenSurface;
+class QOpenGLContext;
+
+namespace floptle::editor {
+
+class ShaderChecker {
+ public:
+  ShaderChecker();
+  ~ShaderChecker();
+  /// Empty when the program compiles and links; otherwise the log (never empty). Without a
+  /// usable context every program passes (Qt 3D then reports its own errors).
+  QString check(const std::string& vertex, const std::string& fragment);
+
+ private:
+  bool ensureContext();
+  std::unique_ptr<QOffscreenSurface> surface_;
+  std::unique_ptr<QOpenGLContext> context_;
+  bool failed_ = false;
+};
+
+}  // namespace floptle::editor

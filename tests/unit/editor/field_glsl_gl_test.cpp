@@ -38,7 +38,9 @@ void ensureApplication() {
   static int argc = 1;
   static char arg0[] = "floptle_editor_tests";
   static char* argv[] = {arg0, nullptr};
-  static QGuiApplication app(argc, argv);
+  // Never destroyed: a static QGuiApplication torn down by exit() crashes in Qt's thread
+  // storage once Qt 3D is linked in (the editor library's viewport).
+  new QGuiApplication(argc, argv);
 }
 
 constexpr int kW = 128, kH = 64;

@@ -9,6 +9,7 @@
 // refined by Illinois regula falsi.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "brickmap/brick_trilinear.h"
@@ -97,6 +98,29 @@ float firstCrossing(const Cubic& f, float level, float length) {
   return -1.0f;
 }
 
+/// Four floats / ints in one SSE register (GCC and Clang vector extensions); lanes x, y, z, pad.
+typedef float F4 __attribute__((vector_size(16)));
+typedef std::int32_t I4 __attribute__((vector_size(16)));
+
+/// The smallest of the four lanes.
+inline float horizontalMin(F4 v) {
+  const F4 a = v < __builtin_shufflevector(v, v, 2, 3, 0, 1) ? v : __builtin_shufflevector(v, v, 2, 3, 0, 1);
+  const F4 b = __builtin_shufflevector(a, a, 1, 0, 3, 2);
+  return std::min(a[0], b[0]);
+}
+
+/// False only when g(s) = cubic(s) - level stays > 0 on all of [0, length]: the cubic's Bernstein
+/// coefficients on the segment bound it from below (convex hull property). The margin covers
+/// the float rounding of these coefficients and of firstCrossing's own evaluations, so a
+/// segment firstCrossing would find a crossing on is never turned away: the answer is the same,
+/// only cheaper for the many cells a ray passes just above the surface.
+bool mayCross(const Cubic& f, float level, float length) {
+  const float c1 = f.k1 * length, c2 = f.k2 * length * length, c3 = f.k3 * length * length * length;
+  const float b0 = f.k0 - level, b1 = b0 + c1 / 3.0f, b2 = b1 + (c1 + c2) / 3.0f, b3 = b0 + c1 + c2 + c3;
+  const float margin = 1e-5f * (std::abs(f.k0) + std::abs(level) + std::abs(c1) + std::abs(c2) + std::abs(c3));
+  return std::min(std::min(b0, b1), std::min(b2, b3)) <= margin;
+}
+
 /// Prefetches the 3 x 3 sample rows (3 floats each) of a 2^3-cell block starting at `first`.
 inline void prefetchBlockRows(const float* first) {
 #if defined(__GNUC__)
@@ -123,24 +147,34 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   // Past a box's exit plane by this much, to land in the next box (m). A crossing inside the
   // gap shows as a start already at or under the level in the next cell: found within it.
   const float nudge = 1e-4f * cellSize_;
-  // Axis-parallel rays: a huge inverse keeps the exit of that axis far away (no 0 * inf).
-  Vec3 invDir;
-  for (int a = 0; a < 3; ++a) invDir[a] = std::abs(dir[a]) > 1e-30f ? 1.0f / dir[a] : std::copysign(1e30f, dir[a]);
-  const Vec3 dirCells = dir * invCellSize_;
-  const glm::ivec3 last = dims_ - 1;
-  auto exitOf = [&](Vec3 lo, float size) {
-    const Vec3 plane(invDir.x > 0.0f ? lo.x + size : lo.x, invDir.y > 0.0f ? lo.y + size : lo.y,
-                     invDir.z > 0.0f ? lo.z + size : lo.z);
-    const Vec3 e = (plane - from) * invDir;
-    return std::min(std::min(e.x, e.y), e.z);
+  // The walk counts in fine cells of the whole grid: the ray point at s is start + step * s
+  // (cells), fine cell g = floor of it, and every box it skips (fine cell, 2^3 or 4^3 block,
+  // top cell) is aligned: its low corner is g with the low bits cleared. Lanes x, y, z of
+  // four-wide vectors (one SSE register each); the fourth lane is padding that never wins a
+  // minimum: its exit is (0 - -1) * 1e30 m.
+  F4 start{0.0f, 0.0f, 0.0f, -1.0f}, step{0.0f}, metersPerCell{0.0f, 0.0f, 0.0f, 1e30f}, last{0.0f};
+  I4 highSide{0};  // -1 where the ray leaves a box through its high face
+  for (int a = 0; a < 3; ++a) {
+    start[a] = (from[a] - origin_[a]) * invCellSize_;
+    step[a] = dir[a] * invCellSize_;
+    // An axis the ray does not move along: its exit is 1e30 m away (no 0 * inf).
+    metersPerCell[a] = std::abs(dir[a]) > 1e-30f ? cellSize_ / dir[a] : 1e30f;
+    highSide[a] = metersPerCell[a] > 0.0f ? -1 : 0;
+    last[a] = float(dims_[a] * kCells - 1);
+  }
+  // Where the ray leaves the box of `size` cells (a power of two) holding cell g (m along the
+  // walk).
+  auto exitOf = [&](I4 g, int size) {
+    const I4 plane = (g & -size) + (highSide & size);
+    return horizontalMin((__builtin_convertvector(plane, F4) - start) * metersPerCell);
   };
-  auto finish = [&](float s, const float* samples, Vec3 brickLo) {
+  auto finish = [&](float s, const float* samples, glm::ivec3 cell) {
     result.hit = true;
     result.distance = t0 + s;
     result.point = from + dir * s;
     Vec3 gradient(0.0f);
     if (samples)
-      brickTrilinear(samples, glm::clamp((result.point - brickLo) * invCellSize_, Vec3(0.0f), Vec3(float(kCells))),
+      brickTrilinear(samples, glm::clamp((result.point - cellMin(cell)) * invCellSize_, Vec3(0.0f), Vec3(float(kCells))),
                      &gradient, invCellSize_);
     else
       distanceGradient(result.point, gradient);
@@ -157,38 +191,36 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     const float next = std::max(exit, t) + nudge;
     return next > t ? next : std::nextafter(t, std::numeric_limits<float>::infinity());
   };
-  float t = 0.0f;  // the walk's parameter s (m)
+  const float* prefetched = nullptr;  // the 2^3 block whose sample rows were last prefetched
+  float t = 0.0f;                     // the walk's parameter s (m)
   while (t <= sEnd) {
-    const Vec3 p = from + dir * t;
-    // Truncation is floor here: a point a rounding error below the grid clamps to cell 0.
-    const glm::ivec3 c = glm::clamp(glm::ivec3((p - origin_) * invBrickSize_), glm::ivec3(0), last);
+    const F4 p = start + step * t;
+    // Clamped in floats then truncated (floor here): a point a rounding error below the grid
+    // lands in cell 0, one past its end in the last cell.
+    const F4 inside = p < 0.0f ? F4{0.0f} : (p > last ? last : p);
+    const I4 g = __builtin_convertvector(inside, I4);
+    const glm::ivec3 c(g[0] >> 3, g[1] >> 3, g[2] >> 3);
     const int index = cellIndex(c);
     const int brick = brickOf_[index];
-    const Vec3 brickLo = cellMin(c);
-    Vec3 lo = brickLo;      // the box to skip (m)
-    float size = brickSize_;  // its edge (m)
+    int size = kCells;  // the edge of the box to skip (cells)
     if (brick < 0) {
       // Empty: |field| >= band > radius throughout, so only a negative (solid) cell is a hit.
-      if (centre_[index] < 0.0f) return finish(t, nullptr, brickLo);
+      if (centre_[index] < 0.0f) return finish(t, nullptr, c);
     } else if (brickMin_[brick] <= radius) {
-      const glm::ivec3 fine = glm::clamp(glm::ivec3((p - brickLo) * invCellSize_), glm::ivec3(0),
-                                         glm::ivec3(kCells - 1));
+      const int fx = g[0] & 7, fy = g[1] & 7, fz = g[2] & 7;
       const std::int8_t* mins = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
-      const glm::ivec3 b4 = fine >> 2, b2 = fine >> 1;
-      if (mins[b4.x + 2 * (b4.y + 2 * b4.z)] > skipAbove) {
-        lo = brickLo + Vec3(b4) * (4.0f * cellSize_);
-        size = 4.0f * cellSize_;
-      } else if (mins[8 + b2.x + 4 * (b2.y + 4 * b2.z)] > skipAbove) {
-        lo = brickLo + Vec3(b2) * (2.0f * cellSize_);
-        size = 2.0f * cellSize_;
+      if (mins[(fx >> 2) + 2 * ((fy >> 2) + 2 * (fz >> 2))] > skipAbove) {
+        size = 4;
+      } else if (mins[8 + (fx >> 1) + 4 * ((fy >> 1) + 4 * (fz >> 1))] > skipAbove) {
+        size = 2;
       } else {
-        lo = brickLo + Vec3(fine) * cellSize_;
-        size = cellSize_;
+        size = 1;
         const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
-        // The walk is bound by cache misses in the 3 KB bricks: ask for the 2^3-cell block's nine
-        // sample rows at once, so the cells after this one find theirs on the way.
-        prefetchBlockRows(samples + 2 * b2.x + kSamples * (2 * b2.y + kSamples * 2 * b2.z));
-        const float* s = samples + fine.x + kSamples * (fine.y + kSamples * fine.z);
+        // The walk is bound by cache misses in the 3 KB bricks: on entering a 2^3-cell block,
+        // ask for its nine sample rows at once, so the cells after this one find theirs.
+        const float* block = samples + (fx & ~1) + kSamples * ((fy & ~1) + kSamples * (fz & ~1));
+        if (block != prefetched) prefetchBlockRows(prefetched = block);
+        const float* s = samples + fx + kSamples * (fy + kSamples * fz);
         const float corners[8] = {s[0],
                                   s[1],
                                   s[kSamples],
@@ -200,19 +232,24 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         float smallest = corners[0];
         for (int i = 1; i < 8; ++i) smallest = std::min(smallest, corners[i]);
         if (smallest <= radius) {
-          const float cellExit = exitOf(lo, size);
+          const float cellExit = exitOf(g, 1);
           const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);
-          const Vec3 a = glm::clamp((p - lo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
-          const Cubic f = cellCubic(corners, a, dirCells);
-          if (f.k0 <= radius) return finish(t, samples, brickLo);
-          const float s0 = firstCrossing(f, radius, length);
-          if (s0 >= 0.0f) return finish(t + s0, samples, brickLo);
+          // The start in the cell from world coordinates, not from p: grid-wide cell counts
+          // carry an ulp of a few hundred cells, the cell's own corner one of the world.
+          const Vec3 cellLo = cellMin(c) + Vec3(float(fx), float(fy), float(fz)) * cellSize_;
+          const Vec3 a = glm::clamp((from + dir * t - cellLo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
+          const Cubic f = cellCubic(corners, a, Vec3(step[0], step[1], step[2]));
+          if (f.k0 <= radius) return finish(t, samples, c);
+          if (mayCross(f, radius, length)) {
+            const float s0 = firstCrossing(f, radius, length);
+            if (s0 >= 0.0f) return finish(t + s0, samples, c);
+          }
           t = advance(t, cellExit);
           continue;
         }
       }
     }
-    t = advance(t, exitOf(lo, size));
+    t = advance(t, exitOf(g, size));
   }
   return result;
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "floptle/core/expected.h"
+#include "floptle/core/huge_page_vector.h"
 #include "floptle/core/math.h"
 
 namespace floptle {
@@ -141,7 +142,8 @@ class BrickMap {
   std::vector<std::int32_t> brickOf_;   ///< per top cell: pool index or -1
   std::vector<float> centre_;           ///< per top cell: signed distance at its centre (m)
   std::vector<std::uint32_t> bakedAt_;  ///< per top cell: rebake epoch it was last sampled
-  std::vector<float> pool_;             ///< bricks, kBrickSamples floats each
+  HugePageVector<float> pool_;          ///< bricks, kBrickSamples floats each (huge pages: a walk
+                                        ///< touches a few lines in each of many random bricks)
   std::vector<float> brickMin_;         ///< per pool brick: its smallest sample (m)
   /// Per pool brick, kBlockMins block minima as multiples of blockStep_, rounded down and
   /// clamped to [-128, 127]: one 72-byte record per brick, so the skip tests of a walk stay in

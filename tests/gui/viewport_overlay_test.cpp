@@ -159,3 +159,23 @@ TEST_F(ViewportOverlayTest, MeshAndFieldHideEachOther) {
   view_->clearOverlayMesh("quad");
   EXPECT_TRUE(view_->overlayMeshLayers().isEmpty());
 }
+
+TEST_F(ViewportOverlayTest, ResizedViewportFillsItsNewSize) {
+  // Qt 3D kept a render target's first size when its textures were resized: the composite
+  // then read black beyond the old width. After a resize the whole new image is the field's.
+  (void)view_->captureImage();
+  constexpr int kWider = kWidth * 2, kTaller = kHeight * 3 / 2;
+  view_->setFixedSize(kWider, kTaller);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return view_->width() == kWider; }, 5000));
+  const QImage image = view_->captureImage();
+  ASSERT_EQ(image.width(), kWider);
+  ASSERT_EQ(image.height(), kTaller);
+  for (int y = 0; y < kTaller; y += 10) {
+    const QRgb edge = image.pixel(kWider - 2, y);  // sky or ground, never the black of no data
+    EXPECT_GT(qRed(edge) + qGreen(edge) + qBlue(edge), 120) << "row " << y;
+  }
+  Vec2 centre;
+  ASSERT_TRUE(view_->camera().project(kSphereCentre, kWider, kTaller, centre));
+  const QRgb sphere = image.pixel(int(centre.x), int(centre.y));
+  EXPECT_GT(qRed(sphere), qGreen(sphere) + 50) << "the sphere is not at the new image's centre";
+}

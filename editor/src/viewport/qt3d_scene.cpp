@@ -100,7 +100,7 @@ void addPassStates(QRenderPass* pass, PassStates states) {
 }
 
 QTexture2D* targetTexture(Qt3DCore::QNode* parent, QAbstractTexture::TextureFormat format,
-                          QAbstractTexture::Filter filter) {
+                          QAbstractTexture::Filter filter, QSize size) {
   auto* texture = new QTexture2D(parent);
   texture->setFormat(format);
   texture->setGenerateMipMaps(false);
@@ -109,7 +109,7 @@ QTexture2D* targetTexture(Qt3DCore::QNode* parent, QAbstractTexture::TextureForm
   texture->wrapMode()->setX(QTextureWrapMode::ClampToEdge);
   texture->wrapMode()->setY(QTextureWrapMode::ClampToEdge);
   texture->setComparisonMode(QAbstractTexture::CompareNone);
-  texture->setSize(1, 1);
+  texture->setSize(size.width(), size.height());
   return texture;
 }
 
@@ -182,8 +182,10 @@ ViewportScene::~ViewportScene() {
 }
 
 void ViewportScene::buildFrameGraph(QWindow* window) {
+  window_ = window;
   auto* selector = new QRenderSurfaceSelector;
   selector->setSurface(window);
+  surfaceSelector_ = selector;
   auto* techniques = new QTechniqueFilter(selector);
   auto* key = new QFilterKey(techniques);
   key->setName(kFilterName);
@@ -199,19 +201,9 @@ void ViewportScene::buildFrameGraph(QWindow* window) {
     filter->addMatch(key);
   };
 
-  // 1. Raymarch into the offscreen target.
-  auto* target = new QRenderTarget(root_);
-  colorTexture_ = targetTexture(target, QAbstractTexture::RGBA8_UNorm, QAbstractTexture::Linear);
-  depthTexture_ = targetTexture(target, QAbstractTexture::D32F, QAbstractTexture::Nearest);
-  for (auto [point, texture] : {std::pair{QRenderTargetOutput::Color0, colorTexture_},
-                                std::pair{QRenderTargetOutput::Depth, depthTexture_}}) {
-    auto* output = new QRenderTargetOutput(target);
-    output->setAttachmentPoint(point);
-    output->setTexture(texture);
-    target->addOutput(output);
-  }
+  // 1. Raymarch into the offscreen target (made, and remade on resize, by setFrame).
   auto* targetSelector = new QRenderTargetSelector(viewport);
-  targetSelector->setTarget(target);
+  targetSelector_ = targetSelector;
   raymarchViewport_ = new QViewport(targetSelector);
   auto* targetClear = new QClearBuffers(raymarchViewport_);
   targetClear->setBuffers(QClearBuffers::ColorDepthBuffer);
@@ -270,8 +262,6 @@ void ViewportScene::buildFullscreenEntities() {
   compositeMaterial_->setEffect(makeEffect(viewport_shaders::kFullscreenVertex,
                                            viewport_shaders::kCompositeFragment,
                                            ViewportPass::Composite, compositeMaterial_));
-  setParameter(compositeParameters_, compositeMaterial_, "u_color", QVariant::fromValue(colorTexture_));
-  setParameter(compositeParameters_, compositeMaterial_, "u_depth", QVariant::fromValue(depthTexture_));
   auto* composite = new Qt3DCore::QEntity(root_);
   composite->addComponent(triangle);
   composite->addComponent(compositeMaterial_);
@@ -310,10 +300,13 @@ void ViewportScene::setRaymarchUniform(const QString& name, const QVariant& valu
 void ViewportScene::setFrame(QSize size, float scale) {
   size = size.expandedTo({1, 1});
   scale = std::clamp(scale, 0.05f, 1.0f);
+  // The window's size (logical pixels) told explicitly: Qt 3D 6.4 can keep the size a window
+  // had before its container resized it, and then draws into a stale part of the window.
+  if (surfaceSelector_->externalRenderTargetSize() != window_->size())
+    surfaceSelector_->setExternalRenderTargetSize(window_->size());
   if (size != size_) {
     size_ = size;
-    colorTexture_->setSize(size.width(), size.height());
-    depthTexture_->setSize(size.width(), size.height());
+    makeTarget(size);
   }
   scale_ = scale;
   const int renderedW = std::clamp(int(std::lround(size.width() * scale)), 1, size.width());
@@ -325,6 +318,27 @@ void ViewportScene::setFrame(QSize size, float scale) {
                QVector2D(float(renderedW), float(renderedH)));
   setParameter(compositeParameters_, compositeMaterial_, "u_exact",
                (renderedW == size.width() && renderedH == size.height()) ? 1.0f : 0.0f);
+}
+
+void ViewportScene::makeTarget(QSize size) {
+  // A new target with new textures, never QTexture2D::setSize on the old ones: Qt 3D 6.4 kept
+  // the attachments' first size, and the composite then read black beyond it.
+  if (target_) { for (auto* o : target_->outputs()) o->texture()->setSize(size.width(), size.height()); return; }
+  auto* target = new QRenderTarget(root_);
+  auto* color = targetTexture(target, QAbstractTexture::RGBA8_UNorm, QAbstractTexture::Linear, size);
+  auto* depth = targetTexture(target, QAbstractTexture::D32F, QAbstractTexture::Nearest, size);
+  for (auto [point, texture] : {std::pair{QRenderTargetOutput::Color0, color},
+                                std::pair{QRenderTargetOutput::Depth, depth}}) {
+    auto* output = new QRenderTargetOutput(target);
+    output->setAttachmentPoint(point);
+    output->setTexture(texture);
+    target->addOutput(output);
+  }
+  targetSelector_->setTarget(target);
+  setParameter(compositeParameters_, compositeMaterial_, "u_color", QVariant::fromValue(color));
+  setParameter(compositeParameters_, compositeMaterial_, "u_depth", QVariant::fromValue(depth));
+  delete target_;  // with its textures
+  target_ = target;
 }
 
 void ViewportScene::setViewProjection(const QMatrix4x4& viewProj, const QVector3D& eye) {

@@ -38,6 +38,9 @@ class QParameter;
 class QRenderCapture;
 class QRenderCaptureReply;
 class QRenderPass;
+class QRenderSurfaceSelector;
+class QRenderTarget;
+class QRenderTargetSelector;
 class QShaderProgram;
 class QTexture2D;
 class QViewport;
@@ -106,13 +109,16 @@ class ViewportScene {
  private:
   void buildFrameGraph(QWindow* window);
   void buildFullscreenEntities();
+  void makeTarget(QSize size);
 
   std::unique_ptr<Qt3DCore::QAspectEngine> engine_;
   Qt3DCore::QEntity* root_ = nullptr;
+  QWindow* window_ = nullptr;
+  Qt3DRender::QRenderSurfaceSelector* surfaceSelector_ = nullptr;
   Qt3DRender::QViewport* raymarchViewport_ = nullptr;
   Qt3DRender::QRenderCapture* capture_ = nullptr;
-  Qt3DRender::QTexture2D* colorTexture_ = nullptr;
-  Qt3DRender::QTexture2D* depthTexture_ = nullptr;
+  Qt3DRender::QRenderTargetSelector* targetSelector_ = nullptr;
+  Qt3DRender::QRenderTarget* target_ = nullptr;  ///< the raymarch's colour + depth, window-sized
   std::array<Qt3DRender::QEffect*, kViewportPassCount> lineEffects_{};
   Qt3DRender::QEffect* meshEffect_ = nullptr;
   Qt3DCore::QEntity* raymarchEntity_ = nullptr;

@@ -28,6 +28,11 @@ bool RaymarchView::eventFilter(QObject* watched, QEvent* event) {
     case QEvent::Expose:
       if (window_->isExposed()) noteMotion();
       return false;
+    case QEvent::Resize:
+      // The container resizes the window after this widget's own resizeEvent: a frame asked
+      // for there could still see the old size and leave the new area unpainted.
+      noteMotion();
+      return false;
     case QEvent::MouseButtonPress:
     case QEvent::MouseButtonRelease:
     case QEvent::MouseButtonDblClick:

@@ -229,8 +229,9 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
                                   s[kSamples * kSamples + 1],
                                   s[kSamples * kSamples + kSamples],
                                   s[kSamples * kSamples + kSamples + 1]};
-        float smallest = corners[0];
-        for (int i = 1; i < 8; ++i) smallest = std::min(smallest, corners[i]);
+        // A tree of minima (registers; a loop went through the stack).
+        const float smallest = std::min(std::min(std::min(corners[0], corners[1]), std::min(corners[2], corners[3])),
+                                        std::min(std::min(corners[4], corners[5]), std::min(corners[6], corners[7])));
         if (smallest <= radius) {
           const float cellExit = exitOf(g, 1);
           const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);

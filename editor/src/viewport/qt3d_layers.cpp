@@ -8,6 +8,7 @@
 #include <Qt3DRender/QMaterial>
 #include <Qt3DRender/QParameter>
 #include <QMatrix4x4>
+#include <QVector2D>
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -36,12 +37,19 @@ struct MeshVertex {
   float albedo[3];
 };
 
-std::vector<OverlayLine> gridLines() {
+/// Distances from the eye (m) over which the grid fades out: 1 m lines turn to moire
+/// rings within a few tens of metres at grazing angles, 10 m lines hold up further.
+const Vec2 kMinorGridFade{8.0f, 30.0f};
+const Vec2 kMajorGridFade{30.0f, 70.0f};
+
+/// The ground grid's 1 m lines (`major` false) or its 10 m lines and axes (true).
+std::vector<OverlayLine> gridLines(bool majorLines) {
   std::vector<OverlayLine> lines;
   const int n = int(kGridHalfSize);
   for (int i = -n; i <= n; ++i) {
     const float v = float(i);
     const bool major = i % 10 == 0;
+    if (major != majorLines) continue;
     Vec4 color = major ? Vec4(0.25f, 0.25f, 0.28f, 0.55f) : Vec4(0.3f, 0.3f, 0.33f, 0.25f);
     Vec4 xColor = i == 0 ? Vec4(0.85f, 0.2f, 0.2f, 0.8f) : color;  // the X axis (z = 0)
     Vec4 zColor = i == 0 ? Vec4(0.2f, 0.35f, 0.9f, 0.8f) : color;  // the Z axis (x = 0)
@@ -101,7 +109,7 @@ QMatrix4x4 toQt(const Mat4& m) {
 
 // --- LineEntity --------------------------------------------------------------------------------
 
-LineEntity::LineEntity(ViewportScene& scene, ViewportPass pass, float pull, float alpha) {
+LineEntity::LineEntity(ViewportScene& scene, ViewportPass pass, float pull, float alpha, Vec2 fade) {
   entity_ = new Qt3DCore::QEntity(scene.root());
   auto* geometry = new Qt3DCore::QGeometry(entity_);
   buffer_ = new Qt3DCore::QBuffer(geometry);
@@ -117,6 +125,7 @@ LineEntity::LineEntity(ViewportScene& scene, ViewportPass pass, float pull, floa
   material->setEffect(scene.lineEffect(pass));
   material->addParameter(new Qt3DRender::QParameter("u_pull", pull, material));
   material->addParameter(new Qt3DRender::QParameter("u_alpha", alpha, material));
+  material->addParameter(new Qt3DRender::QParameter("u_fade", QVector2D(fade.x, fade.y), material));
   entity_->addComponent(renderer_);
   entity_->addComponent(material);
   entity_->setEnabled(false);
@@ -200,17 +209,21 @@ void MeshEntity::setVisible(bool visible) {
 
 OverlayEntities::OverlayEntities(ViewportScene& scene)
     : scene_(scene),
-      grid_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f)),
+      grid_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f, kMinorGridFade)),
+      gridMajor_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f,
+                                              kMajorGridFade)),
       selection_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f)),
       selectionHidden_(std::make_unique<LineEntity>(scene, ViewportPass::SelectionHidden, kGridPull, 0.25f)),
       gizmo_(std::make_unique<LineEntity>(scene, ViewportPass::Gizmo, 0.0f, 1.0f)) {
-  grid_->setLines(gridLines());
+  grid_->setLines(gridLines(false));
+  gridMajor_->setLines(gridLines(true));
 }
 
 OverlayEntities::~OverlayEntities() = default;
 
 OverlayEntities::Shown OverlayEntities::sync(const OverlayFrame& frame) {
   grid_->setVisible(frame.visible && frame.grid);
+  gridMajor_->setVisible(frame.visible && frame.grid);
   if (!sameLines(frame.selection, shownSelection_)) {
     shownSelection_ = frame.selection;
     selection_->setLines(shownSelection_);
@@ -256,7 +269,8 @@ OverlayEntities::Shown OverlayEntities::sync(const OverlayFrame& frame) {
   }
 
   Shown result;
-  for (const LineEntity* entity : {grid_.get(), selection_.get(), selectionHidden_.get(), gizmo_.get()})
+  for (const LineEntity* entity :
+       {grid_.get(), gridMajor_.get(), selection_.get(), selectionHidden_.get(), gizmo_.get()})
     result.lines = result.lines || entity->drawn();
   for (const auto& [name, shown] : lines_) result.lines = result.lines || shown.entity->drawn();
   for (const auto& [name, shown] : meshes_) result.meshes = result.meshes || shown.entity->drawn();

@@ -30,7 +30,8 @@ namespace floptle::editor {
 /// World-space coloured lines drawn in one pass with a fixed pull towards the eye and alpha.
 class LineEntity {
  public:
-  LineEntity(ViewportScene& scene, ViewportPass pass, float pull, float alpha);
+  /// `fade` (m): alpha 1 up to fade.x from the eye, 0 from fade.y on; fade.y <= 0: no fade.
+  LineEntity(ViewportScene& scene, ViewportPass pass, float pull, float alpha, Vec2 fade = {});
   ~LineEntity();
   LineEntity(const LineEntity&) = delete;
   LineEntity& operator=(const LineEntity&) = delete;
@@ -105,7 +106,8 @@ class OverlayEntities {
   };
 
   ViewportScene& scene_;
-  std::unique_ptr<LineEntity> grid_;
+  std::unique_ptr<LineEntity> grid_;       ///< 1 m lines: fade out early (they alias far off)
+  std::unique_ptr<LineEntity> gridMajor_;  ///< 10 m lines and the axes: fade out further
   std::unique_ptr<LineEntity> selection_;
   std::unique_ptr<LineEntity> selectionHidden_;
   std::unique_ptr<LineEntity> gizmo_;

@@ -323,7 +323,6 @@ void ViewportScene::setFrame(QSize size, float scale) {
 void ViewportScene::makeTarget(QSize size) {
   // A new target with new textures, never QTexture2D::setSize on the old ones: Qt 3D 6.4 kept
   // the attachments' first size, and the composite then read black beyond it.
-  if (target_) { for (auto* o : target_->outputs()) o->texture()->setSize(size.width(), size.height()); return; }
   auto* target = new QRenderTarget(root_);
   auto* color = targetTexture(target, QAbstractTexture::RGBA8_UNorm, QAbstractTexture::Linear, size);
   auto* depth = targetTexture(target, QAbstractTexture::D32F, QAbstractTexture::Nearest, size);

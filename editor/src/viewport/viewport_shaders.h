@@ -57,16 +57,26 @@ uniform vec3 u_eye;
 uniform float u_pull;   // fraction of the way towards the eye: keeps coplanar lines in front
 uniform float u_alpha;
 out vec4 v_color;
+out vec3 v_world;
 void main() {
   v_color = vec4(vertexColor.rgb, vertexColor.a * u_alpha);
-  gl_Position = u_viewProj * vec4(mix(vertexPosition, u_eye, u_pull), 1.0);
+  v_world = mix(vertexPosition, u_eye, u_pull);
+  gl_Position = u_viewProj * vec4(v_world, 1.0);
 }
 )GLSL";
 
+/// u_fade (m): the alpha falls from 1 at distance x from the eye to 0 at y, per fragment
+/// (a grid's lines are too long to fade per vertex); y <= 0: no fade.
 inline constexpr const char* kLineFragment = R"GLSL(#version 330 core
 in vec4 v_color;
+in vec3 v_world;
+uniform vec3 u_eye;
+uniform vec2 u_fade;
 out vec4 fragColor;
-void main() { fragColor = v_color; }
+void main() {
+  float fade = u_fade.y > 0.0 ? 1.0 - smoothstep(u_fade.x, u_fade.y, distance(v_world, u_eye)) : 1.0;
+  fragColor = vec4(v_color.rgb, v_color.a * fade);
+}
 )GLSL";
 
 /// Flat-shaded triangles (face normal and albedo per vertex, local space), moved by u_model.

@@ -37,7 +37,7 @@ void scheduleScreenshot(floptle::editor::MainWindow& window, const QString& path
   clock->start();
   QObject::connect(poll, &QTimer::timeout, &window, [&window, path, timeoutMs, poll, clock] {
     const floptle::editor::RaymarchView* view = window.viewport();
-    const bool refined = view->frameCount() >= 3 && view->lastResolutionScale() >= 1.0f;
+    const bool refined = view->frameCount() >= 2 && view->lastResolutionScale() >= 1.0f;  // coarse, then refined
     if (!refined && clock->elapsed() < timeoutMs) return;
     poll->stop();
     const QPixmap shot = window.screen()->grabWindow(window.winId());

@@ -120,6 +120,19 @@ TEST_F(ImportMeshTest, ObjBecomesOneNodeDrawnWithItsMaterialsAndUndoRemovesIt) {
   EXPECT_GT(qRed(ball), qBlue(ball) + 50) << "the field in front of the mesh does not hide it";
   EXPECT_GT(qRed(ball), qGreen(ball) + 50);
 
+  // A click picks what it shows: the mesh's front face selects the mesh node (its triangles,
+  // it has no field), the ball in front of the face selects the ball, the sky nothing.
+  auto pickAt = [&](Vec3 world) {
+    Vec2 pixel;
+    EXPECT_TRUE(view().camera().project(world, view().width(), view().height(), pixel));
+    return window().selectByRay(view().rayAt(QPointF(pixel.x, pixel.y)));
+  };
+  EXPECT_EQ(pickAt({-0.5f, 1.2f, 1.0f}), "cube");
+  EXPECT_EQ(document().selection(), QStringList({"cube"}));
+  EXPECT_EQ(pickAt({0.6f, 1.0f, 2.0f}), "ball");
+  EXPECT_EQ(pickAt({-0.5f, 60.0f, -40.0f}), "");
+  window().document().setSelection({});
+
   // Undo removes the node and its materials (one step); redo brings it back.
   document().undoStack()->undo();
   EXPECT_EQ(document().json(), before_);

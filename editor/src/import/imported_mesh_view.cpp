@@ -9,8 +9,11 @@
 #include <set>
 #include <sstream>
 
+#include <glm/glm.hpp>
+
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/editor_document.h"
+#include "floptle/physics/tri_mesh_collider.h"
 
 namespace floptle::editor {
 
@@ -63,6 +66,7 @@ std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, cons
 
 void ImportedMeshView::prime(const std::string& cacheKey, asset::TriangleMesh mesh) {
   meshes_[cacheKey] = std::make_shared<const asset::TriangleMesh>(std::move(mesh));
+  pickColliders_.erase(cacheKey);
   failed_.erase(cacheKey);
   sync();
 }
@@ -82,6 +86,7 @@ void ImportedMeshView::startLoad(const std::string& key, const std::string& path
     watcher->deleteLater();
     if (load->mesh && load->mesh->ok()) {
       meshes_[key] = std::make_shared<const asset::TriangleMesh>(std::move(load->mesh->value()));
+      pickColliders_.erase(key);
     } else {
       failed_[key] = true;
       const std::string why = load->mesh ? load->mesh->error().message() : "not loaded";
@@ -106,6 +111,7 @@ void ImportedMeshView::sync() {
                                              ? std::filesystem::current_path()
                                              : std::filesystem::path(QFileInfo(docPath).absolutePath().toStdString());
   std::set<QString> seen;
+  shownMeshes_.clear();
   for (const scene::SceneNode& node : scene.nodes) {
     if (!node.hasComponent("mesh")) continue;
     const nlohmann::ordered_json& component = node.components["mesh"];
@@ -136,6 +142,7 @@ void ImportedMeshView::sync() {
     signature << key;
     for (const Vec3& c : slotColors) signature << '|' << c.x << ',' << c.y << ',' << c.z;
     const Mat4 transform = node.world.matrix();
+    shownMeshes_[node.name] = ShownMesh{key, transform};
     if (shownSignature_[layer] == signature.str()) {
       view_.setOverlayMeshTransform(layer, transform);
       continue;
@@ -161,6 +168,31 @@ void ImportedMeshView::sync() {
     }
   }
   emit updated();
+}
+
+std::optional<PickHit> ImportedMeshView::pick(const Ray& ray, float maxDistance) const {
+  std::optional<PickHit> best;
+  for (const auto& [node, shown] : shownMeshes_) {
+    auto collider = pickColliders_.find(shown.key);
+    if (collider == pickColliders_.end()) {
+      const auto mesh = meshes_.find(shown.key);
+      if (mesh == meshes_.end()) continue;
+      auto built = physics::TriMeshCollider::create(*mesh->second, {.labelled = false});
+      collider = pickColliders_.emplace(shown.key, built.ok() ? std::move(built.value()) : nullptr).first;
+    }
+    if (!collider->second) continue;  // a mesh the collider refuses (degenerate) is not pickable
+    // Into the node's frame: the local direction's length is the local metres per world metre.
+    const Mat4 toLocal = glm::inverse(shown.transform);
+    const Vec3 origin = Vec3(toLocal * Vec4(ray.origin, 1.0f));
+    const Vec3 direction = Vec3(toLocal * Vec4(ray.direction, 0.0f));
+    const float stretch = glm::length(direction);
+    if (!(stretch > 0.0f) || !std::isfinite(stretch)) continue;
+    const auto hit = collider->second->raycast(origin, direction / stretch, maxDistance * stretch);
+    if (!hit.hit) continue;
+    const float distance = hit.distance / stretch;
+    if (!best || distance < best->distance) best = PickHit{node, distance, ray.at(distance)};
+  }
+  return best;
 }
 
 }  // namespace floptle::editor

@@ -1,18 +1,16 @@
-// MainWindow <-> viewport: the document's field to the view, picking, the gizmo, frame
-// selected and the frame-time readout.
+// MainWindow <-> viewport: the document's field to the view, picking (fields and imported
+// meshes), the gizmo, frame selected and the frame-time readout.
 #include <QAction>
-
-#include <algorithm>
-#include <cmath>
-
-#include <QAction>
-
 #include <QLabel>
 #include <QStatusBar>
 #include <QTimer>
 
+#include <algorithm>
+#include <cmath>
+
 #include "floptle/core/field/field_program.h"
 #include "floptle/editor/derived_scene.h"
+#include "floptle/editor/import_mesh_view.h"
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
 #include "floptle/editor/raymarch_view.h"
@@ -141,7 +139,12 @@ void MainWindow::setGizmoTool(GizmoMode mode) {
 }
 
 QString MainWindow::selectByRay(const Ray& ray, bool extend) {
+  // Fields (the field graph) and imported meshes (their triangles): the nearer wins.
   std::optional<PickHit> hit = picker_.pick(ray, viewport_->time());
+  if (const auto* meshes = findChild<ImportedMeshView*>(QStringLiteral("importedMeshView"))) {
+    const std::optional<PickHit> mesh = meshes->pick(ray);
+    if (mesh && (!hit || mesh->distance < hit->distance)) hit = mesh;
+  }
   const QString name = hit ? QString::fromStdString(hit->node) : QString();
   if (!extend) {
     document_.setSelection(name.isEmpty() ? QStringList() : QStringList{name});

@@ -8,6 +8,9 @@
 // Files load on a worker thread (asset::importMesh with the component's up_axis/unit_scale),
 // cached by absolute path and options; a moved node only changes the layer's transform (no
 // re-upload). A file that fails to load logs one message and draws nothing.
+//
+// pick() answers a viewport click against the drawn meshes (exact ray vs triangles through a
+// physics TriMeshCollider per file, built on the first pick and kept with the mesh).
 #include <QObject>
 #include <QSet>
 #include <QString>
@@ -19,6 +22,11 @@
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/triangle_mesh.h"
 #include "floptle/editor/raymarch_view.h"
+#include "floptle/editor/scene_picker.h"
+
+namespace floptle::physics {
+class TriMeshCollider;
+}
 
 template <class T>
 class QFutureWatcher;
@@ -39,6 +47,10 @@ class ImportedMeshView : public QObject {
   void prime(const std::string& cacheKey, asset::TriangleMesh mesh);
   /// Key of a mesh component's file as loaded: absolute path + import options.
   static std::string meshCacheKey(const std::string& absolutePath, const std::string& upAxis, double unitScale);
+
+  /// Nearest drawn mesh along `ray` (world, unit direction) within maxDistance (m): its node,
+  /// the distance along the ray (m) and the point. Meshes still loading are not hit.
+  std::optional<PickHit> pick(const Ray& ray, float maxDistance = 250.0f) const;
 
   /// Files still loading (-).
   int pendingLoads() const { return int(loading_.size()); }
@@ -65,6 +77,14 @@ class ImportedMeshView : public QObject {
   std::map<std::string, bool> failed_;
   /// Per shown layer: the mesh key and colours it was uploaded with (upload only on change).
   std::map<QString, std::string> shownSignature_;
+  struct ShownMesh {
+    std::string key;  ///< into meshes_
+    Mat4 transform{1.0f};  ///< node local -> world
+  };
+  /// Per node drawn (node name, sorted: picks are deterministic): what pick() casts against.
+  std::map<std::string, ShownMesh> shownMeshes_;
+  /// Ray colliders of the meshes (local space), by mesh key, built on the first pick.
+  mutable std::map<std::string, std::shared_ptr<const physics::TriMeshCollider>> pickColliders_;
 };
 
 }  // namespace floptle::editor

@@ -51,21 +51,6 @@ std::optional<ColliderId> CollisionWorld::find(std::string_view node) const {
   return std::nullopt;
 }
 
-Hit CollisionWorld::makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance,
-                            bool inside, Vec3 fallbackNormal, float toi) {
-  Hit hit;
-  hit.collider = collider;
-  const float len = glm::length(normal);
-  // A degenerate gradient (a crease, the centre of a sphere) has no direction: use the
-  // caller's fallback rather than let a NaN out.
-  hit.normal = (std::isfinite(len) && len > 1e-6f) ? normal / len : fallbackNormal;
-  hit.point = isFinite(point) ? point : Vec3(0.0f);
-  hit.distance = std::isfinite(distance) ? distance : 0.0f;
-  hit.toi = std::isfinite(toi) ? std::clamp(toi, 0.0f, 1.0f) : 0.0f;
-  hit.inside = inside;
-  return hit;
-}
-
 std::optional<std::string> CollisionWorld::material(const Hit& hit) const {
   const CollisionShape& s = shape(hit.collider);
   const auto label = s.faceLabel(hit.point);

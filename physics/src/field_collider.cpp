@@ -1,5 +1,7 @@
 #include "floptle/physics/field_collider.h"
 
+#include "floptle/core/vec_divide.h"
+
 #include <cmath>
 #include <string>
 
@@ -61,19 +63,22 @@ float FieldCollider::distance(Vec3 p, double t) const {
   return program_->distance(toLocal_.applyToPoint(p), t) * world_.scale;
 }
 
+// Inlined into normal() and castSphere() (one definition, so both give the same bits).
+[[gnu::always_inline]] inline bool FieldCollider::loneSphereNormal(Vec3 p, Vec3& normal) const {
+  // The program's analytic normal is the local point normalized (FieldProgram::normal:
+  // primitiveGradient(Sphere, q) = q, then q / |q|); the same operations here give the same
+  // bits without the program's dispatch.
+  const Vec3 q = identity_ ? p : translationOnly_ ? p - world_.position : toLocal_.applyToPoint(p);
+  const float l = glm::length(q);
+  if (!(l > 1e-30f && std::isfinite(l))) return false;
+  const Vec3 n = dividedBy(q, l);
+  normal = identity_ || translationOnly_ ? n : world_.applyToNormal(n);
+  return true;
+}
+
 Vec3 FieldCollider::normal(Vec3 p, double t) const {
-  if (sphereRadius_ > 0.0f) {
-    // A lone sphere: the program's analytic normal is its local point normalized
-    // (FieldProgram::normal: primitiveGradient(Sphere, q) = q, then q / |q|); the same
-    // operations here give the same bits without the program's dispatch. The centre itself
-    // has no direction: the program's own fallback answers it.
-    const Vec3 q = identity_ ? p : translationOnly_ ? p - world_.position : toLocal_.applyToPoint(p);
-    const float l = glm::length(q);
-    if (l > 1e-30f && std::isfinite(l)) {
-      const Vec3 n = q / l;
-      return identity_ || translationOnly_ ? n : world_.applyToNormal(n);
-    }
-  }
+  // A lone sphere answers itself; its centre falls to the program's own fallback.
+  if (Vec3 n; sphereRadius_ > 0.0f && loneSphereNormal(p, n)) return n;
   if (identity_) return program_->normal(p, t);
   if (translationOnly_) return program_->normal(p - world_.position, t);
   return world_.applyToNormal(program_->normal(toLocal_.applyToPoint(p), t));
@@ -115,7 +120,7 @@ CollisionShape::CastResult FieldCollider::castSphere(Vec3 origin, Vec3 unitDir, 
   const Vec3 centre = origin + unitDir * s;
   // The collider's own normal there (the lone-sphere branch of normal()), so the world's
   // hit builder can take it as is.
-  out.normal = normal(centre, t);
+  if (!loneSphereNormal(centre, out.normal)) out.normal = normal(centre, t);
   out.normalIsShapeNormal = true;
   out.point = centre - out.normal * radius;
   return out;

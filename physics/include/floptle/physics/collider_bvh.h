@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "floptle/core/math.h"
+#include "floptle/core/vec_divide.h"
 
 namespace floptle::physics {
 
@@ -108,7 +109,7 @@ template <class MaxDistance, class Visit>
 void ColliderBvh::forEachOnRay(const Ray& ray, float inflate, MaxDistance&& maxDistance,
                                Visit&& visit) const {
   if (nodes_.empty()) return;
-  const Vec3 invDir = 1.0f / ray.direction;
+  const Vec3 invDir = reciprocal(ray.direction);
   // Each node's box is tested once, by its parent (the root by itself), and the entry and
   // exit kept: a leaf is visited with them, its exit clipped to the current maxDistance(),
   // which is what testing it again against that smaller bound would give.

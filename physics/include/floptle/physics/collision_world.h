@@ -14,6 +14,8 @@
 //    ColliderId, so results never depend on traversal order.
 //  - Queries use the AABBs of the last refit(t): call refit(t) once per step (or before
 //    querying at a new time when colliders morph or move).
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,6 +25,7 @@
 
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
+#include "floptle/core/vec_divide.h"
 #include "floptle/physics/collider_bvh.h"
 #include "floptle/physics/collision_shape.h"
 
@@ -174,6 +177,22 @@ class CollisionWorld {
   double refitTime_ = 0.0;
   bool useBroadphase_ = true;
 };
+
+// In the header so the casts inline it: it runs once per hit of every query.
+inline Hit CollisionWorld::makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance,
+                                   bool inside, Vec3 fallbackNormal, float toi) {
+  Hit hit;
+  hit.collider = collider;
+  const float len = glm::length(normal);
+  // A degenerate gradient (a crease, the centre of a sphere) has no direction: use the
+  // caller's fallback rather than let a NaN out.
+  hit.normal = (std::isfinite(len) && len > 1e-6f) ? dividedBy(normal, len) : fallbackNormal;
+  hit.point = isFinite(point) ? point : Vec3(0.0f);
+  hit.distance = std::isfinite(distance) ? distance : 0.0f;
+  hit.toi = std::isfinite(toi) ? std::clamp(toi, 0.0f, 1.0f) : 0.0f;
+  hit.inside = inside;
+  return hit;
+}
 
 template <class Visit>
 void CollisionWorld::forEachOverlapping(const Aabb& box, Visit&& visit) const {

@@ -37,6 +37,9 @@ class FieldCollider final : public CollisionShape {
 
  private:
   FieldCollider(std::shared_ptr<const field::FieldProgram> program, const Transform& world);
+  /// A lone sphere's normal at p (its local point normalized, then placed); false at the
+  /// centre, which has no direction.
+  bool loneSphereNormal(Vec3 p, Vec3& normal) const;
 
   /// Shared so copies of a collider (world snapshots) do not recompile the graph.
   std::shared_ptr<const field::FieldProgram> program_;

@@ -14,6 +14,7 @@
 
 #include "brickmap/brick_trilinear.h"
 #include "floptle/core/brickmap/brick_map.h"
+#include "floptle/core/vec_divide.h"
 
 namespace floptle {
 namespace {
@@ -154,11 +155,14 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   // minimum: its exit is (0 - -1) * 1e30 m.
   F4 start{0.0f, 0.0f, 0.0f, -1.0f}, step{0.0f}, metersPerCell{0.0f, 0.0f, 0.0f, 1e30f}, last{0.0f};
   I4 highSide{0};  // -1 where the ray leaves a box through its high face
+  // The three quotients in one vector division (the same IEEE quotients, a shorter chain).
+  const F4 towards{dir.x, dir.y, dir.z, 1.0f};
+  const F4 quotient = F4{cellSize_, cellSize_, cellSize_, cellSize_} / towards;
   for (int a = 0; a < 3; ++a) {
     start[a] = (from[a] - origin_[a]) * invCellSize_;
     step[a] = dir[a] * invCellSize_;
     // An axis the ray does not move along: its exit is 1e30 m away (no 0 * inf).
-    metersPerCell[a] = std::abs(dir[a]) > 1e-30f ? cellSize_ / dir[a] : 1e30f;
+    metersPerCell[a] = std::abs(dir[a]) > 1e-30f ? quotient[a] : 1e30f;
     highSide[a] = metersPerCell[a] > 0.0f ? -1 : 0;
     last[a] = float(dims_[a] * kCells - 1);
   }
@@ -179,7 +183,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     else
       distanceGradient(result.point, gradient);
     const float len = glm::length(gradient);
-    result.normal = len > 0.0f ? gradient / len : -dir;
+    result.normal = len > 0.0f ? dividedBy(gradient, len) : -dir;
     return result;
   };
 

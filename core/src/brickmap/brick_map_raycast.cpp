@@ -122,11 +122,13 @@ bool mayCross(const Cubic& f, float level, float length) {
   return std::min(std::min(b0, b1), std::min(b2, b3)) <= margin;
 }
 
-/// Prefetches the 3 x 3 sample rows (3 floats each) of a 2^3-cell block starting at `first`.
-inline void prefetchBlockRows(const float* first) {
+/// Prefetches the 5 x 5 sample rows (5 floats each) of a 4^3-cell block starting at `first`.
+/// Always inlined: GCC takes a function whose only statements are prefetches for a const one
+/// (no side effects) and deletes its calls, so an outlined helper prefetches nothing.
+[[gnu::always_inline]] inline void prefetchBlockRows(const float* first) {
 #if defined(__GNUC__)
-  for (int k = 0; k < 3; ++k)
-    for (int j = 0; j < 3; ++j) __builtin_prefetch(first + BrickMap::kSamples * (j + BrickMap::kSamples * k));
+  for (int k = 0; k < 5; ++k)
+    for (int j = 0; j < 5; ++j) __builtin_prefetch(first + BrickMap::kSamples * (j + BrickMap::kSamples * k));
 #else
   (void)first;
 #endif
@@ -195,7 +197,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     const float next = std::max(exit, t) + nudge;
     return next > t ? next : std::nextafter(t, std::numeric_limits<float>::infinity());
   };
-  const float* prefetched = nullptr;  // the 2^3 block whose sample rows were last prefetched
+  const float* prefetched4 = nullptr;  // the 4^3 block whose sample rows were last prefetched
   float t = 0.0f;                     // the walk's parameter s (m)
   while (t <= sEnd) {
     const F4 p = start + step * t;
@@ -215,42 +217,46 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
       const std::int8_t* mins = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
       if (mins[(fx >> 2) + 2 * ((fy >> 2) + 2 * (fz >> 2))] > skipAbove) {
         size = 4;
-      } else if (mins[8 + (fx >> 1) + 4 * ((fy >> 1) + 4 * (fz >> 1))] > skipAbove) {
-        size = 2;
       } else {
-        size = 1;
         const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
-        // The walk is bound by cache misses in the 3 KB bricks: on entering a 2^3-cell block,
-        // ask for its nine sample rows at once, so the cells after this one find theirs.
-        const float* block = samples + (fx & ~1) + kSamples * ((fy & ~1) + kSamples * (fz & ~1));
-        if (block != prefetched) prefetchBlockRows(prefetched = block);
-        const float* s = samples + fx + kSamples * (fy + kSamples * fz);
-        const float corners[8] = {s[0],
-                                  s[1],
-                                  s[kSamples],
-                                  s[kSamples + 1],
-                                  s[kSamples * kSamples],
-                                  s[kSamples * kSamples + 1],
-                                  s[kSamples * kSamples + kSamples],
-                                  s[kSamples * kSamples + kSamples + 1]};
-        // A tree of minima (registers; a loop went through the stack).
-        const float smallest = std::min(std::min(std::min(corners[0], corners[1]), std::min(corners[2], corners[3])),
-                                        std::min(std::min(corners[4], corners[5]), std::min(corners[6], corners[7])));
-        if (smallest <= radius) {
-          const float cellExit = exitOf(g, 1);
-          const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);
-          // The start in the cell from world coordinates, not from p: grid-wide cell counts
-          // carry an ulp of a few hundred cells, the cell's own corner one of the world.
-          const Vec3 cellLo = cellMin(c) + Vec3(float(fx), float(fy), float(fz)) * cellSize_;
-          const Vec3 a = glm::clamp((from + dir * t - cellLo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
-          const Cubic f = cellCubic(corners, a, Vec3(step[0], step[1], step[2]));
-          if (f.k0 <= radius) return finish(t, samples, c);
-          if (mayCross(f, radius, length)) {
-            const float s0 = firstCrossing(f, radius, length);
-            if (s0 >= 0.0f) return finish(t + s0, samples, c);
+        // The walk is bound by cache misses in the 3 KB bricks: on entering a 4^3-cell block
+        // the crossing may lie in, ask for all its 25 sample rows at once, so the 2^3 blocks
+        // and cells visited next find theirs on the way (one round trip, not one per cell;
+        // measured faster than asking for each 2^3 block's nine rows on entering it).
+        const float* block4 = samples + (fx & ~3) + kSamples * ((fy & ~3) + kSamples * (fz & ~3));
+        if (block4 != prefetched4) prefetchBlockRows(prefetched4 = block4);
+        if (mins[8 + (fx >> 1) + 4 * ((fy >> 1) + 4 * (fz >> 1))] > skipAbove) {
+          size = 2;
+        } else {
+          size = 1;
+          const float* s = samples + fx + kSamples * (fy + kSamples * fz);
+          const float corners[8] = {s[0],
+                                    s[1],
+                                    s[kSamples],
+                                    s[kSamples + 1],
+                                    s[kSamples * kSamples],
+                                    s[kSamples * kSamples + 1],
+                                    s[kSamples * kSamples + kSamples],
+                                    s[kSamples * kSamples + kSamples + 1]};
+          // A tree of minima (registers; a loop went through the stack).
+          const float smallest = std::min(std::min(std::min(corners[0], corners[1]), std::min(corners[2], corners[3])),
+                                          std::min(std::min(corners[4], corners[5]), std::min(corners[6], corners[7])));
+          if (smallest <= radius) {
+            const float cellExit = exitOf(g, 1);
+            const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);
+            // The start in the cell from world coordinates, not from p: grid-wide cell counts
+            // carry an ulp of a few hundred cells, the cell's own corner one of the world.
+            const Vec3 cellLo = cellMin(c) + Vec3(float(fx), float(fy), float(fz)) * cellSize_;
+            const Vec3 a = glm::clamp((from + dir * t - cellLo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
+            const Cubic f = cellCubic(corners, a, Vec3(step[0], step[1], step[2]));
+            if (f.k0 <= radius) return finish(t, samples, c);
+            if (mayCross(f, radius, length)) {
+              const float s0 = firstCrossing(f, radius, length);
+              if (s0 >= 0.0f) return finish(t + s0, samples, c);
+            }
+            t = advance(t, cellExit);
+            continue;
           }
-          t = advance(t, cellExit);
-          continue;
         }
       }
     }

@@ -6,7 +6,13 @@
 // the field curves, so no Lipschitz bound is needed and nothing can tunnel). In a fine cell
 // that may hold the crossing, the trilinear field along the ray is a cubic in the ray
 // parameter; its first root on the segment is bracketed between the cubic's extrema and
-// refined by Illinois regula falsi.
+// refined by Illinois regula falsi, after a Bernstein bound has turned away the (many) cells
+// the ray only passes above.
+//
+// Speed (issue 4's aimed rays: long, oblique, ~18 steps in ~7 bricks of a 25 MB pool): the
+// walk counts in grid-wide fine cells on four-wide vectors, so every skipped box is aligned
+// and found by bit masks; about half its time is waiting for brick samples, so on entering a
+// 4^3-cell block that may hold the crossing it asks for all that block's rows at once.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -131,9 +131,11 @@ TEST_F(PlayWindowTest, DriftScreenshotWhilePlaying) {
     play().handleClick(view->rayAt(QPointF(p.x() * view->width(), p.y() * view->height())));
     QTest::qWait(400);
   }
-  QTest::qWait(300);
-  window().action("actionPlay")->trigger();  // pause for a still frame
-  EXPECT_EQ(session().sandbox()->counters().placements, 2u);
+  // A click is placed on the next simulation step: wait for both (a loaded machine runs the
+  // play timer late) before pausing for a still frame.
+  EXPECT_TRUE(waitFor([&] { return session().sandbox()->counters().placements == 2u; }, 30000))
+      << session().sandbox()->counters().placements << " placements";
+  window().action("actionPlay")->trigger();
   EXPECT_GT(view->overlayLineCount("play/drift"), 0u);
   QTest::qWait(1500);
   const QPixmap shot = window().screen()->grabWindow(window().winId());

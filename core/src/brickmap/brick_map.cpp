@@ -65,6 +65,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   map.brickOf_.assign(cells, -1);
   map.centre_.assign(cells, 0.0f);
   map.bakedAt_.assign(cells, 0);
+  map.cellBrickMin_.assign(cells, std::numeric_limits<float>::infinity());
 
   // 1. The distance at every top cell's centre, exact (unbounded): 256 centres per task.
   constexpr int kChunk = 256;
@@ -130,6 +131,7 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
   }
   if (!anyUnknown) {
     updateBlockMins(brick);
+    cellBrickMin_[cell] = brickMin_[brick];
     return;
   }
   for (std::size_t head = 0; head < queue.size(); ++head) {
@@ -150,6 +152,7 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
   for (int n = 0; n < kBrickSamples; ++n)
     if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
   updateBlockMins(brick);
+  cellBrickMin_[cell] = brickMin_[brick];
 }
 
 void BrickMap::updateBlockMins(int brick) {
@@ -331,7 +334,7 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 std::size_t BrickMap::memoryBytes() const {
   return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) +
          blockMin_.size() + brickOf_.size() * sizeof(std::int32_t) +
-         centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t);
+         centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float);
 }
 
 }  // namespace floptle

@@ -218,7 +218,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     if (brick < 0) {
       // Empty: |field| >= band > radius throughout, so only a negative (solid) cell is a hit.
       if (centre_[index] < 0.0f) return finish(t, nullptr, c);
-    } else if (brickMin_[brick] <= radius) {
+    } else if (cellBrickMin_[index] <= radius) {
       const int fx = g[0] & 7, fy = g[1] & 7, fz = g[2] & 7;
       const std::int8_t* mins = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
       if (mins[(fx >> 2) + 2 * ((fy >> 2) + 2 * (fz >> 2))] > skipAbove) {

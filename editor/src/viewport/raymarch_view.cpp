@@ -291,13 +291,13 @@ bool RaymarchView::waitForFrame() {
   return !inFlight_;
 }
 
-void RaymarchView::submitFrame(bool full) {
+void RaymarchView::submitFrame(bool full, float retryScale) {
   frameWanted_ = false;
   compilePending();
   const qreal dpr = window_->devicePixelRatio();
   const QSize size(std::max(1, int(std::lround(window_->width() * dpr))),
                    std::max(1, int(std::lround(window_->height() * dpr))));
-  const float scale = (!full && moving_ && adaptive_) ? scale_ : 1.0f;
+  const float scale = retryScale > 0.0f ? retryScale : (!full && moving_ && adaptive_) ? scale_ : 1.0f;
   const float aspect = float(size.width()) / float(size.height());
   scene_->setFrame(size, scale);
 
@@ -358,10 +358,11 @@ void RaymarchView::frameDone() {
     // Qt 3D compiled a new program during that frame and drew it without the program's
     // entities: draw it again (the time keeps running from the first submission).
     const bool full = inFlight_->full;
+    const float scale = inFlight_->scale;
     const std::int64_t start = inFlight_->startNs;
     reply->deleteLater();
     inFlight_.reset();
-    submitFrame(full);
+    submitFrame(full, scale);
     inFlight_->startNs = start;  // the frame's time counts from its first submission
     return;
   }

@@ -228,7 +228,9 @@ class RaymarchView : public QWidget {
   /// Asks for a frame (coalesced: one submission per event-loop turn, one frame in flight).
   void requestFrame();
   /// Pushes the current state into the Qt 3D scene and asks for the frame's read-back.
-  void submitFrame(bool full);
+  /// `retryScale` > 0: the scale of a frame drawn again (kept, even if the view has settled
+  /// since: a cold start's first frame must not turn into a full-resolution one).
+  void submitFrame(bool full, float retryScale = 0.0f);
   void frameDone();
   /// Runs the event loop until no frame is in flight (false on timeout).
   bool waitForFrame();

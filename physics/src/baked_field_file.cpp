@@ -76,17 +76,9 @@ Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(const nlohm
 
 Expected<BrickMap> bakeColliderField(const CollisionShape& shape, const ColliderBakeSettings& settings,
                                      const BakeProgress& progress, const std::atomic<bool>* cancel) {
-  if (!(settings.cellSize > 0.0f) || !std::isfinite(settings.cellSize))
-    return Error{"cell_size", "must be a finite number > 0"};
-  if (!(settings.bandCells > 0.0f) || !std::isfinite(settings.bandCells))
-    return Error{"band", "must be a finite number of cells > 0"};
-  if (const auto* mesh = dynamic_cast<const TriMeshCollider*>(&shape)) {
-    MeshFieldBakeSettings s;
-    s.cellSize = settings.cellSize;
-    s.bandCells = settings.bandCells;
-    s.threads = std::max(1, settings.threads);
-    return bakeMeshField(*mesh, s, progress, cancel);
-  }
+  if (const auto* mesh = dynamic_cast<const TriMeshCollider*>(&shape))
+    return bakeMeshField(*mesh, settings, progress, cancel);
+  if (auto ok = checkBakeSettings(settings); !ok) return ok.error();
   const Aabb box = shape.aabb(settings.t);
   if (box.empty() || !isFinite(box.min) || !isFinite(box.max) || glm::any(glm::greaterThan(box.max - box.min, Vec3(1e5f))))
     return Error{"shape", "cannot bake an unbounded shape (its bounds must be finite, under 100 km)"};

@@ -182,10 +182,8 @@ ViewportScene::~ViewportScene() {
 }
 
 void ViewportScene::buildFrameGraph(QWindow* window) {
-  window_ = window;
   auto* selector = new QRenderSurfaceSelector;
   selector->setSurface(window);
-  surfaceSelector_ = selector;
   auto* techniques = new QTechniqueFilter(selector);
   auto* key = new QFilterKey(techniques);
   key->setName(kFilterName);
@@ -300,15 +298,10 @@ void ViewportScene::setRaymarchUniform(const QString& name, const QVariant& valu
 void ViewportScene::setFrame(QSize size, float scale) {
   size = size.expandedTo({1, 1});
   scale = std::clamp(scale, 0.05f, 1.0f);
-  // The window's size (logical pixels) told explicitly: Qt 3D 6.4 can keep the size a window
-  // had before its container resized it, and then draws into a stale part of the window.
-  if (surfaceSelector_->externalRenderTargetSize() != window_->size())
-    surfaceSelector_->setExternalRenderTargetSize(window_->size());
   if (size != size_) {
     size_ = size;
     makeTarget(size);
   }
-  scale_ = scale;
   const int renderedW = std::clamp(int(std::lround(size.width() * scale)), 1, size.width());
   const int renderedH = std::clamp(int(std::lround(size.height() * scale)), 1, size.height());
   // QViewport's rectangle has its origin top-left: the lower-left region starts at 1 - h.

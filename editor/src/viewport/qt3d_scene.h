@@ -38,11 +38,9 @@ class QParameter;
 class QRenderCapture;
 class QRenderCaptureReply;
 class QRenderPass;
-class QRenderSurfaceSelector;
 class QRenderTarget;
 class QRenderTargetSelector;
 class QShaderProgram;
-class QTexture2D;
 class QViewport;
 }  // namespace Qt3DRender
 
@@ -113,8 +111,6 @@ class ViewportScene {
 
   std::unique_ptr<Qt3DCore::QAspectEngine> engine_;
   Qt3DCore::QEntity* root_ = nullptr;
-  QWindow* window_ = nullptr;
-  Qt3DRender::QRenderSurfaceSelector* surfaceSelector_ = nullptr;
   Qt3DRender::QViewport* raymarchViewport_ = nullptr;
   Qt3DRender::QRenderCapture* capture_ = nullptr;
   Qt3DRender::QRenderTargetSelector* targetSelector_ = nullptr;
@@ -131,7 +127,6 @@ class ViewportScene {
   std::array<std::map<QString, Qt3DRender::QParameter*>, kViewportPassCount> lineParameters_;
   std::map<QString, Qt3DRender::QParameter*> meshParameters_;
   QSize size_;
-  float scale_ = 1.0f;
   // Programs Qt 3D compiled in a finished frame (see programsSettled).
   bool raymarchCompiled_ = false;
   bool fullscreenCompiled_ = false;

@@ -5,12 +5,17 @@
 
 namespace floptle::physics {
 
-Expected<BrickMap> bakeMeshField(const TriMeshCollider& mesh, const MeshFieldBakeSettings& settings,
-                                 const BakeProgress& progress, const std::atomic<bool>* cancel) {
+Expected<void> checkBakeSettings(const MeshFieldBakeSettings& settings) {
   if (!(settings.cellSize > 0.0f) || !std::isfinite(settings.cellSize))
     return Error{"cell_size", "must be a finite number > 0"};
   if (!(settings.bandCells > 0.0f) || !std::isfinite(settings.bandCells))
-    return Error{"band_cells", "must be a finite number > 0"};
+    return Error{"band_cells", "must be a finite number of cells > 0"};
+  return {};
+}
+
+Expected<BrickMap> bakeMeshField(const TriMeshCollider& mesh, const MeshFieldBakeSettings& settings,
+                                 const BakeProgress& progress, const std::atomic<bool>* cancel) {
+  if (auto ok = checkBakeSettings(settings); !ok) return ok.error();
   BrickMapSettings s;
   s.bounds = mesh.aabb(0.0);
   s.cellSize = settings.cellSize;

@@ -21,6 +21,7 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/physics/collision_shape.h"
+#include "floptle/physics/mesh_field_bake.h"
 
 namespace floptle::physics {
 
@@ -29,13 +30,8 @@ Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(const nlohm
                                                                      const std::filesystem::path& sceneDir,
                                                                      const Transform& world);
 
-struct ColliderBakeSettings {
-  /// Fine cell edge (m), > 0.
-  float cellSize = 0.25f;
-  /// Narrow band half width in cells (-), > 0.
-  float bandCells = 3.0f;
-  /// Worker threads (>= 1).
-  int threads = 2;
+/// The mesh bake's settings (cell, band, threads) and the time a field is sampled at.
+struct ColliderBakeSettings : MeshFieldBakeSettings {
   /// Time the shape is sampled at (s).
   double t = 0.0;
 };

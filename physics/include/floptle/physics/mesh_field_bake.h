@@ -23,6 +23,9 @@ struct MeshFieldBakeSettings {
   int threads = 2;
 };
 
+/// Ok, or the setting that is not a finite number > 0 ("cell_size", "band_cells").
+Expected<void> checkBakeSettings(const MeshFieldBakeSettings& settings);
+
 Expected<BrickMap> bakeMeshField(const TriMeshCollider& mesh, const MeshFieldBakeSettings& settings,
                                  const BakeProgress& progress = {},
                                  const std::atomic<bool>* cancel = nullptr);

@@ -161,8 +161,10 @@ TEST_F(ViewportOverlayTest, MeshAndFieldHideEachOther) {
 }
 
 TEST_F(ViewportOverlayTest, ResizedViewportFillsItsNewSize) {
-  // Qt 3D kept a render target's first size when its textures were resized: the composite
-  // then read black beyond the old width. After a resize the whole new image is the field's.
+  // After a resize the capture has the new size, the field reaches its right edge and the
+  // projection follows (the sphere at the new image's centre). The Qt 3D stale-texture case
+  // (black beyond the first width) showed only in a grown main window: SmallWindowTest checks
+  // that one; this single resize passed even with the stale textures.
   (void)view_->captureImage();
   constexpr int kWider = kWidth * 2, kTaller = kHeight * 3 / 2;
   view_->setFixedSize(kWider, kTaller);

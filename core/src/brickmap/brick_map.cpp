@@ -94,6 +94,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
     }
   }
   map.liveBricks_ = static_cast<int>(brickCells.size());
+  map.computeEmptyReach();
   map.pool_.assign(brickCells.size() * kBrickSamples, 0.0f);
   map.brickMin_.assign(brickCells.size(), 0.0f);
   map.blockStep_ = double(map.bandWidth_) / kBlockSteps;
@@ -316,6 +317,7 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
     float value = 0.0f;
     distance(std::span<const Vec3>(&centre, 1), std::numeric_limits<float>::infinity(), std::span<float>(&value, 1));
     if (!std::isfinite(value)) continue;
+    const bool wasOccupied = occupied(cell);
     centre_[cell] = value;
     bakedAt_[cell] = epoch_;
     const bool needsBrick = std::abs(value) <= brickHalfDiagonal_ + bandWidth_;
@@ -327,6 +329,7 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
       brickOf_[cell] = -1;
       --liveBricks_;
     }
+    if (!wasOccupied && occupied(cell)) noteOccupied(cell);
   }
   return n;
 }
@@ -334,7 +337,8 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 std::size_t BrickMap::memoryBytes() const {
   return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) +
          blockMin_.size() + brickOf_.size() * sizeof(std::int32_t) +
-         centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float);
+         centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float) +
+         emptyReach_.size();
 }
 
 }  // namespace floptle

@@ -218,6 +218,14 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     if (brick < 0) {
       // Empty: |field| >= band > radius throughout, so only a negative (solid) cell is a hit.
       if (centre_[index] < 0.0f) return finish(t, nullptr, c);
+      // The cube of (2r + 1)^3 empty cells centred on this one is skipped whole.
+      if (const int r = emptyReach_[index]; r > 0) {
+        const I4 lowCorner = (g & -kCells) - r * kCells;
+        I4 plane = lowCorner + (highSide & ((2 * r + 1) * kCells));
+        plane[3] = 0;  // the padding lane's exit stays 1e30 m away
+        t = advance(t, horizontalMin((__builtin_convertvector(plane, F4) - start) * metersPerCell));
+        continue;
+      }
     } else if (cellBrickMin_[index] <= radius) {
       const int fx = g[0] & 7, fy = g[1] & 7, fz = g[2] & 7;
       const std::int8_t* mins = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;

@@ -106,6 +106,13 @@ class BrickMap {
   int brickAt(glm::ivec3 cell) const { return brickOf_[cellIndex(cell)]; }
   /// Signed distance stored at a top cell's centre (m).
   float centreValue(glm::ivec3 cell) const { return centre_[cellIndex(cell)]; }
+  /// Empty reach of a top cell (top cells): every cell of the (2r + 1)^3 cube centred on it
+  /// has no brick and is not solid; 0 for a cell that has a brick or is solid. After a bake it
+  /// is the chessboard distance to the nearest such cell less one (at most kMaxEmptyReach,
+  /// so a walk skips up to 61 top cells at once and a cell that gains a surface in a rebake
+  /// updates the 63^3 cells around it).
+  int emptyReach(glm::ivec3 cell) const { return emptyReach_[cellIndex(cell)]; }
+  static constexpr int kMaxEmptyReach = 30;
   /// Sample (i, j, k) in [0, 8]^3 of a brick (m).
   float brickSample(int brick, int i, int j, int k) const {
     return pool_[static_cast<std::size_t>(brick) * kBrickSamples + i + kSamples * (j + kSamples * k)];
@@ -126,6 +133,12 @@ class BrickMap {
   static constexpr int kBlockSteps = 100;    ///< quantization steps per band width (-)
   RayHit raycastMarch(Vec3 origin, Vec3 unitDir, float maxDistance, float radius) const;
   void updateBlockMins(int brick);
+  /// A top cell a ray must stop in or look into: it holds a brick, or it is solid.
+  bool occupied(int cell) const { return brickOf_[cell] >= 0 || centre_[cell] < 0.0f; }
+  /// emptyReach_ of every cell from scratch (two chamfer passes over the top grid).
+  void computeEmptyReach();
+  /// Shrinks the reach of the cells around `cell`, which has just become occupied.
+  void noteOccupied(int cell);
   int cellIndex(glm::ivec3 c) const { return c.x + dims_.x * (c.y + dims_.y * c.z); }
   Vec3 cellMin(glm::ivec3 c) const { return origin_ + Vec3(c) * brickSize_; }
   float emptyDistance(Vec3 p, Vec3* gradient) const;
@@ -152,6 +165,12 @@ class BrickMap {
   /// clamped to [-128, 127]: one 72-byte record per brick, so the skip tests of a walk stay in
   /// cache (the float pool is 40 times larger).
   std::vector<std::int8_t> blockMin_;
+  /// Per top cell: r such that every cell of the (2r + 1)^3 cube centred on it is empty and
+  /// not solid (0 for an occupied cell), at most kMaxEmptyReach. A lower bound of the true
+  /// reach: a cell that gains a surface shrinks its neighbours' at once, one that loses it does
+  /// not grow them until the next bake. The walk skips such a cube whole: a ray high above
+  /// a terrain crosses tens of empty top cells in a few steps.
+  std::vector<std::uint8_t> emptyReach_;
   double blockStep_ = 0.0075;           ///< bandWidth / kBlockSteps (m)
   std::vector<std::int32_t> freeBricks_;
   std::uint32_t epoch_ = 0;

@@ -70,7 +70,7 @@ int runImport(Args args) {
   const std::filesystem::path outDir = std::filesystem::absolute(outPath, ec).parent_path();
   const asset::MeshSceneEntries entries = asset::meshSceneEntries(
       *mesh, meshPath, outDir,
-      collision == "field" ? asset::MeshCollision::BakedField : asset::MeshCollision::TriangleMesh);
+      collision == "field" ? asset::MeshCollision::BakedField : asset::MeshCollision::TriangleMesh, {}, {}, options);
   nlohmann::ordered_json scene;
   scene["format"] = "floptle.scene";
   scene["version"] = 1;

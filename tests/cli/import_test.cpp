@@ -68,4 +68,36 @@ TEST(CliImport, UnreadableMeshFailsWithAClearMessageAndWritesNothing) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliImport, TheUpAxisGivenTravelsWithTheSceneSoItsCollidersMatchTheImport) {
+  // Two triangles read Z-up: (x, y, z) -> (x, z, -y). The first lies flat at y = 0 over
+  // z in [-1, 0]; the second stands in the plane z = 0. Read Y-up (what a scene without the
+  // axis would do) it is the other way round: the flat one covers z in [0, 2].
+  const auto dir = floptle::testing::makeTempDir("cli_import_up");
+  floptle::testing::writeText(dir / "tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 2\nf 1 2 3\nf 1 2 4\n");
+  const auto out = dir / "tri.json";
+  ASSERT_EQ(runCli("import \"" + (dir / "tri.obj").string() + "\" --up z --out \"" + out.string() + "\"", dir / "err.txt"), 0)
+      << readAll(dir / "err.txt");
+  const auto scene = nlohmann::json::parse(readAll(out));
+  EXPECT_EQ(scene["nodes"][0]["mesh"]["up_axis"], "z");
+  floptle::testing::writeText(dir / "q.txt",
+                              "{\"op\":\"raycast\",\"origin\":[0.2,5,-0.2],\"dir\":[0,-1,0],\"max\":10}\n"
+                              "{\"op\":\"raycast\",\"origin\":[0.2,5,0.2],\"dir\":[0,-1,0],\"max\":10}\n");
+  ASSERT_EQ(runCli("query \"" + out.string() + "\" < \"" + (dir / "q.txt").string() + "\" > \"" +
+                       (dir / "a.txt").string() + "\"",
+                   dir / "err.txt"),
+            0)
+      << readAll(dir / "err.txt");
+  std::istringstream answers(readAll(dir / "a.txt"));
+  std::string line;
+  ASSERT_TRUE(std::getline(answers, line));
+  const auto over = nlohmann::json::parse(line);
+  EXPECT_TRUE(over["hit"].get<bool>()) << line;
+  if (over["hit"].get<bool>()) {
+    EXPECT_NEAR(over["distance"].get<double>(), 5.0, 1e-5);
+  }
+  ASSERT_TRUE(std::getline(answers, line));
+  EXPECT_FALSE(nlohmann::json::parse(line)["hit"].get<bool>()) << line;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

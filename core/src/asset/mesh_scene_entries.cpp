@@ -29,7 +29,8 @@ const char* meshCollisionName(MeshCollision collision) {
 MeshSceneEntries meshSceneEntries(const TriangleMesh& mesh, const std::filesystem::path& meshFile,
                                   const std::filesystem::path& sceneDir, MeshCollision collision,
                                   const std::set<std::string>& takenMaterialIds,
-                                  const std::set<std::string>& takenNodeNames) {
+                                  const std::set<std::string>& takenNodeNames,
+                                  const ImportOptions& options) {
   MeshSceneEntries entries;
   // Materials: one per slot, ids from the slot names (made unique), physical defaults.
   Json slotIds = Json::array();
@@ -68,9 +69,11 @@ MeshSceneEntries meshSceneEntries(const TriangleMesh& mesh, const std::filesyste
   Json& node = entries.node;
   node["name"] = name;
   if (!slotIds.empty()) node["material"] = slotIds[0];
-  node["mesh"] = {{"file", file.generic_string()},
-                  {"collision", meshCollisionName(collision)},
-                  {"materials", slotIds}};
+  node["mesh"] = {{"file", file.generic_string()}, {"collision", meshCollisionName(collision)}};
+  if (options.upAxis != ImportOptions::UpAxis::Automatic)
+    node["mesh"]["up_axis"] = options.upAxis == ImportOptions::UpAxis::Z ? "z" : "y";
+  if (options.unitScale > 0.0f && std::isfinite(options.unitScale)) node["mesh"]["unit_scale"] = options.unitScale;
+  node["mesh"]["materials"] = slotIds;
   node["collider"] = {{"body", "static"}};
   return entries;
 }

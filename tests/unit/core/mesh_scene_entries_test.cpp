@@ -51,6 +51,20 @@ TEST(MeshSceneEntries, TakenIdsAndNamesGetSuffixesAndNoSceneDirGivesAnAbsolutePa
   EXPECT_STREQ(meshCollisionName(MeshCollision::TriangleMesh), "mesh");
 }
 
+TEST(MeshSceneEntries, TheImportOptionsAreWrittenUnlessTheyAreTheFormatsOwn) {
+  const MeshSceneEntries plain = meshSceneEntries(twoSlotMesh(), "m.obj", {}, MeshCollision::TriangleMesh);
+  EXPECT_FALSE(plain.node["mesh"].contains("up_axis"));
+  EXPECT_FALSE(plain.node["mesh"].contains("unit_scale"));
+  ImportOptions options;
+  options.upAxis = ImportOptions::UpAxis::Z;
+  options.unitScale = 0.01f;
+  const MeshSceneEntries e = meshSceneEntries(twoSlotMesh(), "m.fbx", {}, MeshCollision::TriangleMesh, {}, {}, options);
+  EXPECT_EQ(e.node["mesh"]["up_axis"], "z");
+  EXPECT_NEAR(e.node["mesh"]["unit_scale"].get<double>(), 0.01, 1e-9);
+  options.upAxis = ImportOptions::UpAxis::Y;
+  EXPECT_EQ(meshSceneEntries(twoSlotMesh(), "m.fbx", {}, MeshCollision::TriangleMesh, {}, {}, options).node["mesh"]["up_axis"], "y");
+}
+
 TEST(MeshSceneEntries, NonFiniteColoursAreWrittenAsZero) {
   TriangleMesh mesh;
   mesh.materialSlots.push_back({"bad", {std::nanf(""), INFINITY, 0.3333333333f, 1.0f}});

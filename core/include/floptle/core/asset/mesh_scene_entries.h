@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/triangle_mesh.h"
 
 namespace floptle::asset {
@@ -33,10 +34,13 @@ struct MeshSceneEntries {
 /// `sceneDir` empty: the file path is written absolute; otherwise relative to it. Ids and
 /// names already in `takenMaterialIds` / `takenNodeNames` get a "#2", "#3" ... (materials) or
 /// "_2", "_3" ... (nodes) suffix; repeated slot names within the mesh get "#2", "#3" ...
-/// Colours are rounded to 1e-6 (non-finite: 0).
+/// Colours are rounded to 1e-6 (non-finite: 0). The import options the mesh was read with
+/// are written beside the file ("up_axis" unless automatic, "unit_scale" unless from the
+/// format), so whoever loads the scene reads the file the same way.
 MeshSceneEntries meshSceneEntries(const TriangleMesh& mesh, const std::filesystem::path& meshFile,
                                   const std::filesystem::path& sceneDir, MeshCollision collision,
                                   const std::set<std::string>& takenMaterialIds = {},
-                                  const std::set<std::string>& takenNodeNames = {});
+                                  const std::set<std::string>& takenNodeNames = {},
+                                  const ImportOptions& options = {});
 
 }  // namespace floptle::asset

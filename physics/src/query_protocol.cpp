@@ -1,6 +1,8 @@
 #include "floptle/physics/query_protocol.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -37,6 +39,41 @@ struct Reader {
       v[i] = static_cast<float>(d);
     }
     return v;
+  }
+
+  /// A direction: three finite numbers, not all zero, of any magnitude (the JSON doubles are
+  /// normalized before they become floats, so [0, 1e-30, 0] and [0, 1e39, 0] are both up).
+  std::optional<Vec3> direction(const char* key) {
+    if (failed()) return std::nullopt;
+    auto it = request.find(key);
+    if (it == request.end()) return fail(std::string("missing \"") + key + "\"");
+    if (!it->is_array() || it->size() != 3)
+      return fail(std::string("\"") + key + "\" must be an array of three numbers");
+    double d[3], largest = 0.0;
+    for (int i = 0; i < 3; ++i) {
+      const json& c = (*it)[static_cast<std::size_t>(i)];
+      if (!c.is_number()) return fail(std::string("\"") + key + "\" must be an array of three numbers");
+      d[i] = c.get<double>();
+      if (!std::isfinite(d[i])) return fail(std::string("\"") + key + "\" must be finite");
+      largest = std::max(largest, std::abs(d[i]));
+    }
+    if (!(largest > 0.0)) return fail(std::string("\"") + key + "\" must not be zero");
+    for (double& x : d) x /= largest;  // now within [-1, 1], the largest exactly +-1
+    const double length = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    return Vec3(static_cast<float>(d[0] / length), static_cast<float>(d[1] / length),
+                static_cast<float>(d[2] / length));
+  }
+
+  /// A reach along a cast (m): >= 0; beyond the float range it means "no limit".
+  std::optional<double> reach(const char* key, double fallback) {
+    if (failed()) return std::nullopt;
+    auto it = request.find(key);
+    if (it == request.end()) return fallback;
+    if (!it->is_number()) return failNumber(std::string("\"") + key + "\" must be a number");
+    const double d = it->get<double>();
+    if (std::isnan(d)) return failNumber(std::string("\"") + key + "\" must be finite");
+    if (d < 0.0) return failNumber(std::string("\"") + key + "\" must be >= 0");
+    return std::min(d, double(std::numeric_limits<float>::max()));
   }
 
   std::optional<double> number(const char* key, std::optional<double> fallback = std::nullopt) {
@@ -121,9 +158,9 @@ ordered_json answerQuery(CollisionWorld& world, const json& request) {
 
   if (op == "raycast" || op == "spherecast") {
     const auto origin = in.vec3("origin");
-    const auto dir = in.vec3("dir");
+    const auto dir = in.direction("dir");
     const auto radius = op == "spherecast" ? in.number("radius") : std::optional<double>(0.0);
-    const auto max = in.number("max", kDefaultMaxDistance);
+    const auto max = in.reach("max", kDefaultMaxDistance);
     if (in.failed()) return errorAnswer(in.problem);
     auto cast = [&](const std::optional<Hit>& h) { return castAnswer(world, h); };
     if (op == "raycast")

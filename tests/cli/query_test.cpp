@@ -206,6 +206,32 @@ TEST_F(QueryCli, MalformedLinesGetAnErrorAndTheNextLineIsStillAnswered) {
             std::string::npos);
 }
 
+TEST_F(QueryCli, DirectionsOfAnyMagnitudeAreUnitAndAReachPastTheFloatsMeansNoLimit) {
+  // The ball's top is 7.5 m under (0, 10, 0) whatever the length of the direction written.
+  const std::string input =
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1e-30,0],"max":20})" "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1e39,0],"max":20})" "\n"
+      R"({"op":"spherecast","origin":[0,10,0],"dir":[0,-3e-42,0],"radius":0.5,"max":20})" "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1,0],"max":1e300})" "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1,0],"max":-1})" "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-0.0,0]})" "\n";
+  int code = -1;
+  auto lines = run(input, code);
+  EXPECT_EQ(code, 0);
+  ASSERT_EQ(lines.size(), 6u);
+  for (int i : {0, 1, 3}) {
+    const json a = json::parse(lines[i]);
+    ASSERT_EQ(a["hit"], true) << lines[i];
+    EXPECT_NEAR(a["distance"].get<double>(), 7.5, 1e-4) << lines[i];
+    EXPECT_NEAR(a["normal"][1].get<double>(), 1.0, 1e-5) << lines[i];
+  }
+  const json sphere = json::parse(lines[2]);
+  ASSERT_EQ(sphere["hit"], true) << lines[2];
+  EXPECT_NEAR(sphere["distance"].get<double>(), 7.0, 1e-4);
+  EXPECT_NE(json::parse(lines[4])["error"].get<std::string>().find("max"), std::string::npos) << lines[4];
+  EXPECT_NE(json::parse(lines[5])["error"].get<std::string>().find("dir"), std::string::npos) << lines[5];
+}
+
 TEST_F(QueryCli, AnswersAreFlushedLineByLine) {
   int toChild[2], fromChild[2];
   ASSERT_EQ(pipe(toChild), 0);

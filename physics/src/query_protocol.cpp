@@ -22,41 +22,37 @@ struct Reader {
 
   bool failed() const { return !problem.empty(); }
 
-  std::optional<Vec3> vec3(const char* key) {
-    if (failed()) return std::nullopt;
+  /// Three finite JSON numbers into d, or false with the problem set.
+  bool threeNumbers(const char* key, double (&d)[3]) {
+    if (failed()) return false;
     auto it = request.find(key);
-    if (it == request.end()) return fail(std::string("missing \"") + key + "\"");
-    if (!it->is_array() || it->size() != 3)
-      return fail(std::string("\"") + key + "\" must be an array of three numbers");
-    Vec3 v;
+    if (it == request.end()) return fail(std::string("missing \"") + key + "\""), false;
+    const std::string notThree = std::string("\"") + key + "\" must be an array of three numbers";
+    if (!it->is_array() || it->size() != 3) return fail(notThree), false;
     for (int i = 0; i < 3; ++i) {
       const json& c = (*it)[static_cast<std::size_t>(i)];
-      if (!c.is_number())
-        return fail(std::string("\"") + key + "\" must be an array of three numbers");
-      const double d = c.get<double>();
-      if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
-        return fail(std::string("\"") + key + "\" must be finite");
-      v[i] = static_cast<float>(d);
+      if (!c.is_number()) return fail(notThree), false;
+      d[i] = c.get<double>();
+      if (!std::isfinite(d[i])) return fail(std::string("\"") + key + "\" must be finite"), false;
     }
-    return v;
+    return true;
+  }
+
+  /// A point or displacement (m): three finite numbers within the float range.
+  std::optional<Vec3> vec3(const char* key) {
+    double d[3];
+    if (!threeNumbers(key, d)) return std::nullopt;
+    for (double x : d)
+      if (std::abs(x) > std::numeric_limits<float>::max()) return fail(std::string("\"") + key + "\" must be finite");
+    return Vec3(static_cast<float>(d[0]), static_cast<float>(d[1]), static_cast<float>(d[2]));
   }
 
   /// A direction: three finite numbers, not all zero, of any magnitude (the JSON doubles are
   /// normalized before they become floats, so [0, 1e-30, 0] and [0, 1e39, 0] are both up).
   std::optional<Vec3> direction(const char* key) {
-    if (failed()) return std::nullopt;
-    auto it = request.find(key);
-    if (it == request.end()) return fail(std::string("missing \"") + key + "\"");
-    if (!it->is_array() || it->size() != 3)
-      return fail(std::string("\"") + key + "\" must be an array of three numbers");
-    double d[3], largest = 0.0;
-    for (int i = 0; i < 3; ++i) {
-      const json& c = (*it)[static_cast<std::size_t>(i)];
-      if (!c.is_number()) return fail(std::string("\"") + key + "\" must be an array of three numbers");
-      d[i] = c.get<double>();
-      if (!std::isfinite(d[i])) return fail(std::string("\"") + key + "\" must be finite");
-      largest = std::max(largest, std::abs(d[i]));
-    }
+    double d[3];
+    if (!threeNumbers(key, d)) return std::nullopt;
+    const double largest = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
     if (!(largest > 0.0)) return fail(std::string("\"") + key + "\" must not be zero");
     for (double& x : d) x /= largest;  // now within [-1, 1], the largest exactly +-1
     const double length = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);

@@ -133,7 +133,11 @@ bool mayCross(const Cubic& f, float level, float length) {
 /// (no side effects) and deletes its calls, so an outlined helper prefetches nothing.
 [[gnu::always_inline]] inline void prefetchBlockRows(const float* first) {
 #if defined(__GNUC__)
+  // Unrolled: 25 prefetch instructions with constant offsets (as a loop, a quarter of the walk's
+  // instructions went to counting it).
+#pragma GCC unroll 5
   for (int k = 0; k < 5; ++k)
+#pragma GCC unroll 5
     for (int j = 0; j < 5; ++j) __builtin_prefetch(first + BrickMap::kSamples * (j + BrickMap::kSamples * k));
 #else
   (void)first;

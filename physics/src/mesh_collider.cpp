@@ -6,7 +6,7 @@
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/physics/baked_field_collider.h"
 #include "floptle/physics/drawn_surface.h"
-#include "floptle/physics/mesh_field_bake.h"
+#include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/physics/tri_mesh_collider.h"
 
 namespace floptle::physics {
@@ -56,7 +56,7 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
     return Error{where + "/file", "must name the mesh file (a path relative to the scene)"};
   auto collision = choice(component, "collision", "mesh", {"mesh", "field"}, where);
   if (!collision) return collision.error();
-  auto cellSize = positiveNumber(component, "cell_size", 0.25f, where);
+  auto cellSize = positiveNumber(component, "cell_size", kMeshFieldCellSize, where);
   if (!cellSize) return cellSize.error();
   auto nearRadius = positiveNumber(component, "near_radius", 2.0f, where);
   if (!nearRadius) return nearRadius.error();
@@ -74,24 +74,22 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
   if (!isFinite(world.position) || !std::isfinite(world.scale) || !(world.scale > 0.0f))
     return Error{where, "the node's transform is not finite with a scale > 0"};
 
-  const std::filesystem::path file = sceneDir / std::filesystem::path(component["file"].get<std::string>());
-  auto mesh = asset::importMesh(file, options);
-  if (!mesh) return Error{where + "/file", mesh.error().message()};
-  mesh->transform(world);
-  auto collider = TriMeshCollider::create(*mesh);
-  if (!collider) return Error{where + "/file", collider.error().message()};
-  if (*collision == "mesh") return std::unique_ptr<CollisionShape>(std::move(collider).value());
-
-  MeshFieldBakeSettings bake;
-  bake.cellSize = *cellSize;
-  bake.threads = 2;
-  auto map = bakeMeshField(**collider, bake);
-  if (!map) return Error{where + "/cell_size", map.error().message()};
+  MeshColliderRequest request;
+  request.file = sceneDir / std::filesystem::path(component["file"].get<std::string>());
+  request.options = options;
+  request.world = world;
+  request.bakeField = *collision == "field";
+  request.cellSize = *cellSize;
+  // Through the cache: a second world over the same file, options and transform reuses the
+  // BVH (shared, immutable) and the baked map (copied: a world's field re-bakes in place).
+  auto built = buildMeshCollider(request);
+  if (!built) return Error{where + "/" + built.error().where, built.error().what};
+  if (!request.bakeField) return std::unique_ptr<CollisionShape>(built->mesh->share());
   BakedFieldSettings settings;
   settings.cellSize = *cellSize;
   settings.nearRadius = *nearRadius;
   return std::unique_ptr<CollisionShape>(
-      std::make_unique<BakedFieldCollider>(std::move(map).value(), std::move(collider).value(), settings));
+      std::make_unique<BakedFieldCollider>(BrickMap(*built->field), built->mesh->share(), settings));
 }
 
 Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::ordered_json& component,

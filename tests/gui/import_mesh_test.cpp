@@ -1,12 +1,19 @@
 // File > Import Mesh in the window: a two-material OBJ written by the test becomes one node
 // (the JSON `floptle import` writes) in one undo step, drawn with its material colours and
 // depth-composited with the raymarched field; empty and garbage files are refused with the
-// document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field".
+// document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field",
+// and Play (and any collision world of the scene) finds that bake in the mesh collider cache.
 #include "import_test_support.h"
 
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
+
+#include "floptle/core/scene/scene.h"
+#include "floptle/editor/play_mode.h"
+#include "floptle/editor/play_session.h"
+#include "floptle/physics/mesh_collider_cache.h"
+#include "floptle/physics/scene_collision.h"
 
 namespace floptle::editor::test {
 namespace {
@@ -192,6 +199,7 @@ TEST_F(ImportMeshTest, CancellingTheProgressDialogAddsNothing) {
 }
 
 TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
+  physics::clearMeshColliderCache();
   QSignalSpy messages(importer_, &MeshImporter::message);
   ASSERT_TRUE(importAndWait(path("cube.obj"), MeshCollision::BakedField));
   const Json node = *document().valueAt(document().nodePointer("cube"));
@@ -199,10 +207,23 @@ TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
   bool bakedNote = false;
   for (const auto& args : messages) bakedNote = bakedNote || args.at(0).toString().contains("bricks");
   EXPECT_TRUE(bakedNote);
+  const physics::MeshColliderCacheStats imported = physics::meshColliderCacheStats();
+  EXPECT_EQ(imported.bakes, 1u);
+
+  // Play builds the collision world from the document: the import's bake is found in the
+  // cache (the node as the scene holds it), not read and baked a second time.
+  window().action("actionPlay")->trigger();
+  ASSERT_EQ(window().playMode()->session().state(), PlayState::Playing);
+  const physics::MeshColliderCacheStats played = physics::meshColliderCacheStats();
+  EXPECT_EQ(played.bakes, 1u) << "Play baked the imported mesh again";
+  EXPECT_EQ(played.misses, imported.misses) << "Play built something the import had built";
+  EXPECT_GT(played.hits, imported.hits);
+  window().playMode()->stop();
 }
 
 // The worker part alone: progress runs from 0 to 1 in order, a bake adds its stages.
 TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
+  physics::clearMeshColliderCache();
   QTemporaryDir dir;
   writeText(dir.filePath("cube.obj"), kCubeObj);
   writeText(dir.filePath("cube.mtl"), kCubeMtl);
@@ -221,6 +242,56 @@ TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
   std::atomic<bool> cancel{true};
   auto cancelled = runMeshImport(request, {}, &cancel);
   EXPECT_FALSE(cancelled.ok());
+}
+
+// The import's collider and bake are the ones the scene's collision world gets: the node that
+// meshSceneEntries writes for the request (up axis, unit scale, default cell) finds them in the
+// cache. A cancelled bake leaves nothing behind (the next import bakes again).
+TEST(ImportMeshJob, SceneBuiltAfterTheImportReusesItsBake) {
+  physics::clearMeshColliderCache();
+  QTemporaryDir dir;
+  writeText(dir.filePath("cube.obj"), kCubeObj);
+  writeText(dir.filePath("cube.mtl"), kCubeMtl);
+  MeshImportRequest request;
+  request.file = dir.filePath("cube.obj").toStdString();
+  request.collision = MeshCollision::BakedField;
+  request.options.upAxis = asset::ImportOptions::UpAxis::Z;
+  request.options.unitScale = 0.3f;  // not a binary fraction: the JSON round trip must keep it
+
+  // Cancelled once the bake runs: an error, nothing cached.
+  std::atomic<bool> cancel{false};
+  auto cancelled = runMeshImport(
+      request, [&](float, std::string_view stage) { if (stage == "sampling bricks") cancel.store(true); }, &cancel);
+  ASSERT_FALSE(cancelled.ok());
+  EXPECT_EQ(cancelled.error().what, "cancelled");
+  EXPECT_EQ(physics::meshColliderCacheStats().entries, 0u);
+
+  auto result = runMeshImport(request);
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  EXPECT_FALSE(result->fromCache);
+  EXPECT_EQ(physics::meshColliderCacheStats().bakes, 2u);  // the cancelled one and this one
+  // Z up, 0.3 m a unit: the box's y in [0, 2] becomes z in [-0.6, 0].
+  EXPECT_NEAR(result->mesh.bounds().min.z, -0.6f, 1e-6f);
+
+  const MeshSceneEntries entries = meshSceneEntries(result->mesh, request.file, dir.path().toStdString(),
+                                                    request.collision, {}, {}, request.options);
+  Json document = {{"format", "floptle.scene"}, {"version", 1}, {"interactions", Json::array()},
+                   {"materials", entries.materials}, {"nodes", Json::array({entries.node})}};
+  auto scene = scene::buildScene(Json::parse(document.dump()));  // as read back from the file
+  ASSERT_TRUE(scene.ok()) << scene.error().message();
+  const physics::MeshColliderCacheStats before = physics::meshColliderCacheStats();
+  auto world = physics::buildCollisionWorld(*scene, dir.path().toStdString());
+  ASSERT_TRUE(world.ok()) << world.error().message();
+  const physics::MeshColliderCacheStats after = physics::meshColliderCacheStats();
+  EXPECT_EQ(after.bakes, before.bakes) << "the collision world baked the imported mesh again";
+  EXPECT_EQ(after.misses, before.misses);
+  EXPECT_EQ(after.hits, before.hits + 1);
+
+  // A second import of the same file is answered from the cache.
+  auto again = runMeshImport(request);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->fromCache);
+  EXPECT_EQ(again->bakedBricks, result->bakedBricks);
 }
 
 }  // namespace

@@ -45,8 +45,25 @@ Vec3 safeNormalize(Vec3 v) {
 
 }  // namespace
 
-TriMeshCollider::TriMeshCollider(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TriMeshCollider::TriMeshCollider(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 TriMeshCollider::~TriMeshCollider() = default;
+
+std::unique_ptr<TriMeshCollider> TriMeshCollider::share() const {
+  return std::unique_ptr<TriMeshCollider>(new TriMeshCollider(impl_));
+}
+
+std::size_t TriMeshCollider::memoryBytes() const {
+  const Impl& i = *impl_;
+  std::size_t bytes = sizeof(Impl);
+  bytes += i.mesh.positions.size() * sizeof(Vec3) + i.mesh.triangles.size() * sizeof(i.mesh.triangles[0]) +
+           i.mesh.triangleSlots.size() * sizeof(std::uint16_t);
+  for (const asset::MaterialSlot& slot : i.mesh.materialSlots) bytes += sizeof(slot) + slot.name.size();
+  bytes += i.bvh.nodes().size() * sizeof(mesh::BvhNode) + i.bvh.moments().size() * sizeof(mesh::BvhMoments) +
+           i.bvh.triangles().size() * sizeof(mesh::LeafTriangle) + i.bvh.order().size() * sizeof(std::uint32_t);
+  bytes += i.rayBvh.memoryBytes();
+  bytes += i.leafLabels.size() * sizeof(std::uint16_t) + i.leafSign.size() * sizeof(TriangleSignData);
+  return bytes;
+}
 
 Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::TriangleMesh& source,
                                                                   Settings settings) {
@@ -63,7 +80,7 @@ Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::
     if (source.triangleSlots[i] >= std::max<std::size_t>(source.materialSlots.size(), 1) && !source.materialSlots.empty())
       return Error{"mesh/triangles/" + std::to_string(i), "material slot out of range"};
   }
-  auto impl = std::make_unique<Impl>();
+  auto impl = std::make_shared<Impl>();  // written here only, then frozen behind const
   impl->mesh = source;
   impl->labelled = settings.labelled;
   const asset::TriangleMesh& m = impl->mesh;

@@ -60,6 +60,10 @@ class RayBvhWide {
   const HugePageVector<WideNode>& nodes() const { return nodes_; }
   /// Levels from the root to the deepest node (root = 1); bounds the traversal stack.
   int depth() const { return depth_; }
+  /// Bytes of the node and leaf arrays (bytes).
+  std::size_t memoryBytes() const {
+    return nodes_.size() * sizeof(WideNode) + leaves_.size() * sizeof(LeafBlock);
+  }
 
   /// Nearest triangle hit by origin + s * dir, s in [0, maxDistance]; ties go to the lower
   /// input triangle index, so the answer does not depend on

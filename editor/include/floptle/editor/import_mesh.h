@@ -3,8 +3,9 @@
 // exactly as `floptle import` writes it (app/cli/command_import.cpp; resources/scene-format.md),
 // added to the open document as one undo step.
 //
-// The import (core/asset/mesh_import.h) and, for "baked field" collision, the bake
-// (physics/mesh_field_bake.h, at the cell size the physics will use when the scene loads) run on
+// The import (core/asset/mesh_import.h), the triangle collider and, for "baked field" collision,
+// the bake (at the cell size the physics will use when the scene loads) go through the physics'
+// mesh collider cache (physics/mesh_collider_cache.h), so Play reuses them. They run on
 // a worker thread behind a QProgressDialog that reports progress and can be cancelled. Cancel,
 // an unreadable file or an empty one leave the document untouched; the last two show an error
 // dialog and a log line.
@@ -27,6 +28,7 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/mesh_scene_entries.h"
+#include "floptle/physics/mesh_collider_cache.h"
 
 class QTimer;
 class QWidget;
@@ -42,9 +44,9 @@ using MeshCollision = asset::MeshCollision;
 using asset::MeshSceneEntries;
 using asset::meshSceneEntries;
 
-/// Bake cell of a "field" mesh when the component names none (m): physics/mesh_collider.h's
-/// default, so the editor's bake is the one the scene gets on load.
-inline constexpr float kMeshFieldCellSize = 0.25f;
+/// Bake cell of a "field" mesh when the component names none (m): the physics' own constant,
+/// so the editor's bake is the one the scene gets on load.
+using physics::kMeshFieldCellSize;
 
 struct MeshImportRequest {
   std::filesystem::path file;
@@ -56,9 +58,15 @@ struct MeshImportResult {
   asset::TriangleMesh mesh;
   /// Bricks of the baked field (BakedField only; 0 otherwise) (-).
   std::size_t bakedBricks = 0;
+  /// The collider and field were already in the cache (nothing was read or baked).
+  bool fromCache = false;
 };
 
-/// The worker-thread part: import, then (BakedField) build the triangle collider and bake it.
+/// The worker-thread part: import, build the triangle collider and (BakedField) bake it, all
+/// through physics::buildMeshCollider for the node exactly as the scene will hold it (identity
+/// transform, the request's import options, kMeshFieldCellSize), so the result lands in the
+/// process-wide mesh collider cache and the first Play (or wireframe) finds it there instead
+/// of importing and baking again. A cancelled job caches nothing.
 /// progress: fraction of the whole job in [0, 1] and the stage in words; cancel: polled.
 /// Errors name the file; a cancelled job answers an error with what = "cancelled".
 Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,

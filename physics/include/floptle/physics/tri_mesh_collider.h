@@ -15,7 +15,9 @@
 // where w > 0, i.e. behind its faces.
 //
 // The collider is built in world space (the node's transform applied to the vertices), is
-// immutable, and every query is const and thread-safe.
+// immutable, and every query is const and thread-safe. Its state (mesh, BVH, sign data) is
+// never written after create(), so share() hands out more colliders over the same state at
+// no cost (the mesh collider cache keeps one prototype per file and shares it with every world).
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -44,6 +46,12 @@ class TriMeshCollider final : public CollisionShape {
     return create(worldMesh, Settings{});
   }
   ~TriMeshCollider() override;
+
+  /// A second collider over the same (immutable) mesh and BVH: no copy, no rebuild.
+  std::unique_ptr<TriMeshCollider> share() const;
+  /// Bytes held by the mesh, the BVHs and the per-triangle data (an estimate: vector
+  /// payloads, not allocator overhead) (bytes).
+  std::size_t memoryBytes() const;
 
   // CollisionShape
   float distance(Vec3 p, double t) const override;
@@ -97,8 +105,9 @@ class TriMeshCollider final : public CollisionShape {
   struct Impl;
 
  private:
-  explicit TriMeshCollider(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  explicit TriMeshCollider(std::shared_ptr<const Impl> impl);
+  /// Shared by every collider share() made; const: nothing writes it after create().
+  std::shared_ptr<const Impl> impl_;
 };
 
 }  // namespace floptle::physics

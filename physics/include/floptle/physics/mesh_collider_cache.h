@@ -1,0 +1,97 @@
+#pragma once
+// Building an imported mesh's collider once per process: a thread-safe cache of triangle
+// colliders (BVH) and baked fields (BrickMap) keyed by what determines them.
+//
+// makeMeshCollider (every collision world: Play, the wireframe overlay, the CLI) and the
+// editor's Import Mesh go through buildMeshCollider, so a field baked at import is the one the
+// first Play finds, and a second Play neither re-imports, rebuilds the BVH nor re-bakes.
+//
+// Key: the file's canonical absolute path, its size and last write time (an edited file is
+// read again), the import options (up axis, unit scale), the node's world transform (exact
+// bits of position, rotation, scale: the collider is built in world space), and for a field
+// its cell size (the band is always MeshFieldBakeSettings' default). Value: the
+// TriMeshCollider prototype (immutable, shared through TriMeshCollider::share()) and the
+// baked BrickMaps (const; a world gets its own copy, since BakedFieldCollider re-bakes its map
+// in place).
+//
+// Bounded: least recently used entries go once the total exceeds the budget, by default
+// kMeshColliderCacheDefaultBudget = 1 GiB of BrickMap::memoryBytes() plus
+// TriMeshCollider::memoryBytes(). Why that figure: a 100k-triangle terrain costs about 30 MB
+// of mesh and BVH and its 0.25 m field about 15 MB, so 1 GiB keeps the meshes of a
+// large level (dozens of such files) while staying a small share of an editing machine's
+// memory; every running world holds its own field copy besides, so the cache should not be the
+// larger part. An entry larger than the whole budget is not kept.
+//
+// Only complete results enter the cache: a failed or cancelled import or bake leaves nothing.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+
+#include "floptle/core/asset/mesh_import.h"
+#include "floptle/core/brickmap/brick_map.h"
+#include "floptle/core/expected.h"
+#include "floptle/core/math.h"
+#include "floptle/physics/tri_mesh_collider.h"
+
+namespace floptle::physics {
+
+/// Bake cell of a "field" mesh component that names none (m); the editor bakes at it too.
+inline constexpr float kMeshFieldCellSize = 0.25f;
+/// Default cache budget (bytes): see the header comment for the figure.
+inline constexpr std::size_t kMeshColliderCacheDefaultBudget = std::size_t(1) << 30;
+
+/// One mesh component as the physics builds it.
+struct MeshColliderRequest {
+  /// The mesh file (resolved: the scene directory already prepended).
+  std::filesystem::path file;
+  asset::ImportOptions options;
+  /// The node's full world transform (applied to the vertices).
+  Transform world;
+  /// Also bake the signed-distance field ("collision": "field").
+  bool bakeField = false;
+  /// Fine cell of the field (m), > 0; used only with bakeField.
+  float cellSize = kMeshFieldCellSize;
+};
+
+struct MeshColliderBuild {
+  /// The triangle collider prototype (world space); give a world prototype->share().
+  std::shared_ptr<const TriMeshCollider> mesh;
+  /// The baked field (bakeField only, else null); a world copies it.
+  std::shared_ptr<const BrickMap> field;
+  /// Whether the whole answer came from the cache (nothing read, built or baked).
+  bool fromCache = false;
+};
+
+/// Finds or builds the collider for `request`. progress: fraction in [0, 1] of the whole job
+/// (import, BVH, bake) and the stage in words; cancel is polled by the import and the bake.
+/// Errors: where = "file" (unreadable file, no triangles, bad vertices after the transform;
+/// what = the underlying message, naming the path) or "cell_size" (a bad cell, a cancelled
+/// bake). A cancelled import or bake is an error and caches nothing.
+Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request,
+                                              const BakeProgress& progress = {},
+                                              const std::atomic<bool>* cancel = nullptr);
+
+struct MeshColliderCacheStats {
+  /// Requests answered whole from the cache (-).
+  std::uint64_t hits = 0;
+  /// Requests that had to import, build or bake something (-).
+  std::uint64_t misses = 0;
+  /// Field bakes started (-).
+  std::uint64_t bakes = 0;
+  /// Entries dropped for the budget (-).
+  std::uint64_t evictions = 0;
+  /// Entries held now (-) and their bytes (bytes).
+  std::size_t entries = 0;
+  std::size_t bytes = 0;
+  std::size_t budgetBytes = 0;
+};
+
+MeshColliderCacheStats meshColliderCacheStats();
+/// Drops every entry and zeroes the counters (tests). Colliders already handed out live on.
+void clearMeshColliderCache();
+/// Sets the budget (bytes) and evicts down to it at once.
+void setMeshColliderCacheBudget(std::size_t bytes);
+
+}  // namespace floptle::physics

@@ -1,0 +1,211 @@
+// buildMeshCollider and the process-wide mesh collider cache (see mesh_collider_cache.h).
+#include "floptle/physics/mesh_collider_cache.h"
+
+#include <array>
+#include <bit>
+#include <compare>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "floptle/physics/mesh_field_bake.h"
+
+namespace floptle::physics {
+namespace {
+
+/// Share of the progress bar the import takes (-): with a bake the bake dominates.
+constexpr float kImportShareWithBake = 0.3f;
+constexpr float kImportShareWithoutBake = 0.9f;
+
+/// What determines the triangle collider: file identity and version, import options, transform.
+struct MeshKey {
+  std::string canonicalPath;
+  std::uintmax_t fileSize = 0;                // (bytes)
+  std::int64_t writeTime = 0;                 // file clock ticks
+  int upAxis = 0;
+  std::uint32_t unitScaleBits = 0;
+  std::array<std::uint32_t, 8> transformBits{};  // position xyz, rotation wxyz, scale
+  auto operator<=>(const MeshKey&) const = default;
+};
+
+struct Entry {
+  MeshKey key;
+  std::shared_ptr<const TriMeshCollider> mesh;
+  /// Baked fields by the bit pattern of their cell size.
+  std::map<std::uint32_t, std::shared_ptr<const BrickMap>> fields;
+  std::size_t bytes = 0;
+};
+
+std::size_t entryBytes(const Entry& e) {
+  std::size_t bytes = e.mesh ? e.mesh->memoryBytes() : 0;
+  for (const auto& [cell, map] : e.fields) bytes += map->memoryBytes();
+  return bytes;
+}
+
+/// The cache. Lookups and inserts hold the mutex; imports and bakes run outside it.
+class Cache {
+ public:
+  static Cache& instance() {
+    static Cache cache;
+    return cache;
+  }
+
+  /// The prototype and (if asked) field for key; counts a hit when both are there.
+  void find(const MeshKey& key, std::optional<std::uint32_t> cell, MeshColliderBuild& out) {
+    std::lock_guard lock(mutex_);
+    auto it = index_.find(key);
+    if (it != index_.end()) {
+      lru_.splice(lru_.begin(), lru_, it->second);  // most recently used first
+      out.mesh = it->second->mesh;
+      if (cell) {
+        auto f = it->second->fields.find(*cell);
+        if (f != it->second->fields.end()) out.field = f->second;
+      }
+    }
+    out.fromCache = out.mesh && (!cell || out.field);
+    ++(out.fromCache ? stats_.hits : stats_.misses);
+  }
+
+  void countBake() {
+    std::lock_guard lock(mutex_);
+    ++stats_.bakes;
+  }
+
+  /// Adds a complete result (another thread may have added the same meanwhile: kept as is).
+  void insert(const MeshKey& key, std::optional<std::uint32_t> cell, const MeshColliderBuild& built) {
+    std::lock_guard lock(mutex_);
+    auto it = index_.find(key);
+    if (it == index_.end()) {
+      lru_.push_front(Entry{key, built.mesh, {}, 0});
+      it = index_.emplace(key, lru_.begin()).first;
+    } else {
+      lru_.splice(lru_.begin(), lru_, it->second);
+    }
+    Entry& e = *it->second;
+    if (cell && built.field) e.fields.emplace(*cell, built.field);
+    bytes_ -= e.bytes;
+    e.bytes = entryBytes(e);
+    bytes_ += e.bytes;
+    evictLocked();
+  }
+
+  MeshColliderCacheStats stats() {
+    std::lock_guard lock(mutex_);
+    MeshColliderCacheStats s = stats_;
+    s.entries = lru_.size();
+    s.bytes = bytes_;
+    s.budgetBytes = budget_;
+    return s;
+  }
+
+  void clear() {
+    std::lock_guard lock(mutex_);
+    index_.clear();
+    lru_.clear();
+    bytes_ = 0;
+    stats_ = {};
+  }
+
+  void setBudget(std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    budget_ = bytes;
+    evictLocked();
+  }
+
+ private:
+  /// Least recently used first, until the total fits (the newest goes too if alone too big).
+  void evictLocked() {
+    while (bytes_ > budget_ && !lru_.empty()) {
+      bytes_ -= lru_.back().bytes;
+      index_.erase(lru_.back().key);
+      lru_.pop_back();
+      ++stats_.evictions;
+    }
+  }
+
+  std::mutex mutex_;
+  std::list<Entry> lru_;  // front: most recently used
+  std::map<MeshKey, std::list<Entry>::iterator> index_;
+  std::size_t bytes_ = 0;
+  std::size_t budget_ = kMeshColliderCacheDefaultBudget;
+  MeshColliderCacheStats stats_;
+};
+
+/// The key, or nothing when the file cannot be identified (then importMesh reports why).
+std::optional<MeshKey> keyOf(const MeshColliderRequest& request) {
+  std::error_code ec;
+  MeshKey key;
+  const std::filesystem::path canonical = std::filesystem::canonical(request.file, ec);
+  if (ec) return std::nullopt;
+  key.canonicalPath = canonical.string();
+  key.fileSize = std::filesystem::file_size(canonical, ec);
+  if (ec) return std::nullopt;
+  const auto written = std::filesystem::last_write_time(canonical, ec);
+  if (ec) return std::nullopt;
+  key.writeTime = static_cast<std::int64_t>(written.time_since_epoch().count());
+  key.upAxis = static_cast<int>(request.options.upAxis);
+  key.unitScaleBits = std::bit_cast<std::uint32_t>(request.options.unitScale);
+  const Transform& w = request.world;
+  key.transformBits = {std::bit_cast<std::uint32_t>(w.position.x), std::bit_cast<std::uint32_t>(w.position.y),
+                       std::bit_cast<std::uint32_t>(w.position.z), std::bit_cast<std::uint32_t>(w.rotation.w),
+                       std::bit_cast<std::uint32_t>(w.rotation.x), std::bit_cast<std::uint32_t>(w.rotation.y),
+                       std::bit_cast<std::uint32_t>(w.rotation.z), std::bit_cast<std::uint32_t>(w.scale)};
+  return key;
+}
+
+}  // namespace
+
+Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request, const BakeProgress& progress,
+                                              const std::atomic<bool>* cancel) {
+  const float importShare = request.bakeField ? kImportShareWithBake : kImportShareWithoutBake;
+  auto report = [&](float fraction, std::string_view stage) {
+    if (progress) progress(fraction, stage);
+  };
+  const std::optional<MeshKey> key = keyOf(request);
+  const std::optional<std::uint32_t> cell =
+      request.bakeField ? std::optional(std::bit_cast<std::uint32_t>(request.cellSize)) : std::nullopt;
+  Cache& cache = Cache::instance();
+  MeshColliderBuild built;
+  if (key) {
+    cache.find(*key, cell, built);
+    if (built.fromCache) {
+      report(1.0f, "done (cached)");
+      return built;
+    }
+  }
+
+  if (!built.mesh) {
+    auto mesh = asset::importMesh(
+        request.file, request.options, [&](float f, std::string_view stage) { report(f * importShare, stage); },
+        cancel);
+    if (!mesh) return Error{"file", mesh.error().message()};
+    mesh->transform(request.world);
+    report(importShare, "building the triangle BVH");
+    auto collider = TriMeshCollider::create(*mesh);
+    if (!collider) return Error{"file", collider.error().message()};
+    built.mesh = std::shared_ptr<const TriMeshCollider>(std::move(collider).value());
+  }
+  if (cancel && cancel->load()) return Error{"file", request.file.string() + ": cancelled"};
+  if (request.bakeField) {
+    MeshFieldBakeSettings bake;
+    bake.cellSize = request.cellSize;
+    bake.threads = 2;
+    cache.countBake();
+    auto map = bakeMeshField(
+        *built.mesh, bake,
+        [&](float f, std::string_view stage) { report(importShare + f * (1.0f - importShare), stage); }, cancel);
+    if (!map) return Error{"cell_size", map.error().message()};
+    built.field = std::make_shared<const BrickMap>(std::move(map).value());
+  }
+  if (key) cache.insert(*key, cell, built);
+  report(1.0f, "done");
+  return built;
+}
+
+MeshColliderCacheStats meshColliderCacheStats() { return Cache::instance().stats(); }
+void clearMeshColliderCache() { Cache::instance().clear(); }
+void setMeshColliderCacheBudget(std::size_t bytes) { Cache::instance().setBudget(bytes); }
+
+}  // namespace floptle::physics

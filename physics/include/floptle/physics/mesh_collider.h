@@ -10,6 +10,9 @@
 //          "unit_scale": meters per file unit}              (default from the format)
 //   "mesh"  -> a TriMeshCollider (labelled with the file's material slots);
 //   "field" -> a BakedFieldCollider baked from it (the TriMeshCollider kept as the near field).
+//   Both come from the process-wide mesh collider cache (mesh_collider_cache.h): the same file
+//   (unchanged on disk), options, transform and cell size are imported, built and baked once;
+//   each call gets its own collider over the shared BVH and its own copy of the baked map.
 // "terrain": {"collision": "drawn" | "field", "cell_size": m, "bounds": {"min": [..], "max": [..]}}
 //   "drawn" (default) -> the field collider's drawn_surface at cell_size (default 0.25) as an
 //            unlabelled TriMeshCollider (a terrain has one surface: faceLabel answers none);

@@ -16,11 +16,13 @@
 //
 // Bounded: least recently used entries go once the total exceeds the budget, by default
 // kMeshColliderCacheDefaultBudget = 1 GiB of BrickMap::memoryBytes() plus
-// TriMeshCollider::memoryBytes(). Why that figure: a 100k-triangle terrain costs about 30 MB
-// of mesh and BVH and its 0.25 m field about 15 MB, so 1 GiB keeps the meshes of a
-// large level (dozens of such files) while staying a small share of an editing machine's
-// memory; every running world holds its own field copy besides, so the cache should not be the
-// larger part. An entry larger than the whole budget is not kept.
+// TriMeshCollider::memoryBytes(). Why that figure: the issue-4 terrain (100,352 triangles)
+// costs 28 MB of mesh and BVH and its 0.25 m field 26 MB more (tests/bench/bench_mesh_cache),
+// so 1 GiB keeps about 19 such baked terrains, or 37 triangle meshes: a large level, plus the
+// versions a few transform edits leave behind (the collider is built in world space, so a
+// moved node is a new entry), while staying a small share of an editing machine's memory
+// (every running world holds its own field copy besides). An entry larger than the whole
+// budget is not kept.
 //
 // Only complete results enter the cache: a failed or cancelled import or bake leaves nothing.
 #include <atomic>

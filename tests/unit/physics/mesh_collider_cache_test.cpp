@@ -64,6 +64,21 @@ std::vector<std::uint32_t> samplesOf(const BrickMap& map) {
   return bits;
 }
 
+// share(): a second collider over the same BVH, answering the same bits, alive after the
+// original is gone (the state is shared, not borrowed).
+TEST(TriMeshColliderShare, SharesTheStateAndOutlivesTheOriginal) {
+  auto original = TriMeshCollider::create(floptle::testing::icosphere(2, 1.0f));
+  ASSERT_TRUE(original.ok());
+  const std::vector<std::uint32_t> expected = answers(**original);
+  std::unique_ptr<TriMeshCollider> shared = (*original)->share();
+  EXPECT_EQ(&shared->mesh(), &(*original)->mesh());
+  EXPECT_EQ(shared->memoryBytes(), (*original)->memoryBytes());
+  EXPECT_GT(shared->memoryBytes(), shared->triangleCount() * (3 * sizeof(Vec3)));
+  original.value().reset();
+  EXPECT_EQ(answers(*shared), expected);
+  EXPECT_NEAR(shared->distance(Vec3(0.0f, 2.0f, 0.0f), 0.0), 1.0f, 0.02f);
+}
+
 class MeshColliderCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {

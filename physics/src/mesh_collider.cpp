@@ -49,7 +49,7 @@ Expected<Vec3> vec3At(const nlohmann::ordered_json& v, const std::string& where)
 
 Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& component,
                                                            const std::filesystem::path& sceneDir,
-                                                           const Transform& world) {
+                                                           const Transform& world, bool keepInCache) {
   const std::string where = "mesh";
   if (!component.is_object()) return Error{where, "must be an object"};
   if (!component.contains("file") || !component["file"].is_string() || component["file"].get<std::string>().empty())
@@ -80,6 +80,7 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
   request.world = world;
   request.bakeField = *collision == "field";
   request.cellSize = *cellSize;
+  request.keep = keepInCache;
   // Through the cache: a second world over the same file, options and transform reuses the
   // BVH (shared, immutable) and the baked map (copied: a world's field re-bakes in place).
   auto built = buildMeshCollider(request);

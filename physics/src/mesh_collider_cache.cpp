@@ -199,7 +199,7 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
     if (!map) return Error{"cell_size", map.error().message()};
     built.field = std::make_shared<const BrickMap>(std::move(map).value());
   }
-  if (key) cache.insert(*key, cell, built);
+  if (key && request.keep) cache.insert(*key, cell, built);
   report(1.0f, "done");
   return built;
 }

@@ -43,7 +43,10 @@ Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(const scene::Scene
   if (node.hasComponent("mesh")) {
     nlohmann::ordered_json component = node.components["mesh"];
     if (component.is_object()) component["collision"] = "mesh";
-    return physics::makeMeshCollider(component, sceneDir, node.world);
+    // Not kept in the physics' mesh cache: the overlay is rebuilt at every pose of a node being
+    // dragged, and each pose would keep a copy of the whole mesh there. Poses the physics
+    // built (Play, the import) are still found.
+    return physics::makeMeshCollider(component, sceneDir, node.world, false);
   }
   if (node.hasComponent("baked_field"))
     return physics::makeBakedFieldFileCollider(node.components["baked_field"], sceneDir, node.world);

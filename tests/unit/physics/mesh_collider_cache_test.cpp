@@ -131,6 +131,27 @@ TEST_F(MeshColliderCacheTest, SecondMeshColliderIsAHitSharingTheBvhWithTheSameAn
   // near_radius is a world setting, not part of the bake: still a hit for a field (below).
 }
 
+// A transform that only passes by (the editor's overlay of a dragged node) is answered from
+// the cache when it is there, and otherwise built without being kept.
+TEST_F(MeshColliderCacheTest, APassingTransformIsFoundButNotKept) {
+  Transform moved;
+  moved.position = Vec3(3.0f, 0.0f, 0.0f);
+  for (int i = 0; i < 2; ++i) {
+    auto passing = makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, false);
+    ASSERT_TRUE(passing.ok());
+    EXPECT_NEAR((*passing)->distance(Vec3(3.0f, 0.0f, 0.0f), 0.0), -0.5f, 1e-6f);
+  }
+  MeshColliderCacheStats s = meshColliderCacheStats();
+  EXPECT_EQ(s.misses, 2u);  // built twice: nothing was kept
+  EXPECT_EQ(s.entries, 0u);
+  ASSERT_TRUE(make({{"file", "cube.obj"}}, moved));  // the physics keeps it
+  auto found = makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, false);
+  ASSERT_TRUE(found.ok());
+  s = meshColliderCacheStats();
+  EXPECT_EQ(s.hits, 1u);
+  EXPECT_EQ(s.entries, 1u);
+}
+
 TEST_F(MeshColliderCacheTest, SecondFieldIsAHitWithoutASecondBake) {
   auto first = make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}});
   ASSERT_TRUE(first);

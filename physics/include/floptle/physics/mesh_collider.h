@@ -31,10 +31,11 @@
 
 namespace floptle::physics {
 
-/// `world` is the node's full world transform, applied to the mesh's vertices.
+/// `world` is the node's full world transform, applied to the mesh's vertices. keepInCache:
+/// see MeshColliderRequest::keep (false for a transform that only passes by).
 Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& meshComponent,
                                                            const std::filesystem::path& sceneDir,
-                                                           const Transform& world);
+                                                           const Transform& world, bool keepInCache = true);
 
 /// `field` is the terrain node's analytic field collider (its shape under its full transform).
 Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::ordered_json& terrainComponent,

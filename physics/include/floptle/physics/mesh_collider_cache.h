@@ -55,6 +55,10 @@ struct MeshColliderRequest {
   bool bakeField = false;
   /// Fine cell of the field (m), > 0; used only with bakeField.
   float cellSize = kMeshFieldCellSize;
+  /// False: answer from the cache when it holds this entry, but add none. For transforms that
+  /// only pass by (the editor's collider overlay while a node is dragged): each would be a new
+  /// entry of the whole mesh, kept until the budget pushed it out.
+  bool keep = true;
 };
 
 struct MeshColliderBuild {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.h"
+#include "progress_lines.h"
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/brickmap/brick_map_vdb.h"
 #include "floptle/core/scene/scene.h"
@@ -48,11 +49,15 @@ Expected<BrickMap> bakeInput(const std::filesystem::path& input, const std::stri
                              const physics::ColliderBakeSettings& settings, const BakeProgress& progress) {
   if (input.extension() != ".json") {
     if (!nodeName.empty()) return Error{"--node", "only applies to a scene (.json)"};
-    auto mesh = asset::importMesh(input, {}, progress);
+    // One bar for the whole job: the import its first fifth, the bake the rest.
+    constexpr float kImportShare = 0.2f;
+    auto mesh = asset::importMesh(input, {}, [&](float f, std::string_view stage) { progress(f * kImportShare, stage); });
     if (!mesh) return mesh.error();
     auto collider = physics::TriMeshCollider::create(*mesh);
     if (!collider) return Error{input.string(), collider.error().message()};
-    return physics::bakeColliderField(**collider, settings, progress);
+    return physics::bakeColliderField(**collider, settings, [&](float f, std::string_view stage) {
+      progress(kImportShare + f * (1.0f - kImportShare), stage);
+    });
   }
   auto document = scene::loadSceneFile(input);
   if (!document) return document.error();
@@ -109,15 +114,8 @@ int runBake(Args args) {
   }
   if (inputArg.empty() || outArg.empty()) return std::fputs(kUsage, stderr), 2;
 
-  std::string lastLine;
-  auto progress = [&](float fraction, std::string_view stage) {
-    char line[160];
-    std::snprintf(line, sizeof line, "bake: %3d%% %.*s\n", static_cast<int>(std::lround(fraction * 100.0f)),
-                  static_cast<int>(stage.size()), stage.data());
-    if (line == lastLine) return;
-    lastLine = line;
-    std::fputs(line, stderr);
-  };
+  ProgressLines lines("bake");
+  auto progress = [&](float fraction, std::string_view stage) { lines(fraction, stage); };
   physics::ColliderBakeSettings settings;
   settings.cellSize = static_cast<float>(cell);
   settings.bandCells = static_cast<float>(band);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "progress_lines.h"
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/mesh_scene_entries.h"
 
@@ -55,13 +56,8 @@ int runImport(Args args) {
   options.upAxis = up == "y" ? asset::ImportOptions::UpAxis::Y
                    : up == "z" ? asset::ImportOptions::UpAxis::Z
                                : asset::ImportOptions::UpAxis::Automatic;
-  int lastPercent = -1;
-  auto progress = [&](float fraction, std::string_view stage) {
-    const int percent = static_cast<int>(std::lround(fraction * 100.0f));
-    if (percent == lastPercent) return;
-    lastPercent = percent;
-    std::fprintf(stderr, "import: %3d%% %.*s\n", percent, static_cast<int>(stage.size()), stage.data());
-  };
+  ProgressLines lines("import");
+  auto progress = [&](float fraction, std::string_view stage) { lines(fraction, stage); };
   const std::filesystem::path meshPath(meshArg), outPath(outArg);
   auto mesh = asset::importMesh(meshPath, options, progress);
   if (!mesh) return fail(mesh.error().message());

@@ -34,6 +34,15 @@ TEST(CliImport, WritesASceneWithTheMeshAsAStaticNode) {
   ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 0)
       << readAll(dir / "err.txt");
   EXPECT_NE(readAll(dir / "err.txt").find("%"), std::string::npos) << "progress on stderr";
+  {  // a line a stage or a tenth, not one a percent, ending at 100%
+    std::istringstream err(readAll(dir / "err.txt"));
+    std::string line, last;
+    int progressLines = 0;
+    while (std::getline(err, line))
+      if (line.find('%') != std::string::npos) ++progressLines, last = line;
+    EXPECT_LE(progressLines, 16) << readAll(dir / "err.txt");
+    EXPECT_NE(last.find("100%"), std::string::npos) << last;
+  }
   const auto scene = nlohmann::json::parse(readAll(out));
   EXPECT_EQ(scene["format"], "floptle.scene");
   EXPECT_EQ(scene["version"], 1);

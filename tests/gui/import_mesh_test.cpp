@@ -222,14 +222,20 @@ TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
 }
 
 // The worker part alone: progress runs from 0 to 1 in order, a bake adds its stages.
-TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
-  physics::clearMeshColliderCache();
-  QTemporaryDir dir;
+/// The two-material cube written into `dir`, as a request to import it with a baked field.
+MeshImportRequest bakedCubeRequest(const QTemporaryDir& dir) {
   writeText(dir.filePath("cube.obj"), kCubeObj);
   writeText(dir.filePath("cube.mtl"), kCubeMtl);
   MeshImportRequest request;
   request.file = dir.filePath("cube.obj").toStdString();
   request.collision = MeshCollision::BakedField;
+  return request;
+}
+
+TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
+  physics::clearMeshColliderCache();
+  QTemporaryDir dir;
+  const MeshImportRequest request = bakedCubeRequest(dir);
   std::vector<float> fractions;
   auto result = runMeshImport(request, [&](float f, std::string_view) { fractions.push_back(f); });
   ASSERT_TRUE(result.ok()) << result.error().message();
@@ -250,11 +256,7 @@ TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
 TEST(ImportMeshJob, SceneBuiltAfterTheImportReusesItsBake) {
   physics::clearMeshColliderCache();
   QTemporaryDir dir;
-  writeText(dir.filePath("cube.obj"), kCubeObj);
-  writeText(dir.filePath("cube.mtl"), kCubeMtl);
-  MeshImportRequest request;
-  request.file = dir.filePath("cube.obj").toStdString();
-  request.collision = MeshCollision::BakedField;
+  MeshImportRequest request = bakedCubeRequest(dir);
   request.options.upAxis = asset::ImportOptions::UpAxis::Z;
   request.options.unitScale = 0.3f;  // not a binary fraction: the JSON round trip must keep it
 

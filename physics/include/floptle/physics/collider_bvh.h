@@ -122,6 +122,10 @@ void ColliderBvh::forEachOnRay(const Ray& ray, float inflate, MaxDistance&& maxD
   float e0, x0;
   const Node& root = nodes_[0];
   if (!rayBox(root.box.inflated(inflate), ray.origin, invDir, maxDistance(), e0, x0)) return;
+  if (root.leaf()) {  // a world of one collider: no stack
+    visit(static_cast<std::uint32_t>(root.first), e0, std::min(x0, maxDistance()));
+    return;
+  }
   stack[top++] = {0, e0, x0};
   while (top > 0) {
     const Entry e = stack[--top];

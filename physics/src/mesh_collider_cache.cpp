@@ -184,7 +184,7 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
     mesh->transform(request.world);
     report(importShare, "building the triangle BVH");
     auto collider = TriMeshCollider::create(*mesh);
-    if (!collider) return Error{"file", collider.error().message()};
+    if (!collider) return Error{"file", request.file.string() + ": " + collider.error().message()};
     built.mesh = std::shared_ptr<const TriMeshCollider>(std::move(collider).value());
   }
   if (cancel && cancel->load()) return Error{"file", request.file.string() + ": cancelled"};

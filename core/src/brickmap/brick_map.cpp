@@ -77,7 +77,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
     std::vector<Vec3> points(n);
     for (int i = 0; i < n; ++i) {
       const int c = first + i;
-      const glm::ivec3 cell(c % map.dims_.x, (c / map.dims_.x) % map.dims_.y, c / (map.dims_.x * map.dims_.y));
+      const glm::ivec3 cell = map.cellCoords(c);
       points[i] = map.cellMin(cell) + Vec3(0.5f * map.brickSize_);
     }
     distance(points, std::numeric_limits<float>::infinity(), std::span<float>(map.centre_.data() + first, n));
@@ -114,7 +114,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
 }
 
 void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
-  const glm::ivec3 c(cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y));
+  const glm::ivec3 c = cellCoords(cell);
   const Vec3 base = cellMin(c);
   std::vector<Vec3> points(kBrickSamples);
   for (int k = 0, n = 0; k < kSamples; ++k)
@@ -312,7 +312,7 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
   const int n = std::min<int>(budget, static_cast<int>(candidates.size()));
   for (int i = 0; i < n; ++i) {
     const int cell = candidates[i].cell;
-    const glm::ivec3 c(cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y));
+    const glm::ivec3 c = cellCoords(cell);
     const Vec3 centre = cellMin(c) + Vec3(0.5f * brickSize_);
     float value = 0.0f;
     distance(std::span<const Vec3>(&centre, 1), std::numeric_limits<float>::infinity(), std::span<float>(&value, 1));

@@ -11,8 +11,10 @@
 //
 // Speed (issue 4's aimed rays: long, oblique, ~18 steps in ~7 bricks of a 25 MB pool): the
 // walk counts in grid-wide fine cells on four-wide vectors, so every skipped box is aligned
-// and found by bit masks; about half its time is waiting for brick samples, so on entering a
-// 4^3-cell block that may hold the crossing it asks for all that block's rows at once.
+// and found by bit masks. Waiting for brick samples is about a fifth of its time (the same
+// rays cast again with warm caches: 595 instead of 750 ns), and would be more without the
+// prefetch: on entering a 4^3-cell block that may hold the crossing it asks for all that
+// block's rows at once. The rest is each step's chain of dependent work.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

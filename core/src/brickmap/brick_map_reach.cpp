@@ -45,7 +45,7 @@ void BrickMap::computeEmptyReach() {
 }
 
 void BrickMap::noteOccupied(int cell) {
-  const glm::ivec3 o(cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y));
+  const glm::ivec3 o = cellCoords(cell);
   // A cell at chessboard distance r from the new one can reach at most r - 1 cells now; cells
   // farther than kMaxEmptyReach + 1 keep whatever they had (never more than kMaxEmptyReach).
   constexpr int kR = kMaxEmptyReach + 1;

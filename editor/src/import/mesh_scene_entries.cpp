@@ -22,9 +22,9 @@ Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
   auto built = physics::buildMeshCollider(collider, progress, cancel);
   if (cancel && cancel->load()) return Error{file, "cancelled"};
   if (!built) {
-    // Import errors already name the path; the others (collider, bake) get it here.
+    // "file" errors name the path in their text; a bake's ("cell_size") get it here.
     const std::string& what = built.error().what;
-    return what.find(file) != std::string::npos ? Error{"", what} : Error{file, what};
+    return built.error().where == "file" ? Error{"", what} : Error{file, what};
   }
   MeshImportResult result;
   result.mesh = built->mesh->mesh();  // world space under the identity: the file's own vertices

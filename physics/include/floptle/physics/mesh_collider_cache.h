@@ -73,8 +73,8 @@ struct MeshColliderBuild {
 /// Finds or builds the collider for `request`. progress: fraction in [0, 1] of the whole job
 /// (import, BVH, bake) and the stage in words; cancel is polled by the import and the bake.
 /// Errors: where = "file" (unreadable file, no triangles, bad vertices after the transform;
-/// what = the underlying message, naming the path) or "cell_size" (a bad cell, a cancelled
-/// bake). A cancelled import or bake is an error and caches nothing.
+/// what always names the path) or "cell_size" (a bad cell, a cancelled bake; what does not
+/// name the file). A cancelled import or bake is an error and caches nothing.
 Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request,
                                               const BakeProgress& progress = {},
                                               const std::atomic<bool>* cancel = nullptr);

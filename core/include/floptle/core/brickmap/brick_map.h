@@ -140,6 +140,8 @@ class BrickMap {
   /// Shrinks the reach of the cells around `cell`, which has just become occupied.
   void noteOccupied(int cell);
   int cellIndex(glm::ivec3 c) const { return c.x + dims_.x * (c.y + dims_.y * c.z); }
+  /// The inverse of cellIndex.
+  glm::ivec3 cellCoords(int cell) const { return {cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y)}; }
   Vec3 cellMin(glm::ivec3 c) const { return origin_ + Vec3(c) * brickSize_; }
   float emptyDistance(Vec3 p, Vec3* gradient) const;
   float insideDistance(Vec3 p, Vec3* gradient) const;
@@ -168,8 +170,10 @@ class BrickMap {
   /// Per top cell: r such that every cell of the (2r + 1)^3 cube centred on it is empty and
   /// not solid (0 for an occupied cell), at most kMaxEmptyReach. A lower bound of the true
   /// reach: a cell that gains a surface shrinks its neighbours' at once, one that loses it does
-  /// not grow them until the next bake. The walk skips such a cube whole: a ray high above
-  /// a terrain crosses tens of empty top cells in a few steps.
+  /// not grow them until the next bake. The walk skips such a cube whole: a ray through the
+  /// empty space inside a map (between objects, in a hollow) crosses tens of top cells in a
+  /// few steps. (A grid is baked tight around its surface, so the space above a terrain is
+  /// mostly outside it: there the reach rarely exceeds 0.)
   std::vector<std::uint8_t> emptyReach_;
   double blockStep_ = 0.0075;           ///< bandWidth / kBlockSteps (m)
   std::vector<std::int32_t> freeBricks_;

@@ -220,8 +220,16 @@ ordered_json answerQuery(CollisionWorld& world, const json& request) {
 }
 
 ordered_json answerQueryLine(CollisionWorld& world, std::string_view line) {
-  json request = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
-  if (request.is_discarded()) return errorAnswer("not valid JSON");
+  json request;
+  try {
+    request = json::parse(line.begin(), line.end());
+  } catch (const json::exception& e) {
+    // nlohmann's message says where ("line 1, column 18") and what (an invalid literal such
+    // as NaN, a number past a double such as 1e999), after a "[json.exception...] " tag.
+    std::string_view what = e.what();
+    if (const auto tag = what.find("] "); tag != std::string_view::npos) what.remove_prefix(tag + 2);
+    return errorAnswer("not valid JSON: " + std::string(what));
+  }
   try {
     return answerQuery(world, request);
   } catch (const std::exception& e) {  // nothing may escape the protocol

@@ -185,6 +185,8 @@ TEST_F(QueryCli, MalformedLinesGetAnErrorAndTheNextLineIsStillAnswered) {
       R"({"op":"sweep","shape":"cube","center":[0,1,0],"radius":0.5,"motion":[1,0,0]})",
       R"({"op":"sweep","shape":"sphere","center":[0,1,0],"radius":0.5,"motion":[0,0,0]})",
       R"({"op":"closest","p":[0,1,0])",
+      R"({"op":"closest","p":[0,NaN,0]})",
+      R"({"op":"closest","p":[0,1e999,0]})",
   };
   std::string input;
   for (const auto& b : bad) input += b + "\n" + valid + "\n\n";  // empty lines are skipped
@@ -204,6 +206,12 @@ TEST_F(QueryCli, MalformedLinesGetAnErrorAndTheNextLineIsStillAnswered) {
   EXPECT_NE(json::parse(lines[2 * 6])["error"].get<std::string>().find("dir"), std::string::npos);
   EXPECT_NE(json::parse(lines[2 * 9])["error"].get<std::string>().find("radius"),
             std::string::npos);
+  // JSON that does not parse says where or what: NaN is no JSON literal, 1e999 is past a double.
+  const std::string notANumber = json::parse(lines[2 * (bad.size() - 2)])["error"].get<std::string>();
+  EXPECT_NE(notANumber.find("not valid JSON"), std::string::npos) << notANumber;
+  EXPECT_NE(notANumber.find("column 24"), std::string::npos) << notANumber;
+  const std::string overflow = json::parse(lines[2 * (bad.size() - 1)])["error"].get<std::string>();
+  EXPECT_NE(overflow.find("1e999"), std::string::npos) << overflow;
 }
 
 TEST_F(QueryCli, DirectionsOfAnyMagnitudeAreUnitAndAReachPastTheFloatsMeansNoLimit) {

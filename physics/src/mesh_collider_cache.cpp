@@ -4,11 +4,13 @@
 #include <array>
 #include <bit>
 #include <compare>
+#include <filesystem>
 #include <list>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "floptle/physics/mesh_field_bake.h"
 
@@ -30,8 +32,42 @@ struct MeshKey {
   auto operator<=>(const MeshKey&) const = default;
 };
 
+/// A file's identity and version: what keyOf records of the mesh file, for the files beside it.
+struct FileStamp {
+  std::filesystem::path path;
+  std::uintmax_t size = 0;  // (bytes)
+  std::int64_t writeTime = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+
+/// The stamp of `path` now, or nothing when it cannot be read.
+std::optional<FileStamp> stampOf(const std::filesystem::path& path) {
+  std::error_code ec;
+  FileStamp stamp{path, std::filesystem::file_size(path, ec), 0};
+  if (ec) return std::nullopt;
+  const auto written = std::filesystem::last_write_time(path, ec);
+  if (ec) return std::nullopt;
+  stamp.writeTime = static_cast<std::int64_t>(written.time_since_epoch().count());
+  return stamp;
+}
+
+/// Stamps of the files an import read besides the mesh file itself (an OBJ's .mtl, a glTF's
+/// .bin); nothing when one cannot be read (then the result is not cached).
+std::optional<std::vector<FileStamp>> stampsBeside(const asset::TriangleMesh& mesh) {
+  std::vector<FileStamp> stamps;
+  for (std::size_t i = 1; i < mesh.sourceFiles.size(); ++i) {
+    auto stamp = stampOf(mesh.sourceFiles[i]);
+    if (!stamp) return std::nullopt;
+    stamps.push_back(std::move(*stamp));
+  }
+  return stamps;
+}
+
 struct Entry {
   MeshKey key;
+  /// The files the import read besides the mesh file, as they were: an entry whose .mtl or
+  /// .bin has changed since is stale (the key holds only the mesh file's own stamp).
+  std::vector<FileStamp> beside;
   std::shared_ptr<const TriMeshCollider> mesh;
   /// Baked fields by the bit pattern of their cell size.
   std::map<std::uint32_t, std::shared_ptr<const BrickMap>> fields;
@@ -53,12 +89,19 @@ class Cache {
   }
 
   /// The prototype and (if asked) field for key; counts a hit when both are there.
-  void find(const MeshKey& key, std::optional<std::uint32_t> cell, MeshColliderBuild& out) {
+  /// beside: the entry's stamps of the files beside the mesh file, for an insert after a bake.
+  void find(const MeshKey& key, std::optional<std::uint32_t> cell, MeshColliderBuild& out,
+            std::vector<FileStamp>& beside) {
     std::lock_guard lock(mutex_);
     auto it = index_.find(key);
+    if (it != index_.end() && !current(*it->second)) {
+      dropLocked(it);
+      it = index_.end();
+    }
     if (it != index_.end()) {
       lru_.splice(lru_.begin(), lru_, it->second);  // most recently used first
       out.mesh = it->second->mesh;
+      beside = it->second->beside;
       if (cell) {
         auto f = it->second->fields.find(*cell);
         if (f != it->second->fields.end()) out.field = f->second;
@@ -74,11 +117,13 @@ class Cache {
   }
 
   /// Adds a complete result (another thread may have added the same meanwhile: kept as is).
-  void insert(const MeshKey& key, std::optional<std::uint32_t> cell, const MeshColliderBuild& built) {
+  /// beside: the stamps of the files the import read besides the mesh file (for a new entry).
+  void insert(const MeshKey& key, std::optional<std::uint32_t> cell, const MeshColliderBuild& built,
+              std::vector<FileStamp> beside) {
     std::lock_guard lock(mutex_);
     auto it = index_.find(key);
     if (it == index_.end()) {
-      lru_.push_front(Entry{key, built.mesh, {}, 0});
+      lru_.push_front(Entry{key, std::move(beside), built.mesh, {}, 0});
       it = index_.emplace(key, lru_.begin()).first;
     } else {
       lru_.splice(lru_.begin(), lru_, it->second);
@@ -115,6 +160,20 @@ class Cache {
   }
 
  private:
+  /// Whether the files the entry's import read besides the mesh file are as they were.
+  static bool current(const Entry& e) {
+    for (const FileStamp& was : e.beside)
+      if (stampOf(was.path) != was) return false;
+    return true;
+  }
+
+  void dropLocked(std::map<MeshKey, std::list<Entry>::iterator>::iterator it) {
+    bytes_ -= it->second->bytes;
+    lru_.erase(it->second);
+    index_.erase(it);
+    ++stats_.stale;
+  }
+
   /// Least recently used first, until the total fits (the newest goes too if alone too big).
   void evictLocked() {
     while (bytes_ > budget_ && !lru_.empty()) {
@@ -168,19 +227,23 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
       request.bakeField ? std::optional(std::bit_cast<std::uint32_t>(request.cellSize)) : std::nullopt;
   Cache& cache = Cache::instance();
   MeshColliderBuild built;
+  std::vector<FileStamp> beside;  // of the mesh built or found
   if (key) {
-    cache.find(*key, cell, built);
+    cache.find(*key, cell, built, beside);
     if (built.fromCache) {
       report(1.0f, "done (cached)");
       return built;
     }
   }
 
+  bool cacheable = key && request.keep;
   if (!built.mesh) {
     auto mesh = asset::importMesh(
         request.file, request.options, [&](float f, std::string_view stage) { report(f * importShare, stage); },
         cancel);
     if (!mesh) return Error{"file", mesh.error().message()};
+    if (auto stamps = stampsBeside(*mesh)) beside = std::move(*stamps);
+    else cacheable = false;  // a file it read is gone already: nothing to tell an edit by
     mesh->transform(request.world);
     report(importShare, "building the triangle BVH");
     auto collider = TriMeshCollider::create(*mesh);
@@ -199,7 +262,7 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
     if (!map) return Error{"cell_size", map.error().message()};
     built.field = std::make_shared<const BrickMap>(std::move(map).value());
   }
-  if (key && request.keep) cache.insert(*key, cell, built);
+  if (cacheable) cache.insert(*key, cell, built, std::move(beside));
   report(1.0f, "done");
   return built;
 }

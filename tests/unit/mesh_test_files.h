@@ -66,12 +66,16 @@ inline std::string base64(const std::string& bytes) {
   return out;
 }
 
-/// glTF 2.0 with an embedded base64 buffer: one mesh of two primitives, one triangle each.
+/// glTF 2.0 with an embedded base64 buffer (or, with `bufferFile`, that file beside it, as
+/// Blender's "glTF Separate" writes): one mesh of two primitives, one triangle each.
 /// Primitive 0 (x in [0,1]) uses material 1 "rock" (grey), primitive 1 (x in [3,4]) material 0
 /// "grass" (green). The node is translated by (0, 0, 5).
-inline std::filesystem::path writeTwoMaterialGltf(const std::filesystem::path& dir) {
+inline std::filesystem::path writeTwoMaterialGltf(const std::filesystem::path& dir, const std::string& bufferFile = {}) {
   const float positions[18] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 3, 0, 0, 4, 0, 0, 3, 1, 0};
   const std::string bytes(reinterpret_cast<const char*>(positions), sizeof(positions));
+  if (!bufferFile.empty()) writeText(dir / bufferFile, bytes);
+  const std::string uri =
+      bufferFile.empty() ? "data:application/octet-stream;base64," + base64(bytes) : bufferFile;
   const std::string json = R"({
   "asset": {"version": "2.0"},
   "scene": 0,
@@ -85,7 +89,7 @@ inline std::filesystem::path writeTwoMaterialGltf(const std::filesystem::path& d
     {"attributes": {"POSITION": 0}, "material": 1},
     {"attributes": {"POSITION": 1}, "material": 0}
   ]}],
-  "buffers": [{"byteLength": 72, "uri": "data:application/octet-stream;base64,)" + base64(bytes) + R"("}],
+  "buffers": [{"byteLength": 72, "uri": ")" + uri + R"("}],
   "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 72}],
   "accessors": [
     {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},

@@ -1,6 +1,7 @@
 // importMesh: Assimp scene -> one flattened TriangleMesh (see mesh_import.h for axes/units).
 #include "floptle/core/asset/mesh_import.h"
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
 #include <assimp/ProgressHandler.hpp>
 #include <assimp/config.h>
@@ -9,6 +10,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -150,6 +152,28 @@ struct Flattener {
   }
 };
 
+/// Assimp's own file access, noting every file it opens: an OBJ's .mtl and a glTF's .bin are
+/// part of the mesh as much as the file named, and a cache of what was built from it must know
+/// them to notice an edit.
+class RecordingIOSystem : public Assimp::DefaultIOSystem {
+ public:
+  explicit RecordingIOSystem(std::vector<std::filesystem::path>& opened) : opened_(opened) {}
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    Assimp::IOStream* stream = DefaultIOSystem::Open(file, mode);
+    if (stream) {
+      std::error_code ec;
+      std::filesystem::path path = std::filesystem::absolute(file, ec);
+      if (ec) path = file;
+      path = path.lexically_normal();
+      if (std::find(opened_.begin(), opened_.end(), path) == opened_.end()) opened_.push_back(std::move(path));
+    }
+    return stream;
+  }
+
+ private:
+  std::vector<std::filesystem::path>& opened_;
+};
+
 }  // namespace
 
 Expected<TriangleMesh> importMesh(const std::filesystem::path& path, const ImportOptions& options,
@@ -163,7 +187,9 @@ Expected<TriangleMesh> importMesh(const std::filesystem::path& path, const Impor
   if (ext != ".gltf" && ext != ".glb" && ext != ".obj" && ext != ".fbx")
     return Error{where, "unsupported mesh format '" + ext + "' (use .glb, .gltf, .obj or .fbx)"};
 
+  std::vector<std::filesystem::path> opened;
   Assimp::Importer importer;
+  importer.SetIOHandler(new RecordingIOSystem(opened));  // the importer owns it
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   importer.SetProgressHandler(new ProgressBridge(progress, cancel));  // the importer owns it
   const aiScene* scene = importer.ReadFile(
@@ -176,6 +202,13 @@ Expected<TriangleMesh> importMesh(const std::filesystem::path& path, const Impor
   if (progress) progress(0.5f, "flattening");
 
   TriangleMesh mesh;
+  // The file named first (Assimp may open it more than once, or others before it).
+  std::error_code absoluteError;
+  std::filesystem::path named = std::filesystem::absolute(path, absoluteError).lexically_normal();
+  if (absoluteError) named = path;
+  mesh.sourceFiles.push_back(named);
+  for (auto& file : opened)
+    if (file != named) mesh.sourceFiles.push_back(std::move(file));
   Flattener flattener{*scene, mesh, {}};
   flattener.visit(*scene->mRootNode, sceneFrame(*scene, ext, options));
   if (flattener.tooManySlots) return Error{where, "more than 65535 material slots"};

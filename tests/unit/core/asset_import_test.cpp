@@ -65,6 +65,33 @@ TEST(AssetImport, TwoMaterialGltfKeepsSlotsAndAppliesNodeTransform) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(AssetImport, SourceFilesListTheMeshFileThenWhatItRefersTo) {
+  const auto dir = makeTempDir("sources");
+  const auto canonicalIn = [&](const std::string& name) { return std::filesystem::canonical(dir / name); };
+  const auto canonicalOf = [](const std::vector<std::filesystem::path>& files) {
+    std::vector<std::filesystem::path> out;
+    for (const auto& f : files) out.push_back(std::filesystem::canonical(f));
+    return out;
+  };
+  auto obj = importMesh(floptle::testing::writeTwoMaterialCubeObj(dir));
+  ASSERT_TRUE(obj.ok()) << obj.error().message();
+  for (const auto& f : obj->sourceFiles) EXPECT_TRUE(f.is_absolute()) << f;
+  EXPECT_EQ(canonicalOf(obj->sourceFiles),
+            (std::vector<std::filesystem::path>{canonicalIn("cube.obj"), canonicalIn("cube.mtl")}));
+  // A glTF whose buffer is a .bin beside it; an embedded buffer is no file.
+  auto separate = importMesh(floptle::testing::writeTwoMaterialGltf(dir, "two.bin"));
+  ASSERT_TRUE(separate.ok()) << separate.error().message();
+  EXPECT_EQ(separate->triangleCount(), 2u);
+  EXPECT_EQ(canonicalOf(separate->sourceFiles),
+            (std::vector<std::filesystem::path>{canonicalIn("two.gltf"), canonicalIn("two.bin")}));
+  auto embedded = importMesh(floptle::testing::writeTwoMaterialGltf(dir));
+  ASSERT_TRUE(embedded.ok()) << embedded.error().message();
+  EXPECT_EQ(canonicalOf(embedded->sourceFiles), (std::vector<std::filesystem::path>{canonicalIn("two.gltf")}));
+  // A mesh made in code has none.
+  EXPECT_TRUE(floptle::testing::boxMesh(Vec3(1.0f)).sourceFiles.empty());
+  std::filesystem::remove_all(dir);
+}
+
 TEST(AssetImport, ZUpFileIsTurnedToYUp) {
   const auto dir = makeTempDir("zup");
   writeText(dir / "tri.obj", "v 1 2 3\nv 2 2 3\nv 1 3 3\nf 1 2 3\n");

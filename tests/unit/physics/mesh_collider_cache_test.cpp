@@ -202,6 +202,52 @@ TEST_F(MeshColliderCacheTest, RewrittenFileIsReadAgain) {
   EXPECT_EQ(meshColliderCacheStats().hits, 0u);
 }
 
+// The key holds the mesh file's own stamp; an edit to a file it refers to (the .mtl of an OBJ,
+// the .bin of a glTF) makes the entry stale as well.
+TEST_F(MeshColliderCacheTest, EditedMtlOrBinBesideTheMeshIsReadAgain) {
+  const auto colourOf = [](const CollisionShape& shape, const std::string& slot) {
+    for (const auto& s : dynamic_cast<const TriMeshCollider&>(shape).mesh().materialSlots)
+      if (s.name == slot) return s.baseColor;
+    return Vec4(-1.0f);
+  };
+  floptle::testing::writeTwoMaterialCubeObj(dir_);
+  auto before = make({{"file", "cube.obj"}});
+  ASSERT_TRUE(before);
+  EXPECT_NEAR(colourOf(*before, "grass").x, 0.1f, 1e-6f);
+  ASSERT_TRUE(make({{"file", "cube.obj"}}));
+  EXPECT_EQ(meshColliderCacheStats().hits, 1u);
+
+  // The .mtl alone rewritten: the same size, a later write time; cube.obj untouched.
+  const auto obj = std::filesystem::last_write_time(dir_ / "cube.obj");
+  const auto mtl = std::filesystem::last_write_time(dir_ / "cube.mtl");
+  floptle::testing::writeText(dir_ / "cube.mtl", "newmtl grass\nKd 0.9 0.8 0.2\n\nnewmtl rock\nKd 0.5 0.5 0.5\n");
+  std::filesystem::last_write_time(dir_ / "cube.mtl", mtl + std::chrono::seconds(2));
+  ASSERT_EQ(std::filesystem::last_write_time(dir_ / "cube.obj"), obj);
+  auto after = make({{"file", "cube.obj"}});
+  ASSERT_TRUE(after);
+  EXPECT_NEAR(colourOf(*after, "grass").x, 0.9f, 1e-6f) << "the old .mtl was served from the cache";
+  MeshColliderCacheStats s = meshColliderCacheStats();
+  EXPECT_EQ(s.stale, 1u);
+  EXPECT_EQ(s.misses, 2u);
+  EXPECT_EQ(s.entries, 1u);
+  ASSERT_TRUE(make({{"file", "cube.obj"}}));
+  EXPECT_EQ(meshColliderCacheStats().hits, 2u) << "the new version is cached";
+
+  // A glTF's .bin rewritten with the triangles 2 m higher (same size): read again.
+  floptle::testing::writeTwoMaterialGltf(dir_, "two.bin");
+  auto low = make({{"file", "two.gltf"}});
+  ASSERT_TRUE(low);
+  EXPECT_NEAR(dynamic_cast<const TriMeshCollider&>(*low).mesh().bounds().max.y, 1.0f, 1e-6f);
+  const auto bin = std::filesystem::last_write_time(dir_ / "two.bin");
+  const float raised[18] = {0, 2, 0, 1, 2, 0, 0, 3, 0, 3, 2, 0, 4, 2, 0, 3, 3, 0};
+  floptle::testing::writeText(dir_ / "two.bin", std::string(reinterpret_cast<const char*>(raised), sizeof(raised)));
+  std::filesystem::last_write_time(dir_ / "two.bin", bin + std::chrono::seconds(2));
+  auto high = make({{"file", "two.gltf"}});
+  ASSERT_TRUE(high);
+  EXPECT_NEAR(dynamic_cast<const TriMeshCollider&>(*high).mesh().bounds().max.y, 3.0f, 1e-6f);
+  EXPECT_EQ(meshColliderCacheStats().stale, 2u);
+}
+
 TEST_F(MeshColliderCacheTest, OtherTransformUpAxisOrCellSizeIsBuiltAgain) {
   ASSERT_TRUE(make({{"file", "cube.obj"}}));
   Transform moved;

@@ -9,7 +9,10 @@
 // Key: the file's canonical absolute path, its size and last write time (an edited file is
 // read again), the import options (up axis, unit scale), the node's world transform (exact
 // bits of position, rotation, scale: the collider is built in world space), and for a field
-// its cell size (the band is always MeshFieldBakeSettings' default). Value: the
+// its cell size (the band is always MeshFieldBakeSettings' default). An entry also keeps the
+// size and write time of every other file the import read (an OBJ's .mtl, a glTF's .bin, as
+// TriangleMesh::sourceFiles lists them) and is dropped as stale when one has changed or gone,
+// so a material renamed in the .mtl alone is read again too. Value: the
 // TriMeshCollider prototype (immutable, shared through TriMeshCollider::share()) and the
 // baked BrickMaps (const; a world gets its own copy, since BakedFieldCollider re-bakes its map
 // in place).
@@ -88,6 +91,9 @@ struct MeshColliderCacheStats {
   std::uint64_t bakes = 0;
   /// Entries dropped for the budget (-).
   std::uint64_t evictions = 0;
+  /// Entries dropped because a file their import read besides the mesh file (an OBJ's .mtl,
+  /// a glTF's .bin) has changed or gone since (-).
+  std::uint64_t stale = 0;
   /// Entries held now (-) and their bytes (bytes).
   std::size_t entries = 0;
   std::size_t bytes = 0;

@@ -3,6 +3,7 @@
 // frame (+Y up, meters), with one material slot label per triangle.
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct TriangleMesh {
   std::vector<std::uint16_t> triangleSlots;
   /// Slots actually used by some triangle, in first-use order of the file's materials.
   std::vector<MaterialSlot> materialSlots;
+  /// Every file an import read to build this mesh, as absolute paths: the mesh file first, then
+  /// what it refers to (an OBJ's .mtl, a glTF's .bin buffers). Empty for a mesh built in code.
+  std::vector<std::filesystem::path> sourceFiles;
 
   std::size_t triangleCount() const { return triangles.size(); }
   /// Bounds of every vertex (m); empty for an empty mesh.

@@ -113,8 +113,17 @@ void MainWindow::restoreSettings() {
   } else {
     resize(1280, 800);
   }
-  restoreState(settings.value("window/state").toByteArray());
+  if (!restoreState(settings.value("window/state").toByteArray())) applyDefaultDockSizes();
   applyPreferences(Preferences::load(), *this);
+}
+
+void MainWindow::applyDefaultDockSizes() {
+  // Left to themselves the docks split the window by their size hints, and the log (one line
+  // at first) took a third of its height from the viewport. The log and the interaction grid
+  // get a few lines, the side panels what their columns need; the viewport the rest.
+  auto named = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+  resizeDocks({named("logDock")}, {150}, Qt::Vertical);
+  resizeDocks({named("sceneDock"), named("inspectorDock")}, {260, 320}, Qt::Horizontal);
 }
 
 void MainWindow::saveSettings() const {

@@ -111,6 +111,8 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void connectViewport();
   void restoreSettings();
+  /// The first-run dock sizes (no saved layout): the viewport gets most of the window.
+  void applyDefaultDockSizes();
   void saveSettings() const;
   void updateTitle();
   void rebuildRecentMenu();

@@ -3,7 +3,6 @@
 // component references the file, with one scene material per material slot.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +11,7 @@
 #include "progress_lines.h"
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/mesh_scene_entries.h"
+#include "floptle/core/scene/scene_io.h"
 
 namespace floptle::cli {
 namespace {
@@ -74,19 +74,8 @@ int runImport(Args args) {
   scene["interactions"] = nlohmann::ordered_json::array();
   scene["nodes"] = nlohmann::ordered_json::array({entries.node});
 
-  // Atomic write: a temporary beside the target, then rename.
-  const std::filesystem::path temporary = outPath.string() + ".tmp";
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) return fail(outPath.string() + ": cannot write");
-    file << scene.dump(2) << "\n";
-    if (!file.good()) return fail(outPath.string() + ": write failed");
-  }
-  std::filesystem::rename(temporary, outPath, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    return fail(outPath.string() + ": cannot write (" + ec.message() + ")");
-  }
+  // The editor's save: canonical text, written atomically; an error says what failed and why.
+  if (auto saved = scene::saveSceneFile(outPath, scene); !saved) return fail(saved.error().message());
   std::fprintf(stderr, "import: %zu triangles, %zu material slots -> %s\n", mesh->triangleCount(), mesh->materialSlots.size(),
                outPath.string().c_str());
   return 0;

@@ -63,7 +63,7 @@ TEST(CliImport, WritesASceneWithTheMeshAsAStaticNode) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(CliImport, UnreadableMeshFailsWithAClearMessageAndWritesNothing) {
+TEST(CliImport, UnreadableMeshOrUnwritableOutputFailsWithAClearMessageAndWritesNothing) {
   const auto dir = floptle::testing::makeTempDir("cli_import_bad");
   floptle::testing::writeText(dir / "empty.obj", "");
   const auto out = dir / "out.json";
@@ -74,6 +74,21 @@ TEST(CliImport, UnreadableMeshFailsWithAClearMessageAndWritesNothing) {
   EXPECT_NE(readAll(dir / "err.txt").find("not found"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_EQ(runCli("import --out \"" + out.string() + "\"", dir / "err.txt"), 2) << "usage error";
+  // An output folder that does not exist: the reason, and no stray file anywhere.
+  const auto mesh = floptle::testing::writeTwoMaterialCubeObj(dir);
+  EXPECT_EQ(runCli("import \"" + mesh.string() + "\" --out \"" + (dir / "no_such_folder" / "out.json").string() + "\"",
+                   dir / "err.txt"),
+            1);
+  const std::string err = readAll(dir / "err.txt");
+  EXPECT_NE(err.find("no_such_folder"), std::string::npos) << err;
+  EXPECT_NE(err.find("No such file or directory"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "no_such_folder"));
+  // An existing scene is replaced whole (written beside it, then renamed over it).
+  floptle::testing::writeText(out, "old");
+  ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 0);
+  EXPECT_EQ(nlohmann::json::parse(readAll(out))["format"], "floptle.scene");
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
   std::filesystem::remove_all(dir);
 }
 

@@ -89,9 +89,9 @@ void ImportedMeshView::startLoad(const std::string& key, const std::string& path
       pickColliders_.erase(key);
     } else {
       failed_[key] = true;
-      const std::string why = load->mesh ? load->mesh->error().message() : "not loaded";
-      emit message(tr("Viewport: cannot draw mesh %1: %2")
-                       .arg(QString::fromStdString(load->path), QString::fromStdString(why)));
+      // importMesh's errors start with the path already ("/x/rock.glb: file not found").
+      const std::string why = load->mesh ? load->mesh->error().message() : load->path + ": not loaded";
+      emit message(tr("Viewport: cannot draw mesh: %1").arg(QString::fromStdString(why)));
     }
     sync();
   });

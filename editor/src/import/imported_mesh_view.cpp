@@ -2,6 +2,7 @@
 #include "floptle/editor/import_mesh_view.h"
 
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -49,8 +50,13 @@ std::optional<MeshRef> meshRef(const nlohmann::ordered_json& component, const st
 }  // namespace
 
 ImportedMeshView::ImportedMeshView(EditorDocument& document, RaymarchView& view, QObject* parent)
-    : QObject(parent), document_(document), view_(view) {
+    : QObject(parent), document_(document), view_(view), watcher_(new QFileSystemWatcher(this)) {
   connect(&document_, &EditorDocument::documentChanged, this, &ImportedMeshView::sync);
+  connect(watcher_, &QFileSystemWatcher::fileChanged, this, &ImportedMeshView::fileChanged);
+  connect(watcher_, &QFileSystemWatcher::directoryChanged, this, &ImportedMeshView::fileChanged);
+  settleTimer_.setSingleShot(true);
+  settleTimer_.setInterval(kReloadSettleMs);
+  connect(&settleTimer_, &QTimer::timeout, this, &ImportedMeshView::reloadChanged);
 }
 
 ImportedMeshView::~ImportedMeshView() {
@@ -65,43 +71,103 @@ std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, cons
 }
 
 void ImportedMeshView::prime(const std::string& cacheKey, asset::TriangleMesh mesh) {
+  watch(cacheKey, mesh.sourceFiles);
   meshes_[cacheKey] = std::make_shared<const asset::TriangleMesh>(std::move(mesh));
   pickColliders_.erase(cacheKey);
   failed_.erase(cacheKey);
   sync();
 }
 
-void ImportedMeshView::startLoad(const std::string& key, const std::string& path, const std::string& upAxis,
-                                 double unitScale) {
+void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
+  sources_[key] = source;
   asset::ImportOptions options;
-  options.upAxis = upAxis == "y"   ? asset::ImportOptions::UpAxis::Y
-                   : upAxis == "z" ? asset::ImportOptions::UpAxis::Z
-                                   : asset::ImportOptions::UpAxis::Automatic;
-  options.unitScale = float(unitScale);
+  options.upAxis = source.upAxis == "y"   ? asset::ImportOptions::UpAxis::Y
+                   : source.upAxis == "z" ? asset::ImportOptions::UpAxis::Z
+                                          : asset::ImportOptions::UpAxis::Automatic;
+  options.unitScale = float(source.unitScale);
   auto* watcher = new QFutureWatcher<std::shared_ptr<Load>>(this);
   loading_[key] = watcher;
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, key] {
     const std::shared_ptr<Load> load = watcher->result();
     loading_.erase(key);
     watcher->deleteLater();
+    const bool reload = meshes_.count(key) > 0;
     if (load->mesh && load->mesh->ok()) {
+      watch(key, load->mesh->value().sourceFiles);
       meshes_[key] = std::make_shared<const asset::TriangleMesh>(std::move(load->mesh->value()));
       pickColliders_.erase(key);
+      failed_.erase(key);
+      if (reload) {
+        // Uploaded again on the sync below: every layer drawn from this key.
+        for (auto& [layer, signature] : shownSignature_)
+          if (signature.compare(0, key.size() + 1, key + "|") == 0 || signature == key) signature.clear();
+        ++reloads_;
+        emit message(tr("Reloaded mesh %1 (changed on disk)").arg(QString::fromStdString(load->path)));
+        emit reloaded(QString::fromStdString(load->path));
+      }
     } else {
       failed_[key] = true;
+      watch(key, {});
       // importMesh's errors start with the path already ("/x/rock.glb: file not found").
       const std::string why = load->mesh ? load->mesh->error().message() : load->path + ": not loaded";
-      emit message(tr("Viewport: cannot draw mesh: %1").arg(QString::fromStdString(why)));
+      emit message(reload ? tr("Viewport: cannot reload mesh, the last version stays drawn: %1")
+                                .arg(QString::fromStdString(why))
+                          : tr("Viewport: cannot draw mesh: %1").arg(QString::fromStdString(why)));
     }
     sync();
   });
-  watcher->setFuture(QtConcurrent::run([key, path, options] {
+  watcher->setFuture(QtConcurrent::run([key, path = source.path, options] {
     auto load = std::make_shared<Load>();
     load->key = key;
     load->path = path;
     load->mesh = asset::importMesh(std::filesystem::path(path), options);
     return load;
   }));
+}
+
+void ImportedMeshView::watch(const std::string& key, const std::vector<std::filesystem::path>& files) {
+  std::vector<QString> paths;
+  for (const auto& file : files) paths.push_back(QString::fromStdString(file.string()));
+  // Nothing read (the file is missing or broken): its folder, to notice it being written.
+  if (paths.empty() && sources_.count(key))
+    paths.push_back(QFileInfo(QString::fromStdString(sources_[key].path)).absolutePath());
+  for (const QString& path : paths) {
+    watchedBy_[path].insert(key);
+    if (QFileInfo::exists(path) && !watcher_->files().contains(path) && !watcher_->directories().contains(path))
+      watcher_->addPath(path);
+  }
+}
+
+void ImportedMeshView::fileChanged(const QString& path) {
+  const auto it = watchedBy_.find(path);
+  if (it == watchedBy_.end()) return;
+  for (const std::string& key : it->second) {
+    const auto source = sources_.find(key);
+    // A missing file's folder changed: only worth a try once the file is there.
+    if (failed_.count(key) && source != sources_.end() && !QFileInfo::exists(QString::fromStdString(source->second.path)))
+      continue;
+    changed_.insert(key);
+  }
+  // An exporter that writes a new file and renames it over the old one ends the watch: renew it.
+  if (QFileInfo::exists(path) && !watcher_->files().contains(path) && !watcher_->directories().contains(path))
+    watcher_->addPath(path);
+  if (!changed_.empty()) settleTimer_.start();
+}
+
+void ImportedMeshView::reloadChanged() {
+  std::set<std::string> later;
+  for (const std::string& key : changed_) {
+    if (loading_.count(key)) {
+      later.insert(key);  // read again once the read in flight is in
+      continue;
+    }
+    const auto source = sources_.find(key);
+    if (source == sources_.end() || (!meshes_.count(key) && !failed_.count(key))) continue;
+    failed_.erase(key);
+    startLoad(key, source->second);
+  }
+  changed_ = std::move(later);
+  if (!changed_.empty()) settleTimer_.start();
 }
 
 void ImportedMeshView::sync() {
@@ -119,9 +185,10 @@ void ImportedMeshView::sync() {
     if (!ref) continue;
     const QString layer = layerName(QString::fromStdString(node.name));
     const std::string key = meshCacheKey(ref->path, ref->upAxis, ref->unitScale);
+    if (!sources_.count(key)) sources_[key] = Source{ref->path, ref->upAxis, ref->unitScale};
     const auto found = meshes_.find(key);
     if (found == meshes_.end()) {
-      if (!loading_.count(key) && !failed_.count(key)) startLoad(key, ref->path, ref->upAxis, ref->unitScale);
+      if (!loading_.count(key) && !failed_.count(key)) startLoad(key, Source{ref->path, ref->upAxis, ref->unitScale});
       continue;  // drawn once loaded
     }
     seen.insert(layer);

@@ -95,6 +95,11 @@ std::uint64_t ColliderWireframes::nodeKey(const scene::SceneNode& node) const {
   return std::hash<std::string>{}(text);
 }
 
+void ColliderWireframes::filesChanged() {
+  cache_.clear();
+  refresh();
+}
+
 void ColliderWireframes::refresh() {
   debounce_.stop();
   if (jobActive_) {  // the running job is stale: stop it, then start over

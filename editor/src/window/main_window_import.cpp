@@ -40,6 +40,8 @@ void installMeshTools(MainWindow& window) {
   LogPanel* log = window.log();
   QObject::connect(importer, &MeshImporter::message, log, &LogPanel::appendMessage);
   QObject::connect(meshes, &ImportedMeshView::message, log, &LogPanel::appendMessage);
+  // A re-exported mesh: its collider wireframe is extracted again (its node did not change).
+  QObject::connect(meshes, &ImportedMeshView::reloaded, wireframes, &ColliderWireframes::filesChanged);
   QObject::connect(wireframes, &ColliderWireframes::failed, log, [log](const QString& node, const QString& why) {
     log->appendMessage(QObject::tr("Collider wireframe of %1: %2").arg(node, why));
   });

@@ -9,15 +9,27 @@
 // cached by absolute path and options; a moved node only changes the layer's transform (no
 // re-upload). A file that fails to load logs one message and draws nothing.
 //
+// Live reload: every file a loaded mesh was read from (TriangleMesh::sourceFiles: the mesh
+// file, an OBJ's .mtl, a glTF's .bin) is watched. When one changes on disk (a re-export from
+// Blender), the mesh is read again in the background and swapped in when it is ready; the old
+// one stays drawn meanwhile, and a failed read keeps it and says why. Changes within
+// kReloadSettleMs are taken as one (an exporter writes the .gltf and then the .bin). A file
+// that was missing is looked for again when its folder changes. Play and the collider overlay
+// pick the new file up by themselves (the physics mesh cache checks the same files).
+//
 // pick() answers a viewport click against the drawn meshes (exact ray vs triangles through a
 // physics TriMeshCollider per file, built on the first pick and kept with the mesh).
 #include <QObject>
 #include <QSet>
+#include <QTimer>
 #include <QString>
 
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/triangle_mesh.h"
@@ -30,6 +42,7 @@ class TriMeshCollider;
 
 template <class T>
 class QFutureWatcher;
+class QFileSystemWatcher;
 
 namespace floptle::editor {
 
@@ -54,12 +67,19 @@ class ImportedMeshView : public QObject {
 
   /// Files still loading (-).
   int pendingLoads() const { return int(loading_.size()); }
+  /// Meshes read again after their files changed on disk (-).
+  int reloads() const { return reloads_; }
+  /// How long after a change on disk the mesh is read again, so a burst of writes is one
+  /// reload (ms).
+  static constexpr int kReloadSettleMs = 250;
   /// Layer name of a node's mesh.
   static QString layerName(const QString& node) { return QStringLiteral("mesh:") + node; }
 
  signals:
   /// The layers were rebuilt.
   void updated();
+  /// A mesh was read again after its files changed on disk (`path`: the mesh file).
+  void reloaded(const QString& path);
   void message(const QString& text);
 
  public slots:
@@ -67,14 +87,33 @@ class ImportedMeshView : public QObject {
 
  private:
   struct Load;
-  void startLoad(const std::string& key, const std::string& path, const std::string& upAxis, double unitScale);
+  struct Source {
+    std::string path;  ///< absolute
+    std::string upAxis;
+    double unitScale = 0.0;
+  };
+  void startLoad(const std::string& key, const Source& source);
+  /// Watches the files `key` was read from (or, when it could not be read, its folder).
+  void watch(const std::string& key, const std::vector<std::filesystem::path>& files);
+  void fileChanged(const QString& path);
+  void reloadChanged();
 
   EditorDocument& document_;
   RaymarchView& view_;
   std::map<std::string, std::shared_ptr<const asset::TriangleMesh>> meshes_;
   std::map<std::string, QFutureWatcher<std::shared_ptr<Load>>*> loading_;
-  /// Keys that failed to load (logged once, not retried until the component changes).
+  /// Keys that failed to load (logged once, not retried until a file or folder they depend on
+  /// changes).
   std::map<std::string, bool> failed_;
+  /// What each key was loaded from.
+  std::map<std::string, Source> sources_;
+  QFileSystemWatcher* watcher_ = nullptr;
+  /// Watched file or folder -> the keys read from it (or missing in it).
+  std::map<QString, std::set<std::string>> watchedBy_;
+  /// Keys whose files changed, reloaded when settleTimer_ fires.
+  std::set<std::string> changed_;
+  QTimer settleTimer_;
+  int reloads_ = 0;
   /// Per shown layer: the mesh key and colours it was uploaded with (upload only on change).
   std::map<QString, std::string> shownSignature_;
   struct ShownMesh {

@@ -102,6 +102,9 @@ class ColliderWireframes : public QObject {
  public slots:
   /// Re-reads the document (debounced); called on every document change.
   void scheduleRefresh();
+  /// Extracts every shown wireframe again: a file a node names changed on disk while the
+  /// document (the cache key) did not.
+  void filesChanged();
 
  private:
   struct Job;

@@ -107,7 +107,7 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
       }
     } else {
       failed_[key] = true;
-      watch(key, {});
+      watch(key, {});  // the file, or its folder while it is missing
       // importMesh's errors start with the path already ("/x/rock.glb: file not found").
       const std::string why = load->mesh ? load->mesh->error().message() : load->path + ": not loaded";
       emit message(reload ? tr("Viewport: cannot reload mesh, the last version stays drawn: %1")
@@ -128,9 +128,13 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
 void ImportedMeshView::watch(const std::string& key, const std::vector<std::filesystem::path>& files) {
   std::vector<QString> paths;
   for (const auto& file : files) paths.push_back(QString::fromStdString(file.string()));
-  // Nothing read (the file is missing or broken): its folder, to notice it being written.
-  if (paths.empty() && sources_.count(key))
-    paths.push_back(QFileInfo(QString::fromStdString(sources_[key].path)).absolutePath());
+  if (const auto source = sources_.find(key); source != sources_.end()) {
+    const QString main = QString::fromStdString(source->second.path);
+    // The mesh file itself even when it could not be read (broken: its next write may fix it),
+    // and while it is missing, its folder (to notice it being written).
+    if (QFileInfo::exists(main)) paths.push_back(main);
+    else paths.push_back(QFileInfo(main).absolutePath());
+  }
   for (const QString& path : paths) {
     watchedBy_[path].insert(key);
     if (QFileInfo::exists(path) && !watcher_->files().contains(path) && !watcher_->directories().contains(path))
@@ -141,11 +145,16 @@ void ImportedMeshView::watch(const std::string& key, const std::vector<std::file
 void ImportedMeshView::fileChanged(const QString& path) {
   const auto it = watchedBy_.find(path);
   if (it == watchedBy_.end()) return;
+  const bool folder = watcher_->directories().contains(path);
   for (const std::string& key : it->second) {
-    const auto source = sources_.find(key);
-    // A missing file's folder changed: only worth a try once the file is there.
-    if (failed_.count(key) && source != sources_.end() && !QFileInfo::exists(QString::fromStdString(source->second.path)))
-      continue;
+    // A folder changes whenever anything in it does: it counts only once the missing file is
+    // there (and not yet watched itself).
+    if (folder) {
+      const auto source = sources_.find(key);
+      if (source == sources_.end()) continue;
+      const QString main = QString::fromStdString(source->second.path);
+      if (!QFileInfo::exists(main) || watcher_->files().contains(main)) continue;
+    }
     changed_.insert(key);
   }
   // An exporter that writes a new file and renames it over the old one ends the watch: renew it.

@@ -10,6 +10,8 @@
 #include <QPushButton>
 
 #include "floptle/core/scene/scene.h"
+#include "floptle/editor/import_mesh_view.h"
+#include "floptle/editor/mesh_import_dialog.h"
 #include "floptle/editor/play_mode.h"
 #include "floptle/editor/play_session.h"
 #include "floptle/physics/mesh_collider_cache.h"
@@ -148,6 +150,33 @@ TEST_F(ImportMeshTest, ObjBecomesOneNodeDrawnWithItsMaterialsAndUndoRemovesIt) {
   EXPECT_LT(qBlue(after) - qRed(after), 40) << "the mesh is still drawn after undo";
   document().undoStack()->redo();
   EXPECT_EQ(document().nodeNames(), QStringList({"ball", "cube"}));
+}
+
+// The up-axis choice (as `floptle import --up z`): written into the component, and the mesh
+// handed to the viewport is the turned one, drawn without reading the file again.
+TEST_F(ImportMeshTest, ZUpChoiceIsWrittenAndDrawnTurned) {
+  MeshImportDialog dialog(QStringLiteral("cube.obj"));
+  EXPECT_EQ(dialog.collision(), MeshCollision::TriangleMesh) << "defaults";
+  EXPECT_EQ(dialog.upAxis(), asset::ImportOptions::UpAxis::Automatic);
+  dialog.setChoices(MeshCollision::BakedField, asset::ImportOptions::UpAxis::Z);
+  EXPECT_EQ(dialog.collision(), MeshCollision::BakedField);
+  EXPECT_EQ(dialog.upAxis(), asset::ImportOptions::UpAxis::Z);
+
+  asset::ImportOptions zUp;
+  zUp.upAxis = asset::ImportOptions::UpAxis::Z;
+  QSignalSpy imported(importer_, &MeshImporter::imported);
+  ASSERT_TRUE(importer_->start(path("cube.obj"), MeshCollision::TriangleMesh, zUp));
+  ASSERT_TRUE(waitFor([&] { return imported.count() == 1; }, 60000));
+  const Json node = *document().valueAt(document().nodePointer("cube"));
+  EXPECT_EQ(node["mesh"]["up_axis"], "z");
+  auto* meshes = window().findChild<ImportedMeshView*>(QStringLiteral("importedMeshView"));
+  ASSERT_NE(meshes, nullptr);
+  EXPECT_EQ(meshes->pendingLoads(), 0) << "the imported mesh was read again";
+  // (x, y, z) in the file -> (x, z, -y): the box y in [0, 2], z in [-1, 1] lies at z in [-2, 0],
+  // y in [-1, 1]; straight down at (0, 5, -0.5) its top is 4 m away (3 m were it taken as Y-up).
+  const auto hit = meshes->pick(Ray{Vec3(0.0f, 5.0f, -0.5f), Vec3(0.0f, -1.0f, 0.0f)});
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->distance, 4.0f, 1e-4f);
 }
 
 TEST_F(ImportMeshTest, SecondImportOfTheSameFileGetsUniqueNames) {

@@ -70,6 +70,14 @@ std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, cons
   return key.str();
 }
 
+std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, const asset::ImportOptions& options) {
+  // As meshRef reads the component asset::meshSceneEntries writes: no up_axis is "auto".
+  const char* upAxis = options.upAxis == asset::ImportOptions::UpAxis::Y   ? "y"
+                       : options.upAxis == asset::ImportOptions::UpAxis::Z ? "z"
+                                                                           : "auto";
+  return meshCacheKey(absolutePath, upAxis, options.unitScale > 0.0f ? double(options.unitScale) : 0.0);
+}
+
 void ImportedMeshView::prime(const std::string& cacheKey, asset::TriangleMesh mesh) {
   watch(cacheKey, mesh.sourceFiles);
   meshes_[cacheKey] = std::make_shared<const asset::TriangleMesh>(std::move(mesh));

@@ -2,7 +2,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
-#include <QInputDialog>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QTimer>
@@ -13,6 +12,7 @@
 
 #include "floptle/editor/editor_document.h"
 #include "floptle/editor/import_mesh.h"
+#include "floptle/editor/mesh_import_dialog.h"
 
 namespace floptle::editor {
 
@@ -53,19 +53,18 @@ void MeshImporter::runDialog() {
       dialogParent_, tr("Import Mesh"), QString(),
       tr("Meshes (*.glb *.gltf *.obj *.fbx);;glTF 2.0 (*.glb *.gltf);;Wavefront OBJ (*.obj);;FBX (*.fbx);;All files (*)"));
   if (path.isEmpty()) return;
-  const QStringList choices{tr("Triangle mesh (exact, BVH)"), tr("Baked field (sparse brickmap)")};
-  bool ok = false;
-  const QString choice = QInputDialog::getItem(dialogParent_, tr("Import Mesh"),
-                                               tr("Collision for %1:").arg(QFileInfo(path).fileName()),
-                                               choices, 0, false, &ok);
-  if (!ok) return;
-  start(path, choice == choices[1] ? MeshCollision::BakedField : MeshCollision::TriangleMesh);
+  MeshImportDialog choices(QFileInfo(path).fileName(), dialogParent_);
+  if (choices.exec() != QDialog::Accepted) return;
+  asset::ImportOptions options;
+  options.upAxis = choices.upAxis();
+  start(path, choices.collision(), options);
 }
 
-bool MeshImporter::start(const QString& path, MeshCollision collision) {
+bool MeshImporter::start(const QString& path, MeshCollision collision, const asset::ImportOptions& options) {
   if (running()) return false;
   path_ = path;
   collision_ = collision;
+  options_ = options;
   shared_ = std::make_shared<Shared>();
   std::shared_ptr<Shared> shared = shared_;
 
@@ -84,6 +83,7 @@ bool MeshImporter::start(const QString& path, MeshCollision collision) {
   MeshImportRequest request;
   request.file = std::filesystem::path(path.toStdString());
   request.collision = collision;
+  request.options = options;
   emit message(tr("Importing %1 (%2)...")
                    .arg(path, collision == MeshCollision::BakedField ? tr("baked field") : tr("triangle mesh")));
   watcher_->setFuture(QtConcurrent::run([request, shared] {
@@ -161,7 +161,7 @@ void MeshImporter::onFinished() {
   const std::filesystem::path sceneDir =
       docPath.isEmpty() ? std::filesystem::path() : std::filesystem::path(QFileInfo(docPath).absolutePath().toStdString());
   const MeshSceneEntries entries = meshSceneEntries(result->mesh, std::filesystem::path(path_.toStdString()),
-                                                    sceneDir, collision_, materialIds, nodeNames);
+                                                    sceneDir, collision_, materialIds, nodeNames, options_);
   Json materials = scene.contains("materials") ? scene["materials"] : Json::array();
   for (const Json& material : entries.materials) materials.push_back(material);
   Json nodes = scene.contains("nodes") ? scene["nodes"] : Json::array();

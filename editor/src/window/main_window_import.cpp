@@ -47,7 +47,8 @@ void installMeshTools(MainWindow& window) {
   });
   QObject::connect(importer, &MeshImporter::meshReady, meshes, [meshes, importer](const QString& path) {
     if (const asset::TriangleMesh* mesh = importer->lastMesh())
-      meshes->prime(ImportedMeshView::meshCacheKey(QFileInfo(path).absoluteFilePath().toStdString(), "auto", 0.0), *mesh);
+      meshes->prime(ImportedMeshView::meshCacheKey(QFileInfo(path).absoluteFilePath().toStdString(), importer->lastOptions()),
+                    *mesh);
   });
   window.setImportMeshHandler([importer] { importer->runDialog(); });
 

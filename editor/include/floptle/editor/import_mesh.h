@@ -82,11 +82,12 @@ class MeshImporter : public QObject {
   MeshImporter(EditorDocument& document, QWidget* dialogParent);
   ~MeshImporter() override;
 
-  /// File dialog, then the collision choice, then start(). Cancelling a dialog does nothing.
+  /// File dialog, then the collision and up-axis choices (MeshImportDialog), then start().
+  /// Cancelling a dialog does nothing.
   void runDialog();
   /// Starts importing `path` on a worker thread with the progress dialog; false when an import
-  /// is already running.
-  bool start(const QString& path, MeshCollision collision);
+  /// is already running. The node's mesh component keeps `options` (up_axis, unit_scale).
+  bool start(const QString& path, MeshCollision collision, const asset::ImportOptions& options = {});
   bool running() const;
   /// The progress dialog of the running import (nullptr when none).
   QProgressDialog* progressDialog() const { return progress_; }
@@ -94,6 +95,8 @@ class MeshImporter : public QObject {
   void cancel();
   /// The mesh of the latest successful import (for the viewport, before it reloads the file).
   const asset::TriangleMesh* lastMesh() const { return lastMesh_.get(); }
+  /// The import options of the latest import.
+  const asset::ImportOptions& lastOptions() const { return options_; }
 
  signals:
   /// The import succeeded and lastMesh() holds the mesh; emitted just before the node is
@@ -120,6 +123,7 @@ class MeshImporter : public QObject {
   QFutureWatcher<Expected<MeshImportResult>>* watcher_ = nullptr;
   QString path_;
   MeshCollision collision_ = MeshCollision::TriangleMesh;
+  asset::ImportOptions options_;
   std::unique_ptr<asset::TriangleMesh> lastMesh_;
 };
 

@@ -60,6 +60,8 @@ class ImportedMeshView : public QObject {
   void prime(const std::string& cacheKey, asset::TriangleMesh mesh);
   /// Key of a mesh component's file as loaded: absolute path + import options.
   static std::string meshCacheKey(const std::string& absolutePath, const std::string& upAxis, double unitScale);
+  /// The same key for a file imported with `options` (as its mesh component records them).
+  static std::string meshCacheKey(const std::string& absolutePath, const asset::ImportOptions& options);
 
   /// Nearest drawn mesh along `ray` (world, unit direction) within maxDistance (m): its node,
   /// the distance along the ray (m) and the point. Meshes still loading are not hit.

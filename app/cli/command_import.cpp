@@ -39,7 +39,7 @@ int runImport(Args args) {
     } else if (a == "--collision") {
       if (!value(collision) || (collision != "mesh" && collision != "field")) return std::fputs(kUsage, stderr), 2;
     } else if (a == "--up") {
-      if (!value(up) || (up != "auto" && up != "y" && up != "z")) return std::fputs(kUsage, stderr), 2;
+      if (!value(up) || !asset::parseUpAxis(up)) return std::fputs(kUsage, stderr), 2;
     } else if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -53,9 +53,7 @@ int runImport(Args args) {
   if (meshArg.empty() || outArg.empty()) return std::fputs(kUsage, stderr), 2;
 
   asset::ImportOptions options;
-  options.upAxis = up == "y" ? asset::ImportOptions::UpAxis::Y
-                   : up == "z" ? asset::ImportOptions::UpAxis::Z
-                               : asset::ImportOptions::UpAxis::Automatic;
+  options.upAxis = asset::parseUpAxis(up).value_or(asset::ImportOptions::UpAxis::Automatic);
   ProgressLines lines("import");
   auto progress = [&](float fraction, std::string_view stage) { lines(fraction, stage); };
   const std::filesystem::path meshPath(meshArg), outPath(outArg);

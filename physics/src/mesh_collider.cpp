@@ -63,9 +63,7 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
   auto upAxis = choice(component, "up_axis", "auto", {"auto", "y", "z"}, where);
   if (!upAxis) return upAxis.error();
   asset::ImportOptions options;
-  options.upAxis = *upAxis == "y" ? asset::ImportOptions::UpAxis::Y
-                   : *upAxis == "z" ? asset::ImportOptions::UpAxis::Z
-                                    : asset::ImportOptions::UpAxis::Automatic;
+  options.upAxis = *asset::parseUpAxis(*upAxis);  // one of the words choice() accepted
   if (component.contains("unit_scale")) {
     auto scale = positiveNumber(component, "unit_scale", 1.0f, where);
     if (!scale) return scale.error();

@@ -32,7 +32,7 @@ struct MeshKey {
   auto operator<=>(const MeshKey&) const = default;
 };
 
-/// A file's identity and version: what keyOf records of the mesh file, for the files beside it.
+/// A file's version as the cache tells edits apart: its size and last write time.
 struct FileStamp {
   std::filesystem::path path;
   std::uintmax_t size = 0;  // (bytes)
@@ -199,11 +199,10 @@ std::optional<MeshKey> keyOf(const MeshColliderRequest& request) {
   const std::filesystem::path canonical = std::filesystem::canonical(request.file, ec);
   if (ec) return std::nullopt;
   key.canonicalPath = canonical.string();
-  key.fileSize = std::filesystem::file_size(canonical, ec);
-  if (ec) return std::nullopt;
-  const auto written = std::filesystem::last_write_time(canonical, ec);
-  if (ec) return std::nullopt;
-  key.writeTime = static_cast<std::int64_t>(written.time_since_epoch().count());
+  const std::optional<FileStamp> stamp = stampOf(canonical);
+  if (!stamp) return std::nullopt;
+  key.fileSize = stamp->size;
+  key.writeTime = stamp->writeTime;
   key.upAxis = static_cast<int>(request.options.upAxis);
   key.unitScaleBits = std::bit_cast<std::uint32_t>(request.options.unitScale);
   const Transform& w = request.world;

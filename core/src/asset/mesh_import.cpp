@@ -1,5 +1,6 @@
 // importMesh: Assimp scene -> one flattened TriangleMesh (see mesh_import.h for axes/units).
 #include "floptle/core/asset/mesh_import.h"
+#include "floptle/core/file_path.h"
 
 #include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
@@ -161,10 +162,7 @@ class RecordingIOSystem : public Assimp::DefaultIOSystem {
   Assimp::IOStream* Open(const char* file, const char* mode) override {
     Assimp::IOStream* stream = DefaultIOSystem::Open(file, mode);
     if (stream) {
-      std::error_code ec;
-      std::filesystem::path path = std::filesystem::absolute(file, ec);
-      if (ec) path = file;
-      path = path.lexically_normal();
+      std::filesystem::path path = absoluteNormal(file);
       if (std::find(opened_.begin(), opened_.end(), path) == opened_.end()) opened_.push_back(std::move(path));
     }
     return stream;
@@ -175,6 +173,21 @@ class RecordingIOSystem : public Assimp::DefaultIOSystem {
 };
 
 }  // namespace
+
+std::string_view upAxisName(ImportOptions::UpAxis axis) {
+  switch (axis) {
+    case ImportOptions::UpAxis::Y: return "y";
+    case ImportOptions::UpAxis::Z: return "z";
+    case ImportOptions::UpAxis::Automatic: break;
+  }
+  return "auto";
+}
+
+std::optional<ImportOptions::UpAxis> parseUpAxis(std::string_view name) {
+  for (auto axis : {ImportOptions::UpAxis::Automatic, ImportOptions::UpAxis::Y, ImportOptions::UpAxis::Z})
+    if (upAxisName(axis) == name) return axis;
+  return std::nullopt;
+}
 
 Expected<TriangleMesh> importMesh(const std::filesystem::path& path, const ImportOptions& options,
                                   const ImportProgress& progress, const std::atomic<bool>* cancel) {
@@ -203,9 +216,7 @@ Expected<TriangleMesh> importMesh(const std::filesystem::path& path, const Impor
 
   TriangleMesh mesh;
   // The file named first (Assimp may open it more than once, or others before it).
-  std::error_code absoluteError;
-  std::filesystem::path named = std::filesystem::absolute(path, absoluteError).lexically_normal();
-  if (absoluteError) named = path;
+  const std::filesystem::path named = absoluteNormal(path);
   mesh.sourceFiles.push_back(named);
   for (auto& file : opened)
     if (file != named) mesh.sourceFiles.push_back(std::move(file));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "floptle/core/file_path.h"
+
 namespace floptle::asset {
 namespace {
 
@@ -54,12 +56,10 @@ MeshSceneEntries meshSceneEntries(const TriangleMesh& mesh, const std::filesyste
     slotIds.push_back(id);
   }
 
-  std::error_code ec;
-  const std::filesystem::path absolute = std::filesystem::absolute(meshFile, ec).lexically_normal();
+  const std::filesystem::path absolute = absoluteNormal(meshFile);
   std::filesystem::path file = absolute;
   if (!sceneDir.empty()) {
-    const std::filesystem::path relative =
-        absolute.lexically_relative(std::filesystem::absolute(sceneDir, ec).lexically_normal());
+    const std::filesystem::path relative = absolute.lexically_relative(absoluteNormal(sceneDir));
     if (!relative.empty()) file = relative;
   }
   std::string name = meshFile.stem().string();
@@ -71,7 +71,7 @@ MeshSceneEntries meshSceneEntries(const TriangleMesh& mesh, const std::filesyste
   if (!slotIds.empty()) node["material"] = slotIds[0];
   node["mesh"] = {{"file", file.generic_string()}, {"collision", meshCollisionName(collision)}};
   if (options.upAxis != ImportOptions::UpAxis::Automatic)
-    node["mesh"]["up_axis"] = options.upAxis == ImportOptions::UpAxis::Z ? "z" : "y";
+    node["mesh"]["up_axis"] = upAxisName(options.upAxis);
   if (options.unitScale > 0.0f && std::isfinite(options.unitScale)) node["mesh"]["unit_scale"] = options.unitScale;
   node["mesh"]["materials"] = slotIds;
   node["collider"] = {{"body", "static"}};

@@ -1,5 +1,7 @@
 #include "floptle/core/scene/scene_files.h"
 
+#include "floptle/core/file_path.h"
+
 #include <fstream>
 #include <system_error>
 
@@ -27,10 +29,7 @@ std::vector<FileReference> referencedFiles(const Scene& scene) {
 std::vector<Error> missingReferencedFiles(const Scene& scene, const std::filesystem::path& sceneFolder) {
   std::vector<Error> problems;
   for (const FileReference& reference : referencedFiles(scene)) {
-    std::error_code absoluteError;
-    std::filesystem::path resolved = std::filesystem::absolute(sceneFolder / reference.path, absoluteError);
-    if (absoluteError) resolved = sceneFolder / reference.path;
-    resolved = resolved.lexically_normal();
+    const std::filesystem::path resolved = absoluteNormal(sceneFolder / reference.path);
     const std::string named = reference.path.string();
     std::error_code ec;
     const auto status = std::filesystem::status(resolved, ec);

@@ -12,6 +12,7 @@
 
 #include <glm/glm.hpp>
 
+#include "floptle/core/file_path.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/editor_document.h"
 #include "floptle/physics/tri_mesh_collider.h"
@@ -19,35 +20,26 @@
 namespace floptle::editor {
 
 struct ImportedMeshView::Load {
-  std::string key;
   std::string path;
   std::optional<Expected<asset::TriangleMesh>> mesh;
 };
 
-namespace {
-
-struct MeshRef {
-  std::string path;    ///< absolute
-  std::string upAxis;  ///< "auto" | "y" | "z"
-  double unitScale = 0.0;
-};
-
-std::optional<MeshRef> meshRef(const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir) {
+std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(const nlohmann::ordered_json& component,
+                                                                    const std::filesystem::path& sceneDir) {
   if (!component.is_object() || !component.contains("file") || !component["file"].is_string()) return std::nullopt;
-  MeshRef ref;
-  std::filesystem::path file(component["file"].get<std::string>());
+  const std::filesystem::path file(component["file"].get<std::string>());
   if (file.empty()) return std::nullopt;
-  if (file.is_relative()) file = sceneDir / file;
-  std::error_code ec;
-  ref.path = std::filesystem::absolute(file, ec).lexically_normal().string();
-  if (component.contains("up_axis") && component["up_axis"].is_string()) ref.upAxis = component["up_axis"].get<std::string>();
-  if (ref.upAxis.empty()) ref.upAxis = "auto";
+  Source source;
+  source.path = absoluteNormal(sceneDir / file).string();  // an absolute `file` stays as it is
+  // Values the physics would refuse are its to report (the component's own reader): drawn as
+  // the file reads by default.
+  if (component.contains("up_axis") && component["up_axis"].is_string())
+    source.options.upAxis =
+        asset::parseUpAxis(component["up_axis"].get<std::string>()).value_or(asset::ImportOptions::UpAxis::Automatic);
   if (component.contains("unit_scale") && component["unit_scale"].is_number())
-    ref.unitScale = component["unit_scale"].get<double>();
-  return ref;
+    source.options.unitScale = component["unit_scale"].get<float>();
+  return source;
 }
-
-}  // namespace
 
 ImportedMeshView::ImportedMeshView(EditorDocument& document, RaymarchView& view, QObject* parent)
     : QObject(parent), document_(document), view_(view), watcher_(new QFileSystemWatcher(this)) {
@@ -63,19 +55,10 @@ ImportedMeshView::~ImportedMeshView() {
   for (auto& [key, watcher] : loading_) watcher->waitForFinished();
 }
 
-std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, const std::string& upAxis,
-                                           double unitScale) {
-  std::ostringstream key;
-  key << absolutePath << '|' << upAxis << '|' << unitScale;
-  return key.str();
-}
-
 std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, const asset::ImportOptions& options) {
-  // As meshRef reads the component asset::meshSceneEntries writes: no up_axis is "auto".
-  const char* upAxis = options.upAxis == asset::ImportOptions::UpAxis::Y   ? "y"
-                       : options.upAxis == asset::ImportOptions::UpAxis::Z ? "z"
-                                                                           : "auto";
-  return meshCacheKey(absolutePath, upAxis, options.unitScale > 0.0f ? double(options.unitScale) : 0.0);
+  std::ostringstream key;
+  key << absolutePath << '|' << asset::upAxisName(options.upAxis) << '|' << options.unitScale;
+  return key.str();
 }
 
 void ImportedMeshView::prime(const std::string& cacheKey, asset::TriangleMesh mesh) {
@@ -87,12 +70,6 @@ void ImportedMeshView::prime(const std::string& cacheKey, asset::TriangleMesh me
 }
 
 void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
-  sources_[key] = source;
-  asset::ImportOptions options;
-  options.upAxis = source.upAxis == "y"   ? asset::ImportOptions::UpAxis::Y
-                   : source.upAxis == "z" ? asset::ImportOptions::UpAxis::Z
-                                          : asset::ImportOptions::UpAxis::Automatic;
-  options.unitScale = float(source.unitScale);
   auto* watcher = new QFutureWatcher<std::shared_ptr<Load>>(this);
   loading_[key] = watcher;
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, key] {
@@ -124,9 +101,8 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
     }
     sync();
   });
-  watcher->setFuture(QtConcurrent::run([key, path = source.path, options] {
+  watcher->setFuture(QtConcurrent::run([path = source.path, options = source.options] {
     auto load = std::make_shared<Load>();
-    load->key = key;
     load->path = path;
     load->mesh = asset::importMesh(std::filesystem::path(path), options);
     return load;
@@ -145,9 +121,13 @@ void ImportedMeshView::watch(const std::string& key, const std::vector<std::file
   }
   for (const QString& path : paths) {
     watchedBy_[path].insert(key);
-    if (QFileInfo::exists(path) && !watcher_->files().contains(path) && !watcher_->directories().contains(path))
-      watcher_->addPath(path);
+    addWatch(path);
   }
+}
+
+void ImportedMeshView::addWatch(const QString& path) {
+  if (QFileInfo::exists(path) && !watcher_->files().contains(path) && !watcher_->directories().contains(path))
+    watcher_->addPath(path);
 }
 
 void ImportedMeshView::fileChanged(const QString& path) {
@@ -166,8 +146,7 @@ void ImportedMeshView::fileChanged(const QString& path) {
     changed_.insert(key);
   }
   // An exporter that writes a new file and renames it over the old one ends the watch: renew it.
-  if (QFileInfo::exists(path) && !watcher_->files().contains(path) && !watcher_->directories().contains(path))
-    watcher_->addPath(path);
+  addWatch(path);
   if (!changed_.empty()) settleTimer_.start();
 }
 
@@ -198,14 +177,14 @@ void ImportedMeshView::sync() {
   for (const scene::SceneNode& node : scene.nodes) {
     if (!node.hasComponent("mesh")) continue;
     const nlohmann::ordered_json& component = node.components["mesh"];
-    const auto ref = meshRef(component, sceneDir);
-    if (!ref) continue;
+    const auto source = sourceOf(component, sceneDir);
+    if (!source) continue;
     const QString layer = layerName(QString::fromStdString(node.name));
-    const std::string key = meshCacheKey(ref->path, ref->upAxis, ref->unitScale);
-    if (!sources_.count(key)) sources_[key] = Source{ref->path, ref->upAxis, ref->unitScale};
+    const std::string key = meshCacheKey(source->path, source->options);
+    sources_[key] = *source;  // what a reload reads
     const auto found = meshes_.find(key);
     if (found == meshes_.end()) {
-      if (!loading_.count(key) && !failed_.count(key)) startLoad(key, Source{ref->path, ref->upAxis, ref->unitScale});
+      if (!loading_.count(key) && !failed_.count(key)) startLoad(key, *source);
       continue;  // drawn once loaded
     }
     seen.insert(layer);

@@ -92,6 +92,15 @@ TEST(AssetImport, SourceFilesListTheMeshFileThenWhatItRefersTo) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(AssetImport, UpAxisWordsAreTheComponentsAndTheClisOwn) {
+  using UpAxis = ImportOptions::UpAxis;
+  EXPECT_EQ(upAxisName(UpAxis::Automatic), "auto");
+  EXPECT_EQ(upAxisName(UpAxis::Y), "y");
+  EXPECT_EQ(upAxisName(UpAxis::Z), "z");
+  for (UpAxis axis : {UpAxis::Automatic, UpAxis::Y, UpAxis::Z}) EXPECT_EQ(parseUpAxis(upAxisName(axis)), axis);
+  for (const char* other : {"", "Z", "x", "up", "auto "}) EXPECT_FALSE(parseUpAxis(other).has_value()) << other;
+}
+
 TEST(AssetImport, ZUpFileIsTurnedToYUp) {
   const auto dir = makeTempDir("zup");
   writeText(dir / "tri.obj", "v 1 2 3\nv 2 2 3\nv 1 3 3\nf 1 2 3\n");

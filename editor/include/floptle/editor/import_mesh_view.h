@@ -27,9 +27,12 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/triangle_mesh.h"
@@ -58,9 +61,8 @@ class ImportedMeshView : public QObject {
   /// Hands over a mesh already in memory (right after an import) so the view need not read
   /// the file again; `cacheKey` as meshCacheKey() makes it.
   void prime(const std::string& cacheKey, asset::TriangleMesh mesh);
-  /// Key of a mesh component's file as loaded: absolute path + import options.
-  static std::string meshCacheKey(const std::string& absolutePath, const std::string& upAxis, double unitScale);
-  /// The same key for a file imported with `options` (as its mesh component records them).
+  /// Key of a mesh file as loaded: its absolute path and the import options (as its mesh
+  /// component records them).
   static std::string meshCacheKey(const std::string& absolutePath, const asset::ImportOptions& options);
 
   /// Nearest drawn mesh along `ray` (world, unit direction) within maxDistance (m): its node,
@@ -89,14 +91,18 @@ class ImportedMeshView : public QObject {
 
  private:
   struct Load;
+  /// What a mesh component asks to be read: the file (absolute) and how.
   struct Source {
-    std::string path;  ///< absolute
-    std::string upAxis;
-    double unitScale = 0.0;
+    std::string path;
+    asset::ImportOptions options;
   };
+  /// A component's Source, resolved against the scene's folder; nothing without a file name.
+  static std::optional<Source> sourceOf(const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir);
   void startLoad(const std::string& key, const Source& source);
   /// Watches the files `key` was read from (or, when it could not be read, its folder).
   void watch(const std::string& key, const std::vector<std::filesystem::path>& files);
+  /// Watches `path` when it exists and is not watched yet.
+  void addWatch(const QString& path);
   void fileChanged(const QString& path);
   void reloadChanged();
 

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include "floptle/core/asset/triangle_mesh.h"
@@ -37,6 +38,12 @@ struct ImportOptions {
   /// Meters per file unit (-); 0 means from the format (1 for glTF/OBJ, FBX UnitScaleFactor/100).
   float unitScale = 0.0f;
 };
+
+/// The up axis as the scene's mesh component and `floptle import --up` spell it: "auto", "y",
+/// "z". The one mapping between the words and the enum.
+std::string_view upAxisName(ImportOptions::UpAxis axis);
+/// The up axis a word names, or nothing for any other word.
+std::optional<ImportOptions::UpAxis> parseUpAxis(std::string_view name);
 
 /// Progress of a long import: fraction done in [0, 1] and the stage in words.
 using ImportProgress = std::function<void(float fraction, std::string_view stage)>;

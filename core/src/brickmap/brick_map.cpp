@@ -99,6 +99,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   map.brickMin_.assign(brickCells.size(), 0.0f);
   map.blockStep_ = double(map.bandWidth_) / kBlockSteps;
   map.blockMin_.assign(brickCells.size() * kBlockMins, 0);
+  map.surfaceCells_.assign(brickCells.size() * kSurfaceWords, 0);
 
   // 3. Sample the bricks, one brick per task.
   const int total = static_cast<int>(brickCells.size());
@@ -131,7 +132,7 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
     else queue.push_back(n);
   }
   if (!anyUnknown) {
-    updateBlockMins(brick);
+    summarizeBrick(brick);
     cellBrickMin_[cell] = brickMin_[brick];
     return;
   }
@@ -152,17 +153,19 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
   const float side = centre_[cell] < 0.0f ? -1.0f : 1.0f;
   for (int n = 0; n < kBrickSamples; ++n)
     if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
-  updateBlockMins(brick);
+  summarizeBrick(brick);
   cellBrickMin_[cell] = brickMin_[brick];
 }
 
-void BrickMap::updateBlockMins(int brick) {
+void BrickMap::summarizeBrick(int brick) {
   // Each fine cell's smallest corner, rounded down to a step; the blocks' minima nest exactly
   // (a block's samples are its cells' corners).
   const float* s = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
   std::int8_t* large = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
   std::int8_t* small = large + 8;
   std::fill(large, large + kBlockMins, std::int8_t{127});
+  std::uint64_t* surface = surfaceCells_.data() + static_cast<std::size_t>(brick) * kSurfaceWords;
+  std::fill(surface, surface + kSurfaceWords, std::uint64_t{0});
   float smallest = std::numeric_limits<float>::infinity();
   for (int k = 0; k < kCells; ++k)
     for (int j = 0; j < kCells; ++j)
@@ -177,6 +180,8 @@ void BrickMap::updateBlockMins(int brick) {
         std::int8_t& b4 = large[(i >> 2) + 2 * ((j >> 2) + 2 * (k >> 2))];
         b2 = std::min(b2, q);
         b4 = std::min(b4, q);
+        if (m <= 0.0f)
+          surface[surfaceWord(i, j, k)] |= std::uint64_t{1} << (8 * surfaceByte(i, j, k) + surfaceBit(i, j, k));
       }
   brickMin_[brick] = smallest;
 }
@@ -189,6 +194,11 @@ float BrickMap::blockLowerBound(int brick, int level, glm::ivec3 block) const {
   const double v = blockStep_ * q;
   const float f = static_cast<float>(v);
   return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+
+bool BrickMap::surfaceCell(int brick, glm::ivec3 c) const {
+  const std::uint64_t word = surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords + surfaceWord(c.x, c.y, c.z)];
+  return (word >> (8 * surfaceByte(c.x, c.y, c.z) + surfaceBit(c.x, c.y, c.z))) & 1u;
 }
 
 float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {
@@ -265,6 +275,7 @@ int BrickMap::allocateBrick() {
   pool_.resize(pool_.size() + kBrickSamples, 0.0f);
   brickMin_.push_back(0.0f);
   blockMin_.resize(blockMin_.size() + kBlockMins, 0);
+  surfaceCells_.resize(surfaceCells_.size() + kSurfaceWords, 0);
   return static_cast<int>(pool_.size() / kBrickSamples) - 1;
 }
 
@@ -336,7 +347,7 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 
 std::size_t BrickMap::memoryBytes() const {
   return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) +
-         blockMin_.size() + brickOf_.size() * sizeof(std::int32_t) +
+         blockMin_.size() + surfaceCells_.size() * sizeof(std::uint64_t) + brickOf_.size() * sizeof(std::int32_t) +
          centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float) +
          emptyReach_.size();
 }

@@ -14,7 +14,11 @@
 // and found by bit masks. Waiting for brick samples is about a fifth of its time (the same
 // rays cast again with warm caches: 595 instead of 750 ns), and would be more without the
 // prefetch: on entering a 4^3-cell block that may hold the crossing it asks for all that
-// block's rows at once. The rest is each step's chain of dependent work.
+// block's rows at once. The rest is each step's chain of dependent work. A ray (radius 0)
+// reads one bit per fine cell, set where the cell has a corner <= 0, instead of the block
+// minima a sphere cast reads: it never loads the samples of a cell it passes that has none
+// (about a third of the cells an aimed ray visits): 3-5% more aimed rays a second, measured in
+// one process taking turns with the minima every 2,048 rays, in alternating order.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -209,6 +213,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     const float next = std::max(exit, t) + nudge;
     return next > t ? next : std::nextafter(t, std::numeric_limits<float>::infinity());
   };
+  const bool surfaceOnly = radius == 0.0f;
   const float* prefetched4 = nullptr;  // the 4^3 block whose sample rows were last prefetched
   float t = 0.0f;                     // the walk's parameter s (m)
   while (t <= sEnd) {
@@ -234,49 +239,63 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
       }
     } else if (cellBrickMin_[index] <= radius) {
       const int fx = g[0] & 7, fy = g[1] & 7, fz = g[2] & 7;
-      const std::int8_t* mins = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
-      if (mins[(fx >> 2) + 2 * ((fy >> 2) + 2 * (fz >> 2))] > skipAbove) {
-        size = 4;
+      if (surfaceOnly) {
+        // A ray reads the brick's surface-cell bits: 4 where the 4^3 block has none, 2 where
+        // the 2^3 block has none, 1 where the cell is clear, 0 where its corners decide.
+        const std::uint64_t cells4 =
+            surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords + surfaceWord(fx, fy, fz)];
+        const unsigned cells2 = static_cast<unsigned>(cells4 >> (8 * surfaceByte(fx, fy, fz))) & 0xffu;
+        const unsigned cell = (cells2 >> surfaceBit(fx, fy, fz)) & 1u;
+        size = 4 >> (int(cells4 != 0) + int(cells2 != 0) + int(cell));
       } else {
-        const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+        // A sphere cast reads the block minima: the same, with the cell's corners deciding.
+        const std::int8_t* mins = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
+        const int block4 = (fx >> 2) + 2 * ((fy >> 2) + 2 * (fz >> 2));
+        const int block2 = 8 + (fx >> 1) + 4 * ((fy >> 1) + 4 * (fz >> 1));
+        size = mins[block4] > skipAbove ? 4 : mins[block2] > skipAbove ? 2 : 0;
+      }
+      const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+      if (size <= 2) {
         // The walk is bound by cache misses in the 3 KB bricks: on entering a 4^3-cell block
         // the crossing may lie in, ask for all its 25 sample rows at once, so the 2^3 blocks
         // and cells visited next find theirs on the way (one round trip, not one per cell;
         // measured faster than asking for each 2^3 block's nine rows on entering it).
-        const float* block4 = samples + (fx & ~3) + kSamples * ((fy & ~3) + kSamples * (fz & ~3));
-        if (block4 != prefetched4) prefetchBlockRows(prefetched4 = block4);
-        if (mins[8 + (fx >> 1) + 4 * ((fy >> 1) + 4 * (fz >> 1))] > skipAbove) {
-          size = 2;
-        } else {
-          size = 1;
-          const float* s = samples + fx + kSamples * (fy + kSamples * fz);
-          const float corners[8] = {s[0],
-                                    s[1],
-                                    s[kSamples],
-                                    s[kSamples + 1],
-                                    s[kSamples * kSamples],
-                                    s[kSamples * kSamples + 1],
-                                    s[kSamples * kSamples + kSamples],
-                                    s[kSamples * kSamples + kSamples + 1]};
-          // A tree of minima (registers; a loop went through the stack).
-          const float smallest = std::min(std::min(std::min(corners[0], corners[1]), std::min(corners[2], corners[3])),
-                                          std::min(std::min(corners[4], corners[5]), std::min(corners[6], corners[7])));
-          if (smallest <= radius) {
-            const float cellExit = exitOf(g, 1);
-            const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);
-            // The start in the cell from world coordinates, not from p: grid-wide cell counts
-            // carry an ulp of a few hundred cells, the cell's own corner one of the world.
-            const Vec3 cellLo = cellMin(c) + Vec3(float(fx), float(fy), float(fz)) * cellSize_;
-            const Vec3 a = glm::clamp((from + dir * t - cellLo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
-            const Cubic f = cellCubic(corners, a, Vec3(step[0], step[1], step[2]));
-            if (f.k0 <= radius) return finish(t, samples, c);
-            if (mayCross(f, radius, length)) {
-              const float s0 = firstCrossing(f, radius, length);
-              if (s0 >= 0.0f) return finish(t + s0, samples, c);
-            }
-            t = advance(t, cellExit);
-            continue;
+        const float* block4Samples = samples + (fx & ~3) + kSamples * ((fy & ~3) + kSamples * (fz & ~3));
+        if (block4Samples != prefetched4) prefetchBlockRows(prefetched4 = block4Samples);
+      }
+      if (size == 0) {
+        // A cell the crossing may lie in: its corners decide. Passed over, it is one cell.
+        size = 1;
+        const float* s = samples + fx + kSamples * (fy + kSamples * fz);
+        const float corners[8] = {s[0],
+                                  s[1],
+                                  s[kSamples],
+                                  s[kSamples + 1],
+                                  s[kSamples * kSamples],
+                                  s[kSamples * kSamples + 1],
+                                  s[kSamples * kSamples + kSamples],
+                                  s[kSamples * kSamples + kSamples + 1]};
+        // A tree of minima (registers; a loop went through the stack). A ray's surface cell
+        // has a corner <= 0 by its bit.
+        const float smallest =
+            surfaceOnly ? radius
+                        : std::min(std::min(std::min(corners[0], corners[1]), std::min(corners[2], corners[3])),
+                                   std::min(std::min(corners[4], corners[5]), std::min(corners[6], corners[7])));
+        if (smallest <= radius) {
+          const float cellExit = exitOf(g, 1);
+          const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);
+          // The start in the cell from world coordinates, not from p: grid-wide cell counts
+          // carry an ulp of a few hundred cells, the cell's own corner one of the world.
+          const Vec3 cellLo = cellMin(c) + Vec3(float(fx), float(fy), float(fz)) * cellSize_;
+          const Vec3 a = glm::clamp((from + dir * t - cellLo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
+          const Cubic f = cellCubic(corners, a, Vec3(step[0], step[1], step[2]));
+          if (f.k0 <= radius) return finish(t, samples, c);
+          if (mayCross(f, radius, length)) {
+            const float s0 = firstCrossing(f, radius, length);
+            if (s0 >= 0.0f) return finish(t + s0, samples, c);
           }
+          t = advance(t, cellExit);
+          continue;
         }
       }
     }

@@ -83,6 +83,54 @@ TEST(BrickmapTraversal, BlockMinimaAreLowerBoundsOfTheTrilinearField) {
   EXPECT_GT(checkedBlocks, 500);
 }
 
+/// Every fine cell of every brick: its surface bit is set exactly when one of its eight corner
+/// samples is <= 0. Returns how many cells are marked.
+int expectSurfaceBitsExact(const BrickMap& map, const char* when) {
+  const glm::ivec3 dims = map.dims();
+  int marked = 0;
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x) {
+        const int brick = map.brickAt({x, y, z});
+        if (brick < 0) continue;
+        for (int k = 0; k < 8; ++k)
+          for (int j = 0; j < 8; ++j)
+            for (int i = 0; i < 8; ++i) {
+              float smallest = 1e30f;
+              for (int c = 0; c < 8; ++c)
+                smallest = std::min(smallest, map.brickSample(brick, i + (c & 1), j + ((c >> 1) & 1), k + (c >> 2)));
+              const bool marks = map.surfaceCell(brick, {i, j, k});
+              EXPECT_EQ(marks, smallest <= 0.0f) << when << ": brick " << brick << " cell " << i << " " << j << " " << k;
+              if (marks != (smallest <= 0.0f)) return marked;
+              marked += marks;
+            }
+      }
+  return marked;
+}
+
+TEST(BrickmapTraversal, SurfaceCellBitsAreTheCellsWithACornerAtOrBelowZero) {
+  // A ray passes a cell by its bit alone, without reading the samples: a bit missing would be a
+  // crossing missed, a stale one after a rebake a hit in empty air.
+  BrickMap map = bakeScene(0.1f);
+  const int baked = expectSurfaceBitsExact(map, "after the bake");
+  EXPECT_GT(baked, 1000);
+  // The ground lifted by 0.3 m and the spheres moved: bricks are re-sampled, freed and reused.
+  const auto moved = [](std::span<const Vec3> points, float, std::span<float> out) {
+    for (std::size_t i = 0; i < points.size(); ++i) out[i] = sceneField(points[i] - Vec3(0.35f, 0.3f, 0.0f));
+  };
+  const Vec3 body(0.0f);
+  int rebaked = 0;
+  for (int round = 0; round < 20; ++round) rebaked += map.rebakeNearest(moved, std::span<const Vec3>(&body, 1), 256, 10.0f);
+  ASSERT_GT(rebaked, 100);
+  expectSurfaceBitsExact(map, "after the rebake");
+  // And a ray straight down meets the lifted ground, not the old one (0.3 m lower).
+  const Vec3 origin(0.35f + 0.1f, 0.95f, 0.05f);
+  const BrickMap::RayHit hit = map.raycast(origin, Vec3(0.0f, -1.0f, 0.0f), 5.0f);
+  ASSERT_TRUE(hit.hit);
+  const float groundY = 0.3f + 0.4f * std::sin(1.3f * 0.1f) * std::cos(1.1f * 0.05f);
+  EXPECT_NEAR(hit.point.y, groundY, 0.1f);
+}
+
 TEST(BrickmapTraversal, RaysMatchABruteForceFineMarch) {
   const BrickMap map = bakeScene(0.1f);
   const float cell = map.cellSize(), step = cell / 400.0f;

@@ -127,12 +127,25 @@ class BrickMap {
   /// block is >= it (an interpolation never goes below its smallest corner), which is what lets
   /// a ray skip the block whole.
   float blockLowerBound(int brick, int level, glm::ivec3 block) const;
+  /// Whether fine cell (i, j, k) in [0, 7]^3 of a brick is marked as a surface cell: one of its
+  /// eight corner samples is <= 0, so the trilinear field may reach zero in it. A ray (radius
+  /// 0) reads only these bits to pass cells, so they must be exact after every bake and rebake.
+  bool surfaceCell(int brick, glm::ivec3 cell) const;
 
  private:
   static constexpr int kBlockMins = 8 + 64;  ///< per brick: 2^3 blocks of 4^3 cells, 4^3 of 2^3
   static constexpr int kBlockSteps = 100;    ///< quantization steps per band width (-)
+  static constexpr int kSurfaceWords = 8;    ///< per brick: one 64-bit word a 4^3-cell block
+  /// Where fine cell (i, j, k) in [0, 7]^3 of a brick keeps its surface bit: word (its 4^3
+  /// block), byte in the word (its 2^3 block in that) and bit in the byte (the cell in that).
+  static constexpr int surfaceWord(int i, int j, int k) { return (i >> 2) + 2 * ((j >> 2) + 2 * (k >> 2)); }
+  static constexpr int surfaceByte(int i, int j, int k) {
+    return ((i >> 1) & 1) + 2 * (((j >> 1) & 1) + 2 * ((k >> 1) & 1));
+  }
+  static constexpr int surfaceBit(int i, int j, int k) { return (i & 1) + 2 * ((j & 1) + 2 * (k & 1)); }
   RayHit raycastMarch(Vec3 origin, Vec3 unitDir, float maxDistance, float radius) const;
-  void updateBlockMins(int brick);
+  /// Recomputes a brick's smallest sample, block minima and surface bits from its samples.
+  void summarizeBrick(int brick);
   /// A top cell a ray must stop in or look into: it holds a brick, or it is solid.
   bool occupied(int cell) const { return brickOf_[cell] >= 0 || centre_[cell] < 0.0f; }
   /// emptyReach_ of every cell from scratch (two chamfer passes over the top grid).
@@ -167,6 +180,11 @@ class BrickMap {
   /// clamped to [-128, 127]: one 72-byte record per brick, so the skip tests of a walk stay in
   /// cache (the float pool is 40 times larger).
   std::vector<std::int8_t> blockMin_;
+  /// Per pool brick, 8 words of surface-cell bits: bit 8 b + e of word w is set when fine cell
+  /// e (x fastest) of 2^3 block b of 4^3 block w has a corner <= 0, i.e. the trilinear field
+  /// may reach zero in it. A ray (radius 0) skips a 4^3 block whose word is 0, a 2^3 block
+  /// whose byte is 0 and a cell whose bit is clear, without reading its samples.
+  std::vector<std::uint64_t> surfaceCells_;
   /// Per top cell: r such that every cell of the (2r + 1)^3 cube centred on it is empty and
   /// not solid (0 for an occupied cell), at most kMaxEmptyReach. A lower bound of the true
   /// reach: a cell that gains a surface shrinks its neighbours' at once, one that loses it does

@@ -219,7 +219,9 @@ float BrickMap::emptyDistance(Vec3 p, Vec3* gradient) const {
   const Vec3 g = q - 0.5f;
   glm::ivec3 i0 = glm::clamp(glm::ivec3(glm::floor(g)), glm::ivec3(0), glm::max(dims_ - 2, glm::ivec3(0)));
   const glm::ivec3 i1 = glm::min(i0 + 1, dims_ - 1);
-  const Vec3 f = glm::clamp(g - Vec3(i0), Vec3(0.0f), Vec3(1.0f));
+  // Not clamped to [0, 1]: between the outermost centres and the grid's faces (half a top cell)
+  // the field is extrapolated, so it goes on growing there instead of staying flat.
+  const Vec3 f = g - Vec3(i0);
   auto at = [&](int x, int y, int z) { return centre_[cellIndex({x, y, z})]; };
   const float c000 = at(i0.x, i0.y, i0.z), c100 = at(i1.x, i0.y, i0.z);
   const float c010 = at(i0.x, i1.y, i0.z), c110 = at(i1.x, i1.y, i0.z);
@@ -241,13 +243,44 @@ float BrickMap::emptyDistance(Vec3 p, Vec3* gradient) const {
 float BrickMap::distanceGradient(Vec3 p, Vec3& gradient) const {
   const Aabb box = gridBounds();
   if (box.contains(p)) return insideDistance(p, &gradient);
-  // Outside the grid: from the nearest grid point, moving away adds distance on its side.
+  // Outside the grid: the nearest grid point q, and the surface point s its field points to
+  // (q - d n). Outside the surface the distance is |p - s| (s is a surface point, so this is
+  // an upper bound like the gap plus d(q) it replaced, and a much closer one), the normal
+  // (p - s) / |p - s|.
   const Vec3 q = glm::clamp(p, box.min, box.max);
   const float d = insideDistance(q, &gradient);
   const Vec3 away = p - q;
   const float gap = glm::length(away);
-  if (gap > 0.0f) gradient = (d < 0.0f ? -1.0f : 1.0f) * away / gap;
+  if (!(gap > 0.0f)) return d;
+  const float len = glm::length(gradient);
+  if (d > 0.0f && len > 0.0f) {
+    const Vec3 fromSurface = p - surfacePointFrom(q, d, gradient);
+    const float distance = glm::length(fromSurface);
+    if (distance > 0.0f && std::isfinite(distance)) {
+      gradient = fromSurface / distance;
+      return distance;
+    }
+  }
+  // Inside a solid the grid does not close: moving away adds depth on its side.
+  gradient = (d < 0.0f ? -1.0f : 1.0f) * away / gap;
   return d + std::copysign(gap, d);
+}
+
+Vec3 BrickMap::surfacePointFrom(Vec3 p, float d, Vec3 gradient) const {
+  // p - d n from the coarse field may miss the surface by a good part of a top cell; two
+  // Newton steps on the field there (the fine one, in a brick) put it on the surface. Far
+  // away, |p - s| then errs only to second order in how far s is from p's true nearest point
+  // (the distance is stationary there).
+  const Aabb box = gridBounds();
+  Vec3 s = p - gradient * (d / glm::length(gradient));
+  for (int step = 0; step < 2; ++step) {
+    Vec3 g;
+    const float v = insideDistance(glm::clamp(s, box.min, box.max), &g);
+    const float g2 = glm::dot(g, g);
+    if (!(g2 > 0.0f)) break;
+    s -= g * (v / g2);
+  }
+  return s;
 }
 
 float BrickMap::distance(Vec3 p) const {

@@ -62,8 +62,10 @@ class BrickMap {
                                  const std::atomic<bool>* cancel = nullptr);
 
   /// Signed distance (m): trilinear inside bricks; in empty space the centre values of the
-  /// top cells interpolated, never smaller in magnitude than the band; outside the grid the
-  /// distance to the grid box added to the value at the nearest grid point.
+  /// top cells interpolated (extrapolated in the half cell next to the grid's faces), never
+  /// smaller in magnitude than the band; outside the grid, the distance to the surface point
+  /// the field at the nearest grid point leads to (inside a solid the grid cuts: that point's
+  /// value deepened by the gap).
   float distance(Vec3 p) const;
   /// Distance and the gradient of the same interpolated field (not normalized).
   float distanceGradient(Vec3 p, Vec3& gradient) const;
@@ -157,6 +159,9 @@ class BrickMap {
   glm::ivec3 cellCoords(int cell) const { return {cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y)}; }
   Vec3 cellMin(glm::ivec3 c) const { return origin_ + Vec3(c) * brickSize_; }
   float emptyDistance(Vec3 p, Vec3* gradient) const;
+  /// The surface point the field at p (value d > 0, gradient) points to: p - d n, then two
+  /// Newton steps of the field towards its zero.
+  Vec3 surfacePointFrom(Vec3 p, float d, Vec3 gradient) const;
   float insideDistance(Vec3 p, Vec3* gradient) const;
   void bakeBrick(int cell, int brick, const DistanceBatchFn& distance);
   int allocateBrick();

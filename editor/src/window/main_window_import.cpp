@@ -1,10 +1,10 @@
 // MainWindow: File > Import Mesh, imported meshes in the viewport and collider wireframes
 // (View > Collider Wireframes, View > Wireframe of Selection).
 #include <QAction>
-#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 
+#include "floptle/core/file_path.h"
 #include "floptle/editor/editor_document.h"
 #include "floptle/editor/import_mesh.h"
 #include "floptle/editor/import_mesh_view.h"
@@ -47,7 +47,7 @@ void installMeshTools(MainWindow& window) {
   });
   QObject::connect(importer, &MeshImporter::meshReady, meshes, [meshes, importer](const QString& path) {
     if (const asset::TriangleMesh* mesh = importer->lastMesh())
-      meshes->prime(ImportedMeshView::meshCacheKey(QFileInfo(path).absoluteFilePath().toStdString(), importer->lastOptions()),
+      meshes->prime(ImportedMeshView::meshCacheKey(absoluteNormal(path.toStdString()).string(), importer->lastOptions()),
                     *mesh);
   });
   window.setImportMeshHandler([importer] { importer->runDialog(); });

@@ -100,8 +100,10 @@ TEST(Brickmap, BeyondTheBandAndTheGridTheDistanceKeepsToTheSurface) {
     const float d = map->closestPoint(p, point, normal);
     const bool in = map->gridBounds().contains(p);
     outside += !in;
-    (in ? worstInside : worstOutside) = std::max(in ? worstInside : worstOutside, std::abs(d - exact));
-    (in ? leastCosInside : leastCosOutside) = std::min(in ? leastCosInside : leastCosOutside, glm::dot(normal, dir));
+    float& worst = in ? worstInside : worstOutside;
+    float& leastCos = in ? leastCosInside : leastCosOutside;
+    worst = std::max(worst, std::abs(d - exact));
+    leastCos = std::min(leastCos, glm::dot(normal, dir));
   }
   ASSERT_GT(outside, 500);
   // Both from the centres a brick apart: within a sixth of a brick, normals within 14 degrees

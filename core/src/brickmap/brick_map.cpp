@@ -131,28 +131,26 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
     if (std::isinf(out[n]) && out[n] > 0.0f) anyUnknown = true;
     else queue.push_back(n);
   }
-  if (!anyUnknown) {
-    summarizeBrick(brick);
-    cellBrickMin_[cell] = brickMin_[brick];
-    return;
-  }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const int n = queue[head];
-    const int i = n % kSamples, j = (n / kSamples) % kSamples, k = n / (kSamples * kSamples);
-    const float side = out[n] < 0.0f ? -1.0f : 1.0f;
-    const int neighbours[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k}, {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
-    for (const auto& q : neighbours) {
-      if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= kSamples || q[1] >= kSamples || q[2] >= kSamples) continue;
-      const int m = q[0] + kSamples * (q[1] + kSamples * q[2]);
-      if (std::isinf(out[m]) && out[m] > 0.0f) {
-        out[m] = side * bandWidth_;
-        queue.push_back(m);
+  if (anyUnknown) {
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int n = queue[head];
+      const int i = n % kSamples, j = (n / kSamples) % kSamples, k = n / (kSamples * kSamples);
+      const float side = out[n] < 0.0f ? -1.0f : 1.0f;
+      const int neighbours[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k}, {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
+      for (const auto& q : neighbours) {
+        if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= kSamples || q[1] >= kSamples || q[2] >= kSamples) continue;
+        const int m = q[0] + kSamples * (q[1] + kSamples * q[2]);
+        if (std::isinf(out[m]) && out[m] > 0.0f) {
+          out[m] = side * bandWidth_;
+          queue.push_back(m);
+        }
       }
     }
+    // None known in the brick: the side of its centre value.
+    const float side = centre_[cell] < 0.0f ? -1.0f : 1.0f;
+    for (int n = 0; n < kBrickSamples; ++n)
+      if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
   }
-  const float side = centre_[cell] < 0.0f ? -1.0f : 1.0f;
-  for (int n = 0; n < kBrickSamples; ++n)
-    if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
   summarizeBrick(brick);
   cellBrickMin_[cell] = brickMin_[brick];
 }
@@ -181,7 +179,7 @@ void BrickMap::summarizeBrick(int brick) {
         b2 = std::min(b2, q);
         b4 = std::min(b4, q);
         if (m <= 0.0f)
-          surface[surfaceWord(i, j, k)] |= std::uint64_t{1} << (8 * surfaceByte(i, j, k) + surfaceBit(i, j, k));
+          surface[surfaceWord(i, j, k)] |= std::uint64_t{1} << surfaceShift(i, j, k);
       }
   brickMin_[brick] = smallest;
 }
@@ -198,7 +196,7 @@ float BrickMap::blockLowerBound(int brick, int level, glm::ivec3 block) const {
 
 bool BrickMap::surfaceCell(int brick, glm::ivec3 c) const {
   const std::uint64_t word = surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords + surfaceWord(c.x, c.y, c.z)];
-  return (word >> (8 * surfaceByte(c.x, c.y, c.z) + surfaceBit(c.x, c.y, c.z))) & 1u;
+  return (word >> surfaceShift(c.x, c.y, c.z)) & 1u;
 }
 
 float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {
@@ -254,7 +252,7 @@ float BrickMap::distanceGradient(Vec3 p, Vec3& gradient) const {
   if (!(gap > 0.0f)) return d;
   const float len = glm::length(gradient);
   if (d > 0.0f && len > 0.0f) {
-    const Vec3 fromSurface = p - surfacePointFrom(q, d, gradient);
+    const Vec3 fromSurface = p - surfacePointFrom(q, d, gradient / len);
     const float distance = glm::length(fromSurface);
     if (distance > 0.0f && std::isfinite(distance)) {
       gradient = fromSurface / distance;
@@ -266,13 +264,13 @@ float BrickMap::distanceGradient(Vec3 p, Vec3& gradient) const {
   return d + std::copysign(gap, d);
 }
 
-Vec3 BrickMap::surfacePointFrom(Vec3 p, float d, Vec3 gradient) const {
+Vec3 BrickMap::surfacePointFrom(Vec3 p, float d, Vec3 normal) const {
   // p - d n from the coarse field may miss the surface by a good part of a top cell; two
   // Newton steps on the field there (the fine one, in a brick) put it on the surface. Far
   // away, |p - s| then errs only to second order in how far s is from p's true nearest point
   // (the distance is stationary there).
   const Aabb box = gridBounds();
-  Vec3 s = p - gradient * (d / glm::length(gradient));
+  Vec3 s = p - normal * d;
   for (int step = 0; step < 2; ++step) {
     Vec3 g;
     const float v = insideDistance(glm::clamp(s, box.min, box.max), &g);

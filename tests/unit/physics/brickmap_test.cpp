@@ -80,7 +80,7 @@ TEST(Brickmap, BeyondTheBandAndTheGridTheDistanceKeepsToTheSurface) {
   // used to go wrong there: between the outermost centres and the grid's faces the field stayed
   // flat at the last centre's value, and outside the grid that flat value plus the gap to the
   // grid was the answer (a closest query 2 m from a baked ball came out 0.2 m short, 0.7 m in
-  // this test, with normals 30 degrees off).
+  // this test, with normals 52 degrees off).
   const Vec3 c(0.3f, -0.2f, 0.1f);
   const float R = 1.3f, h = 0.1f, brick = 8.0f * h;
   BrickMapSettings s;

@@ -145,6 +145,8 @@ class BrickMap {
     return ((i >> 1) & 1) + 2 * (((j >> 1) & 1) + 2 * ((k >> 1) & 1));
   }
   static constexpr int surfaceBit(int i, int j, int k) { return (i & 1) + 2 * ((j & 1) + 2 * (k & 1)); }
+  /// The cell's bit in its word.
+  static constexpr int surfaceShift(int i, int j, int k) { return 8 * surfaceByte(i, j, k) + surfaceBit(i, j, k); }
   RayHit raycastMarch(Vec3 origin, Vec3 unitDir, float maxDistance, float radius) const;
   /// Recomputes a brick's smallest sample, block minima and surface bits from its samples.
   void summarizeBrick(int brick);
@@ -159,9 +161,9 @@ class BrickMap {
   glm::ivec3 cellCoords(int cell) const { return {cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y)}; }
   Vec3 cellMin(glm::ivec3 c) const { return origin_ + Vec3(c) * brickSize_; }
   float emptyDistance(Vec3 p, Vec3* gradient) const;
-  /// The surface point the field at p (value d > 0, gradient) points to: p - d n, then two
-  /// Newton steps of the field towards its zero.
-  Vec3 surfacePointFrom(Vec3 p, float d, Vec3 gradient) const;
+  /// The surface point the field at p (value d > 0, unit normal n) points to: p - d n, then
+  /// two Newton steps of the field towards its zero.
+  Vec3 surfacePointFrom(Vec3 p, float d, Vec3 normal) const;
   float insideDistance(Vec3 p, Vec3* gradient) const;
   void bakeBrick(int cell, int brick, const DistanceBatchFn& distance);
   int allocateBrick();

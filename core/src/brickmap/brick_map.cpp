@@ -100,6 +100,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   map.blockStep_ = double(map.bandWidth_) / kBlockSteps;
   map.blockMin_.assign(brickCells.size() * kBlockMins, 0);
   map.surfaceCells_.assign(brickCells.size() * kSurfaceWords, 0);
+  map.blockPlane_.assign(brickCells.size() * kBlockPlanes, BlockPlane{{0, 0, 0}, -128});
 
   // 3. Sample the bricks, one brick per task.
   const int total = static_cast<int>(brickCells.size());
@@ -182,6 +183,38 @@ void BrickMap::summarizeBrick(int brick) {
           surface[surfaceWord(i, j, k)] |= std::uint64_t{1} << surfaceShift(i, j, k);
       }
   brickMin_[brick] = smallest;
+
+  // Each 2^3 block's plane: the mean slope of its 27 samples between opposite faces, then the
+  // highest offset that leaves every sample on or above it. The trilinear field reproduces a
+  // plane, so where its corners lie on or above a plane, it does throughout the block.
+  BlockPlane* planes = blockPlane_.data() + static_cast<std::size_t>(brick) * kBlockPlanes;
+  for (int k = 0; k < kCells; k += 2)
+    for (int j = 0; j < kCells; j += 2)
+      for (int i = 0; i < kCells; i += 2) {
+        const float* c = s + i + kSamples * (j + kSamples * k);
+        auto at = [&](int a, int b, int e) { return double(c[a + kSamples * (b + kSamples * e)]); };
+        double rise[3] = {0.0, 0.0, 0.0};  // high face less low face, summed over 9 pairs (m)
+        for (int e = 0; e < 3; ++e)
+          for (int b = 0; b < 3; ++b) {
+            rise[0] += at(2, b, e) - at(0, b, e);
+            rise[1] += at(b, 2, e) - at(b, 0, e);
+            rise[2] += at(b, e, 2) - at(b, e, 0);
+          }
+        BlockPlane& plane = planes[planeIndex(i, j, k)];
+        double perCell[3];  // the stored slope, m per cell
+        for (int a = 0; a < 3; ++a) {
+          const double slope = rise[a] / (9.0 * 2.0 * cellSize_);  // m per m
+          plane.slope[a] = static_cast<std::int8_t>(std::clamp(std::round(64.0 * slope), -127.0, 127.0));
+          perCell[a] = double(cellSize_) * plane.slope[a] / 64.0;
+        }
+        double lowest = std::numeric_limits<double>::infinity();
+        for (int e = 0; e < 3; ++e)
+          for (int b = 0; b < 3; ++b)
+            for (int a = 0; a < 3; ++a)
+              lowest = std::min(lowest, at(a, b, e) - (perCell[0] * (a - 1) + perCell[1] * (b - 1) + perCell[2] * (e - 1)));
+        const double offset = std::floor(lowest / blockStep_);
+        plane.offset = static_cast<std::int8_t>(offset < -127.0 ? -128.0 : std::min(offset, 127.0));
+      }
 }
 
 float BrickMap::blockLowerBound(int brick, int level, glm::ivec3 block) const {
@@ -190,6 +223,16 @@ float BrickMap::blockLowerBound(int brick, int level, glm::ivec3 block) const {
                          n * (block.y + n * block.z)];
   if (q == -128) return -std::numeric_limits<float>::infinity();  // saturated: anything below
   const double v = blockStep_ * q;
+  const float f = static_cast<float>(v);
+  return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+
+float BrickMap::blockPlaneBound(int brick, glm::ivec3 block, Vec3 local) const {
+  const glm::ivec3 cell = 2 * block;
+  const BlockPlane plane = blockPlane_[static_cast<std::size_t>(brick) * kBlockPlanes + planeIndex(cell.x, cell.y, cell.z)];
+  if (plane.offset == -128) return -std::numeric_limits<float>::infinity();
+  double v = blockStep_ * plane.offset;
+  for (int a = 0; a < 3; ++a) v += double(cellSize_) * plane.slope[a] / 64.0 * (double(local[a]) - 1.0);
   const float f = static_cast<float>(v);
   return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
 }
@@ -307,6 +350,7 @@ int BrickMap::allocateBrick() {
   brickMin_.push_back(0.0f);
   blockMin_.resize(blockMin_.size() + kBlockMins, 0);
   surfaceCells_.resize(surfaceCells_.size() + kSurfaceWords, 0);
+  blockPlane_.resize(blockPlane_.size() + kBlockPlanes, BlockPlane{{0, 0, 0}, -128});
   return static_cast<int>(pool_.size() / kBrickSamples) - 1;
 }
 
@@ -378,7 +422,8 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 
 std::size_t BrickMap::memoryBytes() const {
   return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) +
-         blockMin_.size() + surfaceCells_.size() * sizeof(std::uint64_t) + brickOf_.size() * sizeof(std::int32_t) +
+         blockMin_.size() + surfaceCells_.size() * sizeof(std::uint64_t) +
+         blockPlane_.size() * sizeof(BlockPlane) + brickOf_.size() * sizeof(std::int32_t) +
          centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float) +
          emptyReach_.size();
 }

@@ -3,27 +3,42 @@
 // The walk locates the ray's current point in the hierarchy top cell -> 4^3-cell block ->
 // 2^3-cell block -> fine cell and jumps to the exit of the largest of them whose smallest
 // sample exceeds the radius (the trilinear field there cannot reach it: no crossing, however
-// the field curves, so no Lipschitz bound is needed and nothing can tunnel). In a fine cell
-// that may hold the crossing, the trilinear field along the ray is a cubic in the ray
-// parameter; its first root on the segment is bracketed between the cubic's extrema and
-// refined by Illinois regula falsi, after a Bernstein bound has turned away the (many) cells
-// the ray only passes above.
+// the field curves, so no Lipschitz bound is needed and nothing can tunnel). A ray then asks a
+// 2^3 block with surface cells for its plane, a lower bound of its field: where that stays
+// above zero at both ends of the segment, the block is passed without reading a sample (a ray
+// skimming a smooth surface passes most blocks so). In a fine cell that may hold the
+// crossing, the trilinear field along the ray is a cubic in the ray parameter; its first root
+// on the segment is bracketed between the cubic's extrema and refined by Illinois regula
+// falsi, after a Bernstein bound has turned away the cells the ray only passes above.
 //
-// Speed (issue 4's aimed rays: long, oblique, ~18 steps in ~7 bricks of a 25 MB pool): the
+// Speed (issue 4's aimed rays: long, oblique, ~16 steps in ~7 bricks of a 25 MB pool): the
 // walk counts in grid-wide fine cells on four-wide vectors, so every skipped box is aligned
-// and found by bit masks. Waiting for memory is about a third of its time on a busy host
-// (bench_mesh's BM_BakedRayAimedCached casts 256 rays over and over: 445 instead of 692 ns),
-// and would be more without the prefetch: on entering a 4^3-cell block that may hold the
-// crossing it asks for all that block's rows at once. The rest is each step's chain of
-// dependent work and its data-dependent branches (cachegrind's branch model counts about 28
-// mispredictions a ray). Designs that cut steps or instructions measured slower or no faster:
-// a DDA over each brick's 2^3 blocks (14.4 steps instead of 18.4, -2%), a per-cell chessboard
-// reach (-38%: 4 MB more to miss in), index arithmetic from a table (14% fewer instructions,
-// -3%), two rays' walks taking turns (+4-8%, not worth a second API). A ray (radius 0)
-// reads one bit per fine cell, set where the cell has a corner <= 0, instead of the block
-// minima a sphere cast reads: it never loads the samples of a cell it passes that has none
-// (about a third of the cells an aimed ray visits): 3-5% more aimed rays a second, measured in
-// one process taking turns with the minima every 2,048 rays, in alternating order.
+// and found by bit masks. A ray (radius 0) reads one bit per fine cell, set where the cell has
+// a corner <= 0, instead of the block minima a sphere cast reads (3-5% more aimed rays). On
+// entering a 4^3-cell block that may hold the crossing the walk asks for all its sample rows at
+// once. Figures below are from one process taking turns with the previous walk every 2,048
+// rays, in alternating order, medians of four to six runs, on a busy host.
+//
+// A ray's 2^3 blocks with surface cells have planes (2.2 MB for the benchmark terrain, beside
+// its 25 MB of samples). They halve the cells whose samples an aimed ray reads (4.1 -> 2.0) and
+// cut its steps from 18.2 to 15.8: 18-25% more aimed rays a second with the data in cache, 2-5%
+// from memory, where the walk is about half waiting for it; down rays lose 2-5% (one plane read
+// for the block they hit). That needs all four lines of a brick's planes asked for on entering
+// it: asking for one block's planes with its surface word gained 1-7% for aimed rays and cost
+// down rays 7-8%. Sphere casts do not read planes: their blocks reach the radius too widely
+// for a plane to clear them (half as many cells read, no faster: -2 to -4%).
+//
+// Measured slower or no faster, and not kept: a DDA over each brick's 2^3 blocks (-2%); a
+// per-cell chessboard reach (-38%: 4 MB more to miss in); index arithmetic from a table (14%
+// fewer instructions, -3%); two rays' walks taking turns (+4-8%, not worth a second API);
+// planes for whole bricks and 4^3 blocks too (12.9 steps, yet -5% rays, -10% casts: one more
+// line to wait for on entering each); a plane test per fine cell (-1%); asking for the samples
+// where a falling plane meets zero (-3 to -8%); asking for the next brick's surface words on
+// entering a brick (-4% casts); asking for a 2^3 block's samples only once its plane fails
+// (-8%: too late); one cache line per 4^3 block with its word, planes and minima (-12 to -17%:
+// a brick's bits no longer fit one line); the surface words and minima per top cell instead of
+// per brick, so their loads need not wait for the brick index (+2%, for 136 bytes in every
+// empty top cell).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -119,6 +134,12 @@ float firstCrossing(const Cubic& f, float level, float length) {
 /// Four floats / ints in one SSE register (GCC and Clang vector extensions); lanes x, y, z, pad.
 typedef float F4 __attribute__((vector_size(16)));
 typedef std::int32_t I4 __attribute__((vector_size(16)));
+
+/// The sum of the four lanes.
+inline float horizontalSum(F4 v) {
+  const F4 a = v + __builtin_shufflevector(v, v, 2, 3, 0, 1);
+  return a[0] + a[1];
+}
 
 /// The smallest of the four lanes.
 inline float horizontalMin(F4 v) {
@@ -221,6 +242,30 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   const bool surfaceOnly = radius == 0.0f;
   const float* prefetched4 = nullptr;  // the 4^3 block whose sample rows were last prefetched
   float t = 0.0f;                     // the walk's parameter s (m)
+  // A 2^3 block's plane clears a ray when it stays above this (m) at both ends of the segment:
+  // room for the float rounding of the plane's value and of the walk's grid-wide cell counts
+  // (both under 1e-4 cells).
+  const float planeLevel = 1e-3f * cellSize_;
+  const F4 planeScale{cellSize_ / 64.0f, cellSize_ / 64.0f, cellSize_ / 64.0f, float(blockStep_)};
+  // The plane read last (its index in blockPlane_): a block whose plane did not clear the ray
+  // is not asked again while the walk goes through its cells.
+  std::size_t planeRead = SIZE_MAX;
+  int planesAskedFor = -1;  // the brick whose planes were last asked for
+  // Whether the plane under the 2^3 block holding cell g stays above planeLevel from t to the
+  // block's exit: then that exit (m along the walk), else -1.
+  auto planeClears = [&](std::size_t at, I4 g) {
+    planeRead = at;
+    const BlockPlane q = blockPlane_[at];
+    if (q.offset == -128) return -1.0f;
+    const F4 plane = F4{float(q.slope[0]), float(q.slope[1]), float(q.slope[2]), float(q.offset)} * planeScale;
+    I4 centre = (g & -2) + 1;
+    centre[3] = -2;  // the padding lane of start - centre is 1: it carries the offset
+    const F4 fromCentre = start - __builtin_convertvector(centre, F4);
+    const float exit = exitOf(g, 2);
+    const float atStart = horizontalSum((fromCentre + step * t) * plane);
+    const float atEnd = horizontalSum((fromCentre + step * std::min(exit, sEnd)) * plane);
+    return std::min(atStart, atEnd) > planeLevel ? exit : -1.0f;
+  };
   while (t <= sEnd) {
     const F4 p = start + step * t;
     // Clamped in floats then truncated (floor here): a point a rounding error below the grid
@@ -246,12 +291,28 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
       const int fx = g[0] & 7, fy = g[1] & 7, fz = g[2] & 7;
       if (surfaceOnly) {
         // A ray reads the brick's surface-cell bits: 4 where the 4^3 block has none, 2 where
-        // the 2^3 block has none, 1 where the cell is clear, 0 where its corners decide.
+        // the 2^3 block has none, 1 where the cell is clear, 0 where its corners decide. On
+        // entering the brick it asks for all the brick's planes (four cache lines) beside its
+        // bits, so that they have arrived by the time a block with surface cells needs one.
+        const std::size_t planeAt = static_cast<std::size_t>(brick) * kBlockPlanes + planeIndex(fx, fy, fz);
+        if (brick != planesAskedFor) {
+          planesAskedFor = brick;
+          const char* planes = reinterpret_cast<const char*>(&blockPlane_[static_cast<std::size_t>(brick) * kBlockPlanes]);
+          static_assert(kBlockPlanes * sizeof(BlockPlane) == 4 * 64);
+          for (int line = 0; line < 4; ++line) __builtin_prefetch(planes + 64 * line);
+        }
         const std::uint64_t cells4 =
             surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords + surfaceWord(fx, fy, fz)];
         const unsigned cells2 = static_cast<unsigned>(cells4 >> (8 * surfaceByte(fx, fy, fz))) & 0xffu;
         const unsigned cell = (cells2 >> surfaceBit(fx, fy, fz)) & 1u;
         size = 4 >> (int(cells4 != 0) + int(cells2 != 0) + int(cell));
+        // A 2^3 block with surface cells: its plane first.
+        if (size <= 1 && planeAt != planeRead) {
+          if (const float exit = planeClears(planeAt, g); exit >= 0.0f) {
+            t = advance(t, exit);
+            continue;
+          }
+        }
       } else {
         // A sphere cast reads the block minima: the same, with the cell's corners deciding.
         const std::int8_t* mins = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;

@@ -1,5 +1,5 @@
-// BrickMap's ray walk: the block lower bounds it skips by are true lower bounds of the trilinear
-// field, and the exact walk (hierarchical skipping + per-cell cubic) finds the same first
+// BrickMap's ray walk: the block lower bounds and planes it skips by are true lower bounds of the
+// trilinear field, and the exact walk (hierarchical skipping + per-cell cubic) finds the same first
 // crossing as a brute-force fine march of distance(), rays and sphere casts, including grazing
 // rays, axis-parallel rays and rays starting inside.
 #include <gtest/gtest.h>
@@ -87,6 +87,93 @@ TEST(BrickmapTraversal, BlockMinimaAreLowerBoundsOfTheTrilinearField) {
     }
   });
   EXPECT_GT(checkedBlocks, 500);
+}
+
+/// Every 2^3-cell block of every brick: its plane is nowhere above the trilinear field (at its
+/// 27 samples and at random points inside). Returns how many blocks have a plane.
+int expectPlanesUnderTheField(const BrickMap& map, const char* when) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 2.0f);
+  const float cell = map.cellSize();
+  int bounded = 0, above = 0;
+  forEachBrick(map, [&](glm::ivec3 top, int brick) {
+    for (int bz = 0; bz < 4; ++bz)
+      for (int by = 0; by < 4; ++by)
+        for (int bx = 0; bx < 4; ++bx) {
+          const glm::ivec3 b(bx, by, bz);
+          if (map.blockPlaneBound(brick, b, Vec3(1.0f)) == -std::numeric_limits<float>::infinity()) continue;
+          ++bounded;
+          auto check = [&](Vec3 local, float field) {
+            const float bound = map.blockPlaneBound(brick, b, local);
+            if (bound > field + 1e-6f && ++above <= 3)
+              ADD_FAILURE() << when << ": brick " << brick << " block " << bx << " " << by << " " << bz
+                            << " plane " << bound << " above the field " << field;
+          };
+          for (int k = 0; k <= 2; ++k)
+            for (int j = 0; j <= 2; ++j)
+              for (int i = 0; i <= 2; ++i)
+                check(Vec3(float(i), float(j), float(k)), map.brickSample(brick, 2 * bx + i, 2 * by + j, 2 * bz + k));
+          const Vec3 lo = map.origin() + (Vec3(top) * 8.0f + Vec3(2 * b)) * cell;
+          for (int n = 0; n < 8; ++n) {
+            const Vec3 local(u(rng), u(rng), u(rng));
+            check(local * 0.9999f, map.distance(lo + local * 0.9999f * cell));
+          }
+        }
+  });
+  EXPECT_EQ(above, 0) << when << ": planes above the field";
+  return bounded;
+}
+
+TEST(BrickmapTraversal, BlockPlanesAreLowerBoundsOfTheTrilinearField) {
+  // A ray passes a block whose plane stays above its radius without reading its samples: a
+  // plane above the field would be a crossing missed, a stale one after a rebake too.
+  BrickMap map = bakeScene(0.1f);
+  EXPECT_GT(expectPlanesUnderTheField(map, "after the bake"), 1000);
+  const auto moved = [](std::span<const Vec3> points, float, std::span<float> out) {
+    for (std::size_t i = 0; i < points.size(); ++i)
+      out[i] = sceneField(points[i] - Vec3(0.35f, 0.3f, 0.0f));
+  };
+  const Vec3 body(0.0f);
+  int rebaked = 0;
+  for (int round = 0; round < 20; ++round) rebaked += map.rebakeNearest(moved, std::span<const Vec3>(&body, 1), 256, 10.0f);
+  ASSERT_GT(rebaked, 100);
+  expectPlanesUnderTheField(map, "after the rebake");
+}
+
+TEST(BrickmapTraversal, BlockPlanesHugAFlatField) {
+  // On a tilted plane the trilinear field is that plane: each block's plane must match it to
+  // its rounding (slopes in 1/64 m per m over one cell from the centre, the offset down to a
+  // step of band / 100), or rays passing just above the ground would read every block.
+  const Vec3 n = glm::normalize(Vec3(0.3f, 1.0f, -0.2f));
+  BrickMapSettings settings;
+  settings.bounds = Aabb{Vec3(-1.0f, -0.5f, -1.0f), Vec3(1.0f, 0.5f, 1.0f)};
+  settings.cellSize = 0.1f;
+  auto baked = BrickMap::bake(settings, [&](std::span<const Vec3> points, float, std::span<float> out) {
+    for (std::size_t i = 0; i < points.size(); ++i) out[i] = glm::dot(points[i], n);
+  });
+  ASSERT_TRUE(baked.ok());
+  const BrickMap& map = *baked;
+  const float step = map.bandWidth() / 100.0f, cell = map.cellSize();
+  const float allowed = step + 3.0f * (0.5f / 64.0f) * cell * 2.0f;  // offset + slope rounding at a corner
+  int checked = 0;
+  forEachBrick(map, [&](glm::ivec3 top, int brick) {
+    for (int bz = 0; bz < 4; ++bz)
+      for (int by = 0; by < 4; ++by)
+        for (int bx = 0; bx < 4; ++bx) {
+          const glm::ivec3 b(bx, by, bz);
+          const Vec3 lo = map.origin() + (Vec3(top) * 8.0f + Vec3(2 * b)) * cell;
+          const float centre = glm::dot(lo + Vec3(cell), n);
+          if (std::abs(centre) > 0.9f * map.bandWidth()) continue;  // near the band's edge samples are clamped
+          for (const Vec3 local : {Vec3(1.0f), Vec3(0.0f), Vec3(2.0f), Vec3(2.0f, 0.0f, 1.0f)}) {
+            const float field = glm::dot(lo + local * cell, n);
+            const float bound = map.blockPlaneBound(brick, b, local);
+            EXPECT_LE(bound, field + 1e-6f);
+            EXPECT_GE(bound, field - allowed) << "brick " << brick << " block " << bx << " " << by << " " << bz;
+          }
+          ++checked;
+        }
+  });
+  EXPECT_GT(checked, 500);
 }
 
 /// Every fine cell of every brick: its surface bit is set exactly when one of its eight corner

@@ -133,6 +133,11 @@ class BrickMap {
   /// eight corner samples is <= 0, so the trilinear field may reach zero in it. A ray (radius
   /// 0) reads only these bits to pass cells, so they must be exact after every bake and rebake.
   bool surfaceCell(int brick, glm::ivec3 cell) const;
+  /// The plane under 2 x 2 x 2-cell block (i, j, k) in [0, 3]^3 of a brick, at point `local`
+  /// (cells from the block's low corner, in [0, 2]^3): a lower bound (m) of the trilinear field
+  /// there, -infinity where the block has none. A ray passes a block whose plane stays above
+  /// zero along its segment without reading the block's samples.
+  float blockPlaneBound(int brick, glm::ivec3 block, Vec3 local) const;
 
  private:
   static constexpr int kBlockMins = 8 + 64;  ///< per brick: 2^3 blocks of 4^3 cells, 4^3 of 2^3
@@ -147,8 +152,21 @@ class BrickMap {
   static constexpr int surfaceBit(int i, int j, int k) { return (i & 1) + 2 * ((j & 1) + 2 * (k & 1)); }
   /// The cell's bit in its word.
   static constexpr int surfaceShift(int i, int j, int k) { return 8 * surfaceByte(i, j, k) + surfaceBit(i, j, k); }
+  /// f(p) >= offset * blockStep_ + cellSize_ * (slope / 64) . (p - c) throughout a 2^3-cell block,
+  /// p and the block's centre c in fine cells: slope in 1/64 m per m, offset in blockStep_
+  /// (rounded down, saturated at 127; -128: no bound, it would lie under -1.27 bands).
+  struct BlockPlane {
+    std::int8_t slope[3];
+    std::int8_t offset;
+  };
+  static constexpr int kBlockPlanes = 64;  ///< per brick: one a 2^3-cell block
+  /// Where a brick keeps the plane of the 2^3 block holding fine cell (i, j, k) in [0, 7]^3: by
+  /// 4^3 block, then 2^3 block in that, as the surface bits, so a 4^3 block's eight planes
+  /// share half a cache line.
+  static constexpr int planeIndex(int i, int j, int k) { return 8 * surfaceWord(i, j, k) + surfaceByte(i, j, k); }
   RayHit raycastMarch(Vec3 origin, Vec3 unitDir, float maxDistance, float radius) const;
-  /// Recomputes a brick's smallest sample, block minima and surface bits from its samples.
+  /// Recomputes a brick's smallest sample, block minima, surface bits and block planes from its
+  /// samples.
   void summarizeBrick(int brick);
   /// A top cell a ray must stop in or look into: it holds a brick, or it is solid.
   bool occupied(int cell) const { return brickOf_[cell] >= 0 || centre_[cell] < 0.0f; }
@@ -192,6 +210,12 @@ class BrickMap {
   /// may reach zero in it. A ray (radius 0) skips a 4^3 block whose word is 0, a 2^3 block
   /// whose byte is 0 and a cell whose bit is clear, without reading its samples.
   std::vector<std::uint64_t> surfaceCells_;
+  /// Per pool brick, kBlockPlanes planes, at planeIndex: one under the trilinear field of each
+  /// 2^3-cell block (four cache lines a brick). Where the surface is smooth they hug it: a ray
+  /// passing a centimetre above a flat block is turned away, where the surface bits only tell
+  /// that the block holds a corner <= 0. Line-aligned (HugePageVector), so that a brick's planes
+  /// are its four lines and a 4^3 block's half of one.
+  HugePageVector<BlockPlane> blockPlane_;
   /// Per top cell: r such that every cell of the (2r + 1)^3 cube centred on it is empty and
   /// not solid (0 for an occupied cell), at most kMaxEmptyReach. A lower bound of the true
   /// reach: a cell that gains a surface shrinks its neighbours' at once, one that loses it does

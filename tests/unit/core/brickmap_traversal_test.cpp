@@ -34,6 +34,19 @@ BrickMap bakeScene(float cell) {
   return std::move(map).value();
 }
 
+/// Re-samples the scene with the ground lifted by 0.3 m and the spheres moved (bricks are
+/// re-sampled, freed and reused). Returns how many top cells were rebaked.
+int rebakeMovedScene(BrickMap& map) {
+  const auto moved = [](std::span<const Vec3> points, float, std::span<float> out) {
+    for (std::size_t i = 0; i < points.size(); ++i)
+      out[i] = sceneField(points[i] - Vec3(0.35f, 0.3f, 0.0f));
+  };
+  const Vec3 body(0.0f);
+  int rebaked = 0;
+  for (int round = 0; round < 20; ++round) rebaked += map.rebakeNearest(moved, std::span<const Vec3>(&body, 1), 256, 10.0f);
+  return rebaked;
+}
+
 /// Calls visit(top cell, brick) for every top cell that holds a brick, x fastest.
 template <class Visit>
 void forEachBrick(const BrickMap& map, Visit visit) {
@@ -125,18 +138,11 @@ int expectPlanesUnderTheField(const BrickMap& map, const char* when) {
 }
 
 TEST(BrickmapTraversal, BlockPlanesAreLowerBoundsOfTheTrilinearField) {
-  // A ray passes a block whose plane stays above its radius without reading its samples: a
-  // plane above the field would be a crossing missed, a stale one after a rebake too.
+  // A ray passes a block whose plane stays above zero without reading its samples: a plane
+  // above the field would be a crossing missed, a stale one after a rebake too.
   BrickMap map = bakeScene(0.1f);
   EXPECT_GT(expectPlanesUnderTheField(map, "after the bake"), 1000);
-  const auto moved = [](std::span<const Vec3> points, float, std::span<float> out) {
-    for (std::size_t i = 0; i < points.size(); ++i)
-      out[i] = sceneField(points[i] - Vec3(0.35f, 0.3f, 0.0f));
-  };
-  const Vec3 body(0.0f);
-  int rebaked = 0;
-  for (int round = 0; round < 20; ++round) rebaked += map.rebakeNearest(moved, std::span<const Vec3>(&body, 1), 256, 10.0f);
-  ASSERT_GT(rebaked, 100);
+  ASSERT_GT(rebakeMovedScene(map), 100);
   expectPlanesUnderTheField(map, "after the rebake");
 }
 
@@ -205,15 +211,7 @@ TEST(BrickmapTraversal, SurfaceCellBitsAreTheCellsWithACornerAtOrBelowZero) {
   BrickMap map = bakeScene(0.1f);
   const int baked = expectSurfaceBitsExact(map, "after the bake");
   EXPECT_GT(baked, 1000);
-  // The ground lifted by 0.3 m and the spheres moved: bricks are re-sampled, freed and reused.
-  const auto moved = [](std::span<const Vec3> points, float, std::span<float> out) {
-    for (std::size_t i = 0; i < points.size(); ++i)
-      out[i] = sceneField(points[i] - Vec3(0.35f, 0.3f, 0.0f));
-  };
-  const Vec3 body(0.0f);
-  int rebaked = 0;
-  for (int round = 0; round < 20; ++round) rebaked += map.rebakeNearest(moved, std::span<const Vec3>(&body, 1), 256, 10.0f);
-  ASSERT_GT(rebaked, 100);
+  ASSERT_GT(rebakeMovedScene(map), 100);
   expectSurfaceBitsExact(map, "after the rebake");
   // And a ray straight down meets the lifted ground, not the old one (0.3 m lower).
   const Vec3 origin(0.35f + 0.1f, 0.95f, 0.05f);

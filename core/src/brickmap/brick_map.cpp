@@ -37,6 +37,12 @@ bool parallelFor(int count, int threads, const std::atomic<bool>* cancel, Body b
   return !(cancel && cancel->load());
 }
 
+/// The largest float <= v: a lower bound kept a lower bound through the rounding to float.
+float floatAtMost(double v) {
+  const float f = static_cast<float>(v);
+  return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+
 }  // namespace
 
 Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const DistanceBatchFn& distance,
@@ -213,7 +219,7 @@ void BrickMap::summarizeBrick(int brick) {
             for (int a = 0; a < 3; ++a)
               lowest = std::min(lowest, at(a, b, e) - (perCell[0] * (a - 1) + perCell[1] * (b - 1) + perCell[2] * (e - 1)));
         const double offset = std::floor(lowest / blockStep_);
-        plane.offset = static_cast<std::int8_t>(offset < -127.0 ? -128.0 : std::min(offset, 127.0));
+        plane.offset = static_cast<std::int8_t>(std::clamp(offset, -128.0, 127.0));  // -128: none
       }
 }
 
@@ -222,9 +228,7 @@ float BrickMap::blockLowerBound(int brick, int level, glm::ivec3 block) const {
   const int q = blockMin_[static_cast<std::size_t>(brick) * kBlockMins + (level == 0 ? 0 : 8) + block.x +
                          n * (block.y + n * block.z)];
   if (q == -128) return -std::numeric_limits<float>::infinity();  // saturated: anything below
-  const double v = blockStep_ * q;
-  const float f = static_cast<float>(v);
-  return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+  return floatAtMost(blockStep_ * q);
 }
 
 float BrickMap::blockPlaneBound(int brick, glm::ivec3 block, Vec3 local) const {
@@ -233,8 +237,7 @@ float BrickMap::blockPlaneBound(int brick, glm::ivec3 block, Vec3 local) const {
   if (plane.offset == -128) return -std::numeric_limits<float>::infinity();
   double v = blockStep_ * plane.offset;
   for (int a = 0; a < 3; ++a) v += double(cellSize_) * plane.slope[a] / 64.0 * (double(local[a]) - 1.0);
-  const float f = static_cast<float>(v);
-  return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+  return floatAtMost(v);
 }
 
 bool BrickMap::surfaceCell(int brick, glm::ivec3 c) const {

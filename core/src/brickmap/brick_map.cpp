@@ -60,6 +60,8 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   map.invBrickSize_ = 1.0f / map.brickSize_;
   map.bandWidth_ = settings.bandWidth > 0.0f ? settings.bandWidth : 3.0f * settings.cellSize;
   map.brickHalfDiagonal_ = 0.5f * std::sqrt(3.0f) * map.brickSize_;
+  map.sampleStep_ = (map.bandWidth_ + 2.0f * map.brickSize_) / 32767.0f;
+  map.invSampleStep_ = 1.0f / map.sampleStep_;
   const float pad = map.bandWidth_ + settings.cellSize;
   const Vec3 lo = settings.bounds.min - Vec3(pad), hi = settings.bounds.max + Vec3(pad);
   const glm::dvec3 counts = glm::ceil(glm::dvec3(hi - lo) / static_cast<double>(map.brickSize_));
@@ -101,7 +103,7 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   }
   map.liveBricks_ = static_cast<int>(brickCells.size());
   map.computeEmptyReach();
-  map.pool_.assign(brickCells.size() * kBrickSamples, 0.0f);
+  map.pool_.assign(brickCells.size() * kBrickSamples, 0);
   map.brickMin_.assign(brickCells.size(), 0.0f);
   map.blockStep_ = double(map.bandWidth_) / kBlockSteps;
   map.blockMin_.assign(brickCells.size() * kBlockMins, 0);
@@ -111,25 +113,30 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   // 3. Sample the bricks, one brick per task.
   const int total = static_cast<int>(brickCells.size());
   const int every = std::max(1, total / 100);
+  std::atomic<bool> nonFinite{false};
   const bool baked = parallelFor(total, settings.threads, cancel, [&](int i) {
-    map.bakeBrick(brickCells[i], i, distance);
+    const int cell = brickCells[i];
+    std::vector<float> samples(kBrickSamples);
+    if (map.sampleBrick(cell, map.centre_[cell], distance, samples.data())) map.storeBrick(cell, i, samples.data());
+    else nonFinite.store(true, std::memory_order_relaxed);
   }, [&](int done) { if (done % every == 0) report(0.1f + 0.9f * done / total, "sampling bricks"); });
   if (!baked) return Error{"bake", "cancelled"};
-  for (float v : map.pool_)
-    if (!std::isfinite(v)) return Error{"bake", "the distance function returned a non-finite value"};
+  if (nonFinite.load()) return Error{"bake", "the distance function returned a non-finite value"};
   report(1.0f, "done");
   return map;
 }
 
-void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
-  const glm::ivec3 c = cellCoords(cell);
-  const Vec3 base = cellMin(c);
+bool BrickMap::sampleBrick(int cell, float centre, const DistanceBatchFn& distance, float* out) const {
+  // Each point from its grid-wide sample index, so a face two bricks share is sampled at the
+  // same points in both and stored the same: the field stays continuous across bricks (the
+  // rounding of a brick corner plus a cell offset could differ by an ulp, enough to tip a sample
+  // to the next 16-bit step).
+  const glm::ivec3 first = cellCoords(cell) * kCells;
   std::vector<Vec3> points(kBrickSamples);
   for (int k = 0, n = 0; k < kSamples; ++k)
     for (int j = 0; j < kSamples; ++j)
       for (int i = 0; i < kSamples; ++i, ++n)
-        points[n] = base + Vec3(static_cast<float>(i), static_cast<float>(j), static_cast<float>(k)) * cellSize_;
-  float* out = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+        points[n] = origin_ + Vec3(first + glm::ivec3(i, j, k)) * cellSize_;
   distance(points, bandWidth_, std::span<float>(out, kBrickSamples));
   // Samples beyond the band with their side unknown (+inf): take it from a known neighbour.
   std::vector<int> queue;
@@ -154,18 +161,28 @@ void BrickMap::bakeBrick(int cell, int brick, const DistanceBatchFn& distance) {
       }
     }
     // None known in the brick: the side of its centre value.
-    const float side = centre_[cell] < 0.0f ? -1.0f : 1.0f;
+    const float side = centre < 0.0f ? -1.0f : 1.0f;
     for (int n = 0; n < kBrickSamples; ++n)
       if (std::isinf(out[n]) && out[n] > 0.0f) out[n] = side * bandWidth_;
   }
+  return std::all_of(out, out + kBrickSamples, [](float v) { return std::isfinite(v); });
+}
+
+void BrickMap::storeBrick(int cell, int brick, const float* samples) {
+  std::int16_t* stored = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+  for (int n = 0; n < kBrickSamples; ++n)
+    stored[n] = static_cast<std::int16_t>(std::clamp(std::nearbyint(samples[n] * invSampleStep_), -32767.0f, 32767.0f));
   summarizeBrick(brick);
   cellBrickMin_[cell] = brickMin_[brick];
 }
 
 void BrickMap::summarizeBrick(int brick) {
+  // Of the stored field: the values a query reads.
+  float s[kBrickSamples];
+  const std::int16_t* stored = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+  for (int n = 0; n < kBrickSamples; ++n) s[n] = stored[n] * sampleStep_;
   // Each fine cell's smallest corner, rounded down to a step; the blocks' minima nest exactly
   // (a block's samples are its cells' corners).
-  const float* s = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
   std::int8_t* large = blockMin_.data() + static_cast<std::size_t>(brick) * kBlockMins;
   std::int8_t* small = large + 8;
   std::fill(large, large + kBlockMins, std::int8_t{127});
@@ -251,7 +268,7 @@ float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {
   const int b = brickOf_[cellIndex(c)];
   if (b < 0) return emptyDistance(p, gradient);
   const Vec3 l = (p - cellMin(c)) * invCellSize_;
-  return brickTrilinear(pool_.data() + static_cast<std::size_t>(b) * kBrickSamples, l, gradient, invCellSize_);
+  return brickTrilinear(pool_.data() + static_cast<std::size_t>(b) * kBrickSamples, sampleStep_, l, gradient, invCellSize_);
 }
 
 float BrickMap::emptyDistance(Vec3 p, Vec3* gradient) const {
@@ -349,7 +366,7 @@ int BrickMap::allocateBrick() {
     freeBricks_.pop_back();
     return b;
   }
-  pool_.resize(pool_.size() + kBrickSamples, 0.0f);
+  pool_.resize(pool_.size() + kBrickSamples, 0);
   brickMin_.push_back(0.0f);
   blockMin_.resize(blockMin_.size() + kBlockMins, 0);
   surfaceCells_.resize(surfaceCells_.size() + kSurfaceWords, 0);
@@ -399,20 +416,22 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
   });
   ++epoch_;
   const int n = std::min<int>(budget, static_cast<int>(candidates.size()));
+  std::vector<float> samples(kBrickSamples);
   for (int i = 0; i < n; ++i) {
     const int cell = candidates[i].cell;
     const glm::ivec3 c = cellCoords(cell);
     const Vec3 centre = cellMin(c) + Vec3(0.5f * brickSize_);
     float value = 0.0f;
     distance(std::span<const Vec3>(&centre, 1), std::numeric_limits<float>::infinity(), std::span<float>(&value, 1));
-    if (!std::isfinite(value)) continue;
+    if (!std::isfinite(value)) continue;  // a broken field leaves the cell as it was
+    const bool needsBrick = std::abs(value) <= brickHalfDiagonal_ + bandWidth_;
+    if (needsBrick && !sampleBrick(cell, value, distance, samples.data())) continue;
     const bool wasOccupied = occupied(cell);
     centre_[cell] = value;
     bakedAt_[cell] = epoch_;
-    const bool needsBrick = std::abs(value) <= brickHalfDiagonal_ + bandWidth_;
     if (needsBrick) {
       if (brickOf_[cell] < 0) brickOf_[cell] = allocateBrick();
-      bakeBrick(cell, brickOf_[cell], distance);
+      storeBrick(cell, brickOf_[cell], samples.data());
     } else if (brickOf_[cell] >= 0) {
       freeBricks_.push_back(brickOf_[cell]);
       brickOf_[cell] = -1;
@@ -424,7 +443,7 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 }
 
 std::size_t BrickMap::memoryBytes() const {
-  return pool_.size() * sizeof(float) + brickMin_.size() * sizeof(float) +
+  return pool_.size() * sizeof(std::int16_t) + brickMin_.size() * sizeof(float) +
          blockMin_.size() + surfaceCells_.size() * sizeof(std::uint64_t) +
          blockPlane_.size() * sizeof(BlockPlane) + brickOf_.size() * sizeof(std::int32_t) +
          centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float) +

@@ -92,11 +92,11 @@ BrickMap::RayHit BrickMap::raycastMarch(Vec3 origin, Vec3 dir, float maxDistance
     // Over-relaxed sphere tracing of the brick's trilinear field up to the cell's exit
     // (Keinert et al. 2014): steps of 1.6 v, and when two consecutive spheres stop
     // overlapping the relaxed step may have jumped something, so it is retaken plainly.
-    const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+    const std::int16_t* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
     const float segmentEnd = std::min(cellExit, tEnd);
     for (;;) {
       const Vec3 l = (origin + dir * t - lo) * invCellSize_;
-      const float v = brickTrilinear(samples, l, nullptr, invCellSize_) - radius;
+      const float v = brickTrilinear(samples, sampleStep_, l, nullptr, invCellSize_) - radius;
       if (v <= hitEpsilon) {
         if (havePrev && v < 0.0f) return finish(refine(prevT, prevV, t, v));
         return finish(t);

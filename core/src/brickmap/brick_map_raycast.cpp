@@ -11,7 +11,7 @@
 // on the segment is bracketed between the cubic's extrema and refined by Illinois regula
 // falsi, after a Bernstein bound has turned away the cells the ray only passes above.
 //
-// Speed (issue 4's aimed rays: long, oblique, ~16 steps in ~7 bricks of a 25 MB pool): the
+// Speed (issue 4's aimed rays: long, oblique, ~16 steps in ~7 bricks of a 12.5 MB pool): the
 // walk counts in grid-wide fine cells on four-wide vectors, so every skipped box is aligned
 // and found by bit masks. A ray (radius 0) reads one bit per fine cell, set where the cell has
 // a corner <= 0, instead of the block minima a sphere cast reads (3-5% more aimed rays). On
@@ -19,8 +19,13 @@
 // once. Figures below are from one process taking turns with the previous walk every 2,048
 // rays, in alternating order, medians of four to six runs, on a busy host.
 //
+// Samples are 16 bits (brick_map.h): the pool is half that of floats (15.9 MB in all for the
+// benchmark terrain instead of 28.2), and more of it stays in cache. Against the same walk over
+// float samples, same hits and distances: aimed rays +4-8%, aimed casts +3-6%, down rays and
+// casts +5-9%, closest points +6-8% (one process, both maps, busy host).
+//
 // A ray's 2^3 blocks with surface cells have planes (2.2 MB for the benchmark terrain, beside
-// its 25 MB of samples). They halve the cells whose samples an aimed ray reads (4.1 -> 2.0) and
+// its 12.5 MB of samples). They halve the cells whose samples an aimed ray reads (4.1 -> 2.0) and
 // cut its steps from 18.2 to 15.8: 18-25% more aimed rays a second with the data in cache, 2-5%
 // from memory, where the walk is about half waiting for it; down rays lose 2-5% (one plane read
 // for the block they hit). That needs all four lines of a brick's planes asked for on entering
@@ -160,17 +165,24 @@ bool mayCross(const Cubic& f, float level, float length) {
   return std::min(std::min(b0, b1), std::min(b2, b3)) <= margin;
 }
 
-/// Prefetches the 5 x 5 sample rows (5 floats each) of a 4^3-cell block starting at `first`.
+/// Prefetches the 5 x 5 x 5 samples of a 4^3-cell block starting at `first`: five planes of five
+/// rows. A plane's rows span 82 bytes (rows 18 bytes apart, 10 long), and its bytes 0, 40 and 80
+/// are under a line apart, so every line the plane touches holds one of them: three asks a plane.
 /// Always inlined: GCC takes a function whose only statements are prefetches for a const one
 /// (no side effects) and deletes its calls, so an outlined helper prefetches nothing.
-[[gnu::always_inline]] inline void prefetchBlockRows(const float* first) {
+[[gnu::always_inline]] inline void prefetchBlockSamples(const std::int16_t* first) {
 #if defined(__GNUC__)
-  // Unrolled: 25 prefetch instructions with constant offsets (as a loop, a quarter of the walk's
+  constexpr int S = BrickMap::kSamples;
+  static_assert((2 * S + 2) * sizeof(std::int16_t) <= 64, "asks under a line apart");
+  // Unrolled: 15 prefetch instructions with constant offsets (as a loop, a quarter of the walk's
   // instructions went to counting it).
 #pragma GCC unroll 5
-  for (int k = 0; k < 5; ++k)
-#pragma GCC unroll 5
-    for (int j = 0; j < 5; ++j) __builtin_prefetch(first + BrickMap::kSamples * (j + BrickMap::kSamples * k));
+  for (int k = 0; k < 5; ++k) {
+    const std::int16_t* plane = first + S * S * k;
+    __builtin_prefetch(plane);
+    __builtin_prefetch(plane + 2 * S + 2);
+    __builtin_prefetch(plane + 4 * S + 4);
+  }
 #else
   (void)first;
 #endif
@@ -216,13 +228,13 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     const I4 plane = (g & -size) + (highSide & size);
     return horizontalMin((__builtin_convertvector(plane, F4) - start) * metersPerCell);
   };
-  auto finish = [&](float s, const float* samples, glm::ivec3 cell) {
+  auto finish = [&](float s, const std::int16_t* samples, glm::ivec3 cell) {
     result.hit = true;
     result.distance = t0 + s;
     result.point = from + dir * s;
     Vec3 gradient(0.0f);
     if (samples)
-      brickTrilinear(samples, glm::clamp((result.point - cellMin(cell)) * invCellSize_, Vec3(0.0f), Vec3(float(kCells))),
+      brickTrilinear(samples, sampleStep_, glm::clamp((result.point - cellMin(cell)) * invCellSize_, Vec3(0.0f), Vec3(float(kCells))),
                      &gradient, invCellSize_);
     else
       distanceGradient(result.point, gradient);
@@ -240,7 +252,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     return next > t ? next : std::nextafter(t, std::numeric_limits<float>::infinity());
   };
   const bool surfaceOnly = radius == 0.0f;
-  const float* prefetched4 = nullptr;  // the 4^3 block whose sample rows were last prefetched
+  const std::int16_t* prefetched4 = nullptr;  // the 4^3 block whose sample rows were last prefetched
   float t = 0.0f;                     // the walk's parameter s (m)
   // A 2^3 block's plane clears a ray when it stays above this (m) at both ends of the segment:
   // room for the float rounding of the plane's value and of the walk's grid-wide cell counts
@@ -320,27 +332,28 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         const int block2 = 8 + (fx >> 1) + 4 * ((fy >> 1) + 4 * (fz >> 1));
         size = mins[block4] > skipAbove ? 4 : mins[block2] > skipAbove ? 2 : 0;
       }
-      const float* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
+      const std::int16_t* samples = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
       if (size <= 2) {
-        // The walk is bound by cache misses in the 3 KB bricks: on entering a 4^3-cell block
-        // the crossing may lie in, ask for all its 25 sample rows at once, so the 2^3 blocks
+        // The walk is bound by cache misses in the 1.5 KB bricks: on entering a 4^3-cell block
+        // the crossing may lie in, ask for all its samples at once, so the 2^3 blocks
         // and cells visited next find theirs on the way (one round trip, not one per cell;
         // measured faster than asking for each 2^3 block's nine rows on entering it).
-        const float* block4Samples = samples + (fx & ~3) + kSamples * ((fy & ~3) + kSamples * (fz & ~3));
-        if (block4Samples != prefetched4) prefetchBlockRows(prefetched4 = block4Samples);
+        const std::int16_t* block4Samples = samples + (fx & ~3) + kSamples * ((fy & ~3) + kSamples * (fz & ~3));
+        if (block4Samples != prefetched4) prefetchBlockSamples(prefetched4 = block4Samples);
       }
       if (size == 0) {
         // A cell the crossing may lie in: its corners decide. Passed over, it is one cell.
         size = 1;
-        const float* s = samples + fx + kSamples * (fy + kSamples * fz);
-        const float corners[8] = {s[0],
-                                  s[1],
-                                  s[kSamples],
-                                  s[kSamples + 1],
-                                  s[kSamples * kSamples],
-                                  s[kSamples * kSamples + 1],
-                                  s[kSamples * kSamples + kSamples],
-                                  s[kSamples * kSamples + kSamples + 1]};
+        const std::int16_t* s = samples + fx + kSamples * (fy + kSamples * fz);
+        const float u = sampleStep_;
+        const float corners[8] = {s[0] * u,
+                                  s[1] * u,
+                                  s[kSamples] * u,
+                                  s[kSamples + 1] * u,
+                                  s[kSamples * kSamples] * u,
+                                  s[kSamples * kSamples + 1] * u,
+                                  s[kSamples * kSamples + kSamples] * u,
+                                  s[kSamples * kSamples + kSamples + 1] * u};
         // A tree of minima (registers; a loop went through the stack). A ray's surface cell
         // has a corner <= 0 by its bit.
         const float smallest =

@@ -75,6 +75,54 @@ TEST(Brickmap, BakedSphereMatchesTheFieldWithinHalfACell) {
   EXPECT_GT(map->distance(c + Vec3(40.0f, 0.0f, 0.0f)), 30.0f) << "outside the grid";
 }
 
+// Samples are stored in 16 bits: each within half a step of the field at its point (so the
+// step spans every distance a brick holds: none clamped), the step as documented, the faces two
+// bricks share stored alike, and 2 bytes a sample counted in memoryBytes.
+TEST(Brickmap, StoredSamplesAreTheFieldToHalfAStepAndAgreeAcrossBricks) {
+  const Vec3 c(0.3f, -0.2f, 0.1f);
+  const float R = 1.3f, h = 0.1f;
+  BrickMapSettings s;
+  s.bounds = Aabb::fromCenterHalf(c, Vec3(R));
+  s.cellSize = h;
+  auto map = BrickMap::bake(s, sphereField(c, R));
+  ASSERT_TRUE(map.ok()) << map.error().message();
+  const float step = map->sampleStep();
+  EXPECT_FLOAT_EQ(step, (map->bandWidth() + 2.0f * 8.0f * h) / 32767.0f);
+  const glm::ivec3 dims = map->dims();
+  int bricks = 0, sharedFaces = 0;
+  float largest = 0.0f;
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x) {
+        const glm::ivec3 cell(x, y, z);
+        const int b = map->brickAt(cell);
+        if (b < 0) continue;
+        ++bricks;
+        for (int k = 0; k < BrickMap::kSamples; ++k)
+          for (int j = 0; j < BrickMap::kSamples; ++j)
+            for (int i = 0; i < BrickMap::kSamples; ++i) {
+              const glm::dvec3 p = glm::dvec3(map->origin()) + glm::dvec3(cell * BrickMap::kCells + glm::ivec3(i, j, k)) * double(h);
+              const double exact = glm::length(p - glm::dvec3(c)) - R;
+              const float stored = map->brickSample(b, i, j, k);
+              largest = std::max(largest, std::abs(stored));
+              ASSERT_LE(std::abs(stored - exact), 0.5 * step + 1e-6) << "brick " << x << "," << y << "," << z;
+            }
+        // The +x neighbour's low face is this brick's high face, sample for sample.
+        if (x + 1 < dims.x && map->brickAt({x + 1, y, z}) >= 0) {
+          const int n = map->brickAt({x + 1, y, z});
+          ++sharedFaces;
+          for (int k = 0; k < BrickMap::kSamples; ++k)
+            for (int j = 0; j < BrickMap::kSamples; ++j)
+              ASSERT_EQ(map->brickSample(b, BrickMap::kCells, j, k), map->brickSample(n, 0, j, k));
+        }
+      }
+  EXPECT_GT(sharedFaces, 10);
+  EXPECT_GT(largest, 0.5f) << "samples far from the surface are kept, not clamped to the band";
+  const std::size_t sampleBytes = std::size_t(bricks) * BrickMap::kBrickSamples * sizeof(std::int16_t);
+  EXPECT_GE(map->memoryBytes(), sampleBytes);
+  EXPECT_LT(map->memoryBytes(), sampleBytes + std::size_t(bricks) * BrickMap::kBrickSamples);
+}
+
 TEST(Brickmap, BeyondTheBandAndTheGridTheDistanceKeepsToTheSurface) {
   // Beyond the band only the top cells' centre values are stored, a brick apart. Two things
   // used to go wrong there: between the outermost centres and the grid's faces the field stayed
@@ -173,6 +221,50 @@ TEST(Brickmap, RebakeRefreshesTheBricksNearestTheBodiesFirst) {
     map->rebakeNearest(sphereField(Vec3(0.0f), 0.2f), std::span<const Vec3>(&body, 1), 8, 10.0f);
   EXPECT_LT(map->brickCount(), before);
   EXPECT_NEAR(map->distance(Vec3(0.3f, 0, 0)), 0.1f, 0.05f);
+}
+
+// A field that breaks mid-play (NaN at some of a brick's samples) leaves the bricks it would
+// have refreshed as they were: every stored sample and query unchanged, none non-finite.
+TEST(Brickmap, RebakeFromABrokenFieldKeepsTheCellsAsTheyWere) {
+  BrickMapSettings s;
+  s.bounds = Aabb::fromCenterHalf(Vec3(0.0f), Vec3(2.0f));
+  s.cellSize = 0.1f;
+  auto map = BrickMap::bake(s, sphereField(Vec3(0.0f), 1.0f));
+  ASSERT_TRUE(map.ok());
+  auto everySample = [&] {
+    std::vector<float> all;
+    const glm::ivec3 dims = map->dims();
+    for (int z = 0; z < dims.z; ++z)
+      for (int y = 0; y < dims.y; ++y)
+        for (int x = 0; x < dims.x; ++x) {
+          all.push_back(map->centreValue({x, y, z}));
+          if (const int b = map->brickAt({x, y, z}); b >= 0)
+            for (int n = 0; n < BrickMap::kBrickSamples; ++n) all.push_back(map->brickSample(b, n % 9, (n / 9) % 9, n / 81));
+        }
+    return all;
+  };
+  const std::vector<float> before = everySample();
+  // The same sphere, except NaN on the brick faces normal to x (sample index a multiple of 8):
+  // the top cells' centres (index 4 mod 8) stay finite, while every brick sampled holds NaN.
+  const Vec3 origin = map->origin();
+  const DistanceBatchFn broken = [origin](std::span<const Vec3> points, float, std::span<float> out) {
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const long index = std::lround((points[i].x - origin.x) / 0.1f);
+      out[i] = index % 8 == 0 ? std::numeric_limits<float>::quiet_NaN() : glm::length(points[i]) - 1.0f;
+    }
+  };
+  const Vec3 body(1.1f, 0.3f, 0.3f);
+  for (int step = 0; step < 20; ++step) map->rebakeNearest(broken, std::span<const Vec3>(&body, 1), 8, 1.0f);
+  const std::vector<float> after = everySample();
+  ASSERT_EQ(after.size(), before.size());
+  int changed = 0;
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    ASSERT_TRUE(std::isfinite(after[i])) << "value " << i;
+    changed += after[i] != before[i];
+  }
+  EXPECT_EQ(changed, 0) << "a cell took part of a broken sampling";
+  EXPECT_NEAR(map->distance(body), glm::length(body) - 1.0f, 0.05f);
+  EXPECT_EQ(map->rebakeNearest(broken, std::span<const Vec3>(&body, 1), 8, 1.0f), 8) << "cells were visited";
 }
 
 TEST(Brickmap, BakedFieldColliderIsExactNearBodiesAndBakedBeyond) {

@@ -5,7 +5,11 @@
 // cell holds either a brick (9 x 9 x 9 samples at the fine-cell corners, faces shared with the
 // neighbours duplicated so an interpolation never leaves its brick) or nothing: empty space is
 // stored once, as the signed distance at the cell's centre. Bricks sit contiguously in one pool
-// (729 floats each, x fastest), so a query touches one brick-index load and one 3 KB block.
+// (729 samples each, x fastest), so a query touches one brick-index load and one 1.5 KB block.
+// A sample is a 16-bit multiple of sampleStep() (rounded to nearest): half the memory of floats,
+// so twice as many bricks stay in cache, at an error of at most sampleStep() / 2 (0.07 mm at
+// 0.25 m cells). Every query, bound and bit is of the stored field, so the walk's exactness
+// holds for it.
 //
 // Invariant: a top cell without a brick contains no surface within `bandWidth` of any of its
 // points (|d| >= bandWidth there), which is what lets a ray skip it whole.
@@ -53,7 +57,7 @@ class BrickMap {
  public:
   static constexpr int kCells = 8;                                   ///< fine cells per brick edge
   static constexpr int kSamples = kCells + 1;                        ///< samples per brick edge
-  static constexpr int kBrickSamples = kSamples * kSamples * kSamples;  ///< 729 floats a brick
+  static constexpr int kBrickSamples = kSamples * kSamples * kSamples;  ///< 729 samples a brick
 
   /// Bakes `distance` over the settings' region. Errors: non-finite or empty bounds, a cell
   /// size <= 0, more than 2^26 top cells, cancellation.
@@ -115,10 +119,15 @@ class BrickMap {
   /// updates the 63^3 cells around it).
   int emptyReach(glm::ivec3 cell) const { return emptyReach_[cellIndex(cell)]; }
   static constexpr int kMaxEmptyReach = 30;
-  /// Sample (i, j, k) in [0, 8]^3 of a brick (m).
+  /// Sample (i, j, k) in [0, 8]^3 of a brick (m), as stored: a multiple of sampleStep().
   float brickSample(int brick, int i, int j, int k) const {
-    return pool_[static_cast<std::size_t>(brick) * kBrickSamples + i + kSamples * (j + kSamples * k)];
+    return pool_[static_cast<std::size_t>(brick) * kBrickSamples + i + kSamples * (j + kSamples * k)] * sampleStep_;
   }
+  /// The quantum of the stored samples (m): (bandWidth + 2 * brick edge) / 32767, so the
+  /// 16 bits span every distance a brick of an exact field holds (its centre is within half a
+  /// diagonal plus the band of the surface, its samples within half a diagonal of its centre).
+  /// Larger magnitudes (fields that overstate distance) are stored as +-32767 steps.
+  float sampleStep() const { return sampleStep_; }
   std::size_t memoryBytes() const;
 
   /// A lower bound (m) of a brick's sub-block samples: level 0 = the 2 x 2 x 2 blocks of
@@ -168,6 +177,12 @@ class BrickMap {
   /// Recomputes a brick's smallest sample, block minima, surface bits and block planes from its
   /// samples.
   void summarizeBrick(int brick);
+  /// The brick of top cell `cell`'s samples into `out` (kBrickSamples, m), sides of unknown
+  /// samples resolved (centre: the cell's centre value). False where the field gave a NaN or
+  /// -infinity: then nothing may be stored.
+  bool sampleBrick(int cell, float centre, const DistanceBatchFn& distance, float* out) const;
+  /// Stores sampled values (m) as brick `brick` of top cell `cell`, and its summaries.
+  void storeBrick(int cell, int brick, const float* samples);
   /// A top cell a ray must stop in or look into: it holds a brick, or it is solid.
   bool occupied(int cell) const { return brickOf_[cell] >= 0 || centre_[cell] < 0.0f; }
   /// emptyReach_ of every cell from scratch (two chamfer passes over the top grid).
@@ -183,7 +198,6 @@ class BrickMap {
   /// two Newton steps of the field towards its zero.
   Vec3 surfacePointFrom(Vec3 p, float d, Vec3 normal) const;
   float insideDistance(Vec3 p, Vec3* gradient) const;
-  void bakeBrick(int cell, int brick, const DistanceBatchFn& distance);
   int allocateBrick();
 
   float cellSize_ = 0.25f, invCellSize_ = 4.0f;
@@ -195,15 +209,17 @@ class BrickMap {
   std::vector<std::int32_t> brickOf_;   ///< per top cell: pool index or -1
   std::vector<float> centre_;           ///< per top cell: signed distance at its centre (m)
   std::vector<std::uint32_t> bakedAt_;  ///< per top cell: rebake epoch it was last sampled
-  HugePageVector<float> pool_;          ///< bricks, kBrickSamples floats each (huge pages: a walk
-                                        ///< touches a few lines in each of many random bricks)
+  /// Bricks, kBrickSamples samples each in sampleStep_ (huge pages: a walk touches a few lines
+  /// in each of many random bricks).
+  HugePageVector<std::int16_t> pool_;
+  float sampleStep_ = 1.0f, invSampleStep_ = 1.0f;  ///< m per stored step, and its inverse
   std::vector<float> brickMin_;         ///< per pool brick: its smallest sample (m)
   /// Per top cell, its brick's brickMin_ (m; unused where it has none): the walk reads it
   /// beside brickOf_ instead of after it (one dependent load less a step).
   std::vector<float> cellBrickMin_;
   /// Per pool brick, kBlockMins block minima as multiples of blockStep_, rounded down and
   /// clamped to [-128, 127]: one 72-byte record per brick, so the skip tests of a walk stay in
-  /// cache (the float pool is 40 times larger).
+  /// cache (the sample pool is 20 times larger).
   std::vector<std::int8_t> blockMin_;
   /// Per pool brick, 8 words of surface-cell bits: bit 8 b + e of word w is set when fine cell
   /// e (x fastest) of 2^3 block b of 4^3 block w has a corner <= 0, i.e. the trilinear field

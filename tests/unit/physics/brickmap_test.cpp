@@ -16,6 +16,15 @@ DistanceBatchFn sphereField(Vec3 centre, float radius) {
   };
 }
 
+/// A ball of `radius` about `centre` baked at `cell` over the cube of half edge `half` about it.
+Expected<BrickMap> bakeSphere(Vec3 centre, float radius, float cell, float half, int threads = 1) {
+  BrickMapSettings s;
+  s.bounds = Aabb::fromCenterHalf(centre, Vec3(half));
+  s.cellSize = cell;
+  s.threads = threads;
+  return BrickMap::bake(s, sphereField(centre, radius));
+}
+
 /// Sphere whose radius grows with time: r(t) = r0 + t (m).
 class GrowingSphere final : public CollisionShape {
  public:
@@ -41,11 +50,7 @@ float raySphere(Vec3 o, Vec3 d, Vec3 c, float R) {
 TEST(Brickmap, BakedSphereMatchesTheFieldWithinHalfACell) {
   const Vec3 c(0.3f, -0.2f, 0.1f);
   const float R = 1.3f, h = 0.1f;
-  BrickMapSettings s;
-  s.bounds = Aabb::fromCenterHalf(c, Vec3(R));
-  s.cellSize = h;
-  s.threads = 2;
-  auto map = BrickMap::bake(s, sphereField(c, R));
+  auto map = bakeSphere(c, R, h, R, 2);
   ASSERT_TRUE(map.ok()) << map.error().message();
   const glm::ivec3 dims = map->dims();
   EXPECT_LT(map->brickCount(), dims.x * dims.y * dims.z) << "empty space is stored once, not as bricks";
@@ -81,10 +86,7 @@ TEST(Brickmap, BakedSphereMatchesTheFieldWithinHalfACell) {
 TEST(Brickmap, StoredSamplesAreTheFieldToHalfAStepAndAgreeAcrossBricks) {
   const Vec3 c(0.3f, -0.2f, 0.1f);
   const float R = 1.3f, h = 0.1f;
-  BrickMapSettings s;
-  s.bounds = Aabb::fromCenterHalf(c, Vec3(R));
-  s.cellSize = h;
-  auto map = BrickMap::bake(s, sphereField(c, R));
+  auto map = bakeSphere(c, R, h, R);
   ASSERT_TRUE(map.ok()) << map.error().message();
   const float step = map->sampleStep();
   EXPECT_FLOAT_EQ(step, (map->bandWidth() + 2.0f * 8.0f * h) / 32767.0f);
@@ -131,10 +133,7 @@ TEST(Brickmap, BeyondTheBandAndTheGridTheDistanceKeepsToTheSurface) {
   // this test, with normals 52 degrees off).
   const Vec3 c(0.3f, -0.2f, 0.1f);
   const float R = 1.3f, h = 0.1f, brick = 8.0f * h;
-  BrickMapSettings s;
-  s.bounds = Aabb::fromCenterHalf(c, Vec3(R));
-  s.cellSize = h;
-  auto map = BrickMap::bake(s, sphereField(c, R));
+  auto map = bakeSphere(c, R, h, R);
   ASSERT_TRUE(map.ok()) << map.error().message();
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f), gap(0.6f, 3.0f);
@@ -165,10 +164,7 @@ TEST(Brickmap, BeyondTheBandAndTheGridTheDistanceKeepsToTheSurface) {
 TEST(Brickmap, RaysAndSphereCastsMatchTheClosedFormWithinHalfACell) {
   const Vec3 c(0.0f, 1.0f, 0.0f);
   const float R = 1.0f, h = 0.05f;
-  BrickMapSettings s;
-  s.bounds = Aabb::fromCenterHalf(c, Vec3(R));
-  s.cellSize = h;
-  auto map = BrickMap::bake(s, sphereField(c, R));
+  auto map = bakeSphere(c, R, h, R);
   ASSERT_TRUE(map.ok());
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -198,10 +194,7 @@ TEST(Brickmap, RaysAndSphereCastsMatchTheClosedFormWithinHalfACell) {
 }
 
 TEST(Brickmap, RebakeRefreshesTheBricksNearestTheBodiesFirst) {
-  BrickMapSettings s;
-  s.bounds = Aabb::fromCenterHalf(Vec3(0.0f), Vec3(2.0f));
-  s.cellSize = 0.1f;
-  auto map = BrickMap::bake(s, sphereField(Vec3(0.0f), 1.0f));
+  auto map = bakeSphere(Vec3(0.0f), 1.0f, 0.1f, 2.0f);
   ASSERT_TRUE(map.ok());
   // The body stands at the probe: the probe's top cell is the nearest one.
   const Vec3 probe(1.1f, 0.3f, 0.3f), body = probe, farProbe(-1.1f, 0.3f, 0.3f);
@@ -226,10 +219,7 @@ TEST(Brickmap, RebakeRefreshesTheBricksNearestTheBodiesFirst) {
 // A field that breaks mid-play (NaN at some of a brick's samples) leaves the bricks it would
 // have refreshed as they were: every stored sample and query unchanged, none non-finite.
 TEST(Brickmap, RebakeFromABrokenFieldKeepsTheCellsAsTheyWere) {
-  BrickMapSettings s;
-  s.bounds = Aabb::fromCenterHalf(Vec3(0.0f), Vec3(2.0f));
-  s.cellSize = 0.1f;
-  auto map = BrickMap::bake(s, sphereField(Vec3(0.0f), 1.0f));
+  auto map = bakeSphere(Vec3(0.0f), 1.0f, 0.1f, 2.0f);
   ASSERT_TRUE(map.ok());
   auto everySample = [&] {
     std::vector<float> all;

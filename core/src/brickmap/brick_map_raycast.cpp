@@ -48,7 +48,9 @@
 // rays -1% on a quiet host, -11% on a busy one); a plane under each whole brick, kept in the top
 // grid so it costs no line (it almost never clears: beyond the band a baked mesh field is clamped
 // flat, and no plane with the field's slope stays under that); a cast's corner minimum taken in
-// stored steps, decoding only the cells it may touch (+-2%).
+// stored steps, decoding only the cells it may touch (+-2%); a cast leaving every cell to the
+// Bernstein bound, without the corner-minimum test (+-1%); the walk built for SSE4.1 (+-1%: the
+// time is the chain of dependent loads and float steps, not instruction count).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

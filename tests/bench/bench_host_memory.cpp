@@ -4,7 +4,7 @@
 //
 // Why: this machine is a virtual one on a shared host. Its last-level cache is shared with
 // neighbours, and how much of it this process gets changes from one minute to the next. The
-// collision benchmarks walk 20 to 30 MB of brick samples or BVH nodes at random, so they run
+// collision benchmarks walk 16 to 30 MB of brick samples or BVH nodes at random, so they run
 // at L3 speed when the host is quiet and near DRAM speed when it is busy: the same binary gave
 // 9.4 and 15.6 M closest points per second within one hour. Measured here on a quiet host,
 // 20 MB took 53 ns a load, and 125 ns on a busy one; 4 MB 16-18 ns either way. Run this beside

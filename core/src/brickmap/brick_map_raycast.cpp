@@ -264,7 +264,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     return next > t ? next : std::nextafter(t, std::numeric_limits<float>::infinity());
   };
   const bool surfaceOnly = radius == 0.0f;
-  const std::int16_t* prefetched4 = nullptr;  // the 4^3 block whose sample rows were last prefetched
+  const std::int16_t* prefetched4 = nullptr;  // the 4^3 block whose samples were last asked for
   float t = 0.0f;                     // the walk's parameter s (m)
   // A 2^3 block's plane clears a ray when it stays above this (m) at both ends of the segment:
   // room for the float rounding of the plane's value and of the walk's grid-wide cell counts

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../mesh_test_files.h"
+#include "brick_map_values.h"
 #include "floptle/physics/baked_field_collider.h"
 #include "floptle/physics/mesh_collider.h"
 #include "floptle/physics/mesh_collider_cache.h"
@@ -18,6 +19,8 @@
 
 namespace floptle::physics {
 namespace {
+
+using testing::samplesOf;
 
 using Json = nlohmann::ordered_json;
 
@@ -46,23 +49,6 @@ std::vector<std::uint32_t> answers(const CollisionShape& shape) {
   return bits;
 }
 
-/// Every brick sample and top-cell centre value of a map, as bits.
-std::vector<std::uint32_t> samplesOf(const BrickMap& map) {
-  std::vector<std::uint32_t> bits;
-  const glm::ivec3 dims = map.dims();
-  for (int k = 0; k < dims.z; ++k)
-    for (int j = 0; j < dims.y; ++j)
-      for (int i = 0; i < dims.x; ++i) {
-        const glm::ivec3 cell(i, j, k);
-        bits.push_back(std::bit_cast<std::uint32_t>(map.centreValue(cell)));
-        const int brick = map.brickAt(cell);
-        if (brick < 0) continue;
-        for (int c = 0; c < BrickMap::kBrickSamples; ++c)
-          bits.push_back(std::bit_cast<std::uint32_t>(
-              map.brickSample(brick, c % 9, (c / 9) % 9, c / 81)));
-      }
-  return bits;
-}
 
 // share(): a second collider over the same BVH, answering the same bits, alive after the
 // original is gone (the state is shared, not borrowed).

@@ -1,7 +1,6 @@
 // floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE]
-// Runs a scene headless for N fixed ticks and prints one JSON object (see drift/replay.h).
-// Dispatch by scene content: a scene with a "drift" component runs the Drift sandbox; other
-// simulations (characters, rigid bodies) plug in next to runDriftScene below.
+// Runs a scene headless for N fixed ticks and prints one JSON object: runtime::replay, which
+// chooses the simulation by the scene's content (runtime/scene_runtime.h).
 #include <charconv>
 #include <filesystem>
 #include <cstdint>
@@ -17,8 +16,7 @@
 #include "commands.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/scene/scene_io.h"
-#include "floptle/drift/replay.h"
-#include "floptle/physics/simulation_replay.h"
+#include "floptle/runtime/replay.h"
 
 namespace floptle::cli {
 
@@ -95,51 +93,6 @@ int finish(const SimulateArgs& args, const std::string& traceLines,
   return 0;
 }
 
-int runDriftScene(const SimulateArgs& args, const drift::DriftNode& node) {
-  auto setup = drift::driftSetupFromJson(*node.component, node.pointer);
-  if (!setup) return fail(Error{args.scene + ": " + setup.error().where, setup.error().what});
-
-  drift::ReplayOptions options;
-  options.ticks = args.ticks;
-  if (args.inputs) {
-    auto inputsJson = readJsonFile(*args.inputs);
-    if (!inputsJson) return fail(inputsJson.error());
-    auto inputs = drift::replayInputsFromJson(*inputsJson, *args.inputs);
-    if (!inputs) return fail(inputs.error());
-    options.inputs = std::move(*inputs);
-  }
-  std::string traceLines;
-  if (args.trace) options.traceLines = &traceLines;
-
-  auto result = drift::replayDrift(*setup, node.name, options);
-  if (!result) return fail(result.error());
-  return finish(args, traceLines, *result);
-}
-
-// Scenes without a "drift" component: characters, vehicles and rigid bodies (physics/).
-int runPhysicsScene(const SimulateArgs& args, const nlohmann::ordered_json& document) {
-  physics::ReplayOptions options;
-  options.ticks = args.ticks;
-  if (args.inputs) {
-    auto inputsJson = readJsonFile(*args.inputs);
-    if (!inputsJson) return fail(inputsJson.error());
-    auto inputs = physics::parseInputEvents(*inputsJson);
-    if (!inputs) return fail(Error{*args.inputs + ": " + inputs.error().where, inputs.error().what});
-    options.inputs = std::move(*inputs);
-  }
-  std::string traceLines;
-  if (args.trace) options.traceLines = &traceLines;
-  const std::filesystem::path dir = std::filesystem::path(args.scene).parent_path();
-  physics::ReplayErrorSource source = physics::ReplayErrorSource::Scene;
-  auto result = physics::replayScene(document, dir, options, &source);
-  if (!result) {
-    const Error& e = result.error();
-    const bool inInputs = args.inputs && source == physics::ReplayErrorSource::Inputs;
-    return fail(Error{(inInputs ? *args.inputs : args.scene) + ": " + e.where, e.what});
-  }
-  return finish(args, traceLines, *result);
-}
-
 }  // namespace
 
 int runSimulate(Args args) {
@@ -157,11 +110,23 @@ int runSimulate(Args args) {
     return fail(Error{parsed->scene + (e.where.empty() ? "" : ": " + e.where), e.what});
   }
 
-  auto driftNode = drift::findDriftNode(*scene);
-  if (!driftNode) return fail(Error{parsed->scene + ": " + driftNode.error().where, driftNode.error().what});
-  if (driftNode->component != nullptr) return runDriftScene(*parsed, *driftNode);
-
-  return runPhysicsScene(*parsed, *scene);
+  runtime::ReplayOptions options;
+  options.ticks = parsed->ticks;
+  options.sceneName = parsed->scene;
+  std::optional<nlohmann::json> inputs;
+  if (parsed->inputs) {
+    auto inputsJson = readJsonFile(*parsed->inputs);
+    if (!inputsJson) return fail(inputsJson.error());
+    inputs = std::move(*inputsJson);
+    options.inputs = &*inputs;
+    options.inputsName = *parsed->inputs;
+  }
+  std::string traceLines;
+  if (parsed->trace) options.traceLines = &traceLines;
+  const std::filesystem::path dir = std::filesystem::path(parsed->scene).parent_path();
+  auto result = runtime::replay(*scene, dir, options);
+  if (!result) return fail(result.error());
+  return finish(*parsed, traceLines, *result);
 }
 
 }  // namespace floptle::cli

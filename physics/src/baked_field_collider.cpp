@@ -39,6 +39,11 @@ void BakedFieldCollider::setActiveBodies(std::span<const Vec3> positions) {
     if (isFinite(p)) active_.push_back(p);
 }
 
+void BakedFieldCollider::updateForStep(std::span<const Vec3> activeBodies, double t) {
+  setActiveBodies(activeBodies);
+  rebake(t);
+}
+
 int BakedFieldCollider::rebake(double t) {
   if (!exact_ || active_.empty() || settings_.rebakeBudget <= 0) return 0;
   return map_.rebakeNearest(distanceBatchOf(*exact_, t), active_, settings_.rebakeBudget, settings_.rebakeRadius);

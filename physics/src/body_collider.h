@@ -23,6 +23,8 @@ class BodyCollider final : public CollisionShape {
     t0_ = t0;
   }
 
+  /// Posed at t0 and moved by its velocities.
+  bool changesWithTime() const override { return true; }
   float distance(Vec3 p, double t) const override {
     Vec3 c;
     Quat q;

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "body_collider.h"
-#include "floptle/physics/baked_field_collider.h"
 
 namespace floptle::physics {
 
@@ -19,7 +18,7 @@ Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
   bodies_.setWorldMaterials(std::move(worldMaterials));
   world_->refit(0.0);
   for (ColliderId id = 0; id < world_->size(); ++id)
-    if (dynamic_cast<const BakedFieldCollider*>(&world_->shape(id))) bakedColliders_.push_back(id);
+    if (world_->shape(id).updatesEachStep()) updatedColliders_.push_back(id);
 }
 
 std::uint32_t Simulation::addBody(const RigidBodyDesc& desc) {
@@ -77,7 +76,7 @@ void Simulation::step() {
   const float dt = static_cast<float>(settings_.fixedDt);
   const double tEnd = double(tick_ + 1) * settings_.fixedDt;
   applyInputs();
-  updateBakedColliders(tEnd);
+  updateColliders(tEnd);
   refitWorld(tEnd);
   stepCharacters(tEnd, dt);
   applyVehicleForces(tEnd, dt);
@@ -109,17 +108,13 @@ void Simulation::refitWorld(double tEnd) {
   if (worldMorphs_ || tick_ == 0) world_->refit(tEnd);
 }
 
-void Simulation::updateBakedColliders(double tEnd) {
-  if (bakedColliders_.empty()) return;
+void Simulation::updateColliders(double tEnd) {
+  if (updatedColliders_.empty()) return;
   std::vector<Vec3> active;
   active.reserve(characters_.size() + bodies_.size());
   for (const CharacterController& c : characters_) active.push_back(c.state().position);
   for (std::uint32_t i = 0; i < bodies_.size(); ++i) active.push_back(bodies_.state(i).position);
-  for (ColliderId id : bakedColliders_) {
-    auto& baked = static_cast<BakedFieldCollider&>(world_->shape(id));
-    baked.setActiveBodies(active);
-    baked.rebake(tEnd);
-  }
+  for (ColliderId id : updatedColliders_) world_->shape(id).updateForStep(active, tEnd);
 }
 
 void Simulation::stepCharacters(double tEnd, float dt) {

@@ -1,7 +1,7 @@
 // Inspector sections for the controller components, "character" and "vehicle" (issue 6): the
 // values designers tune while paused in play and see on resume (speed, jump speed, slope
 // limit, step height; the vehicle's anti-roll rate and each wheel's spring, damper, grip,
-// drive and steering). Ranges as physics reads them (physics/src/simulation_scene.cpp).
+// drive and steering). Ranges as physics reads them (runtime/src/controller_descs.cpp).
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>

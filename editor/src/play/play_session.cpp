@@ -7,6 +7,7 @@
 #include "floptle/drift/sandbox.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/physics/simulation.h"
+#include "floptle/runtime/scene_runtime.h"
 
 namespace floptle::editor {
 
@@ -23,25 +24,18 @@ Expected<void> PlaySession::start(const Json& documentJson, const QString& fileP
   // The copy: a document of its own. The editor's document is only read, here and never again.
   auto copy = std::make_unique<EditorDocument>();
   if (auto opened = copy->openJson(documentJson, filePath); !opened) return opened.error();
+  const std::filesystem::path dir =
+      filePath.isEmpty() ? std::filesystem::path()
+                         : std::filesystem::path(QFileInfo(filePath).absolutePath().toStdString());
+  auto built = runtime::SceneRuntime::build(copy->json(), copy->derived().scene,
+                                            runtime::BuildOptions{dir});
+  if (!built) return built.error();
   copy_ = std::move(copy);
   filePath_ = filePath;
-  driftNode_.clear();
-  driftPointer_.clear();
-  for (const scene::SceneNode& node : copy_->derived().scene.nodes) {
-    if (node.hasComponent("drift")) {
-      driftNode_ = QString::fromStdString(node.name);
-      driftPointer_ = node.pointer + "/drift";
-      break;
-    }
-  }
-  kind_ = driftNode_.isEmpty() ? PlayKind::Physics : PlayKind::Drift;
-  Expected<void> built = kind_ == PlayKind::Drift ? buildDrift() : buildPhysics();
-  if (!built) {
-    copy_.reset();
-    simulation_.reset();
-    sandbox_.reset();
-    return built.error();
-  }
+  runtime_ = std::move(built.value());
+  driftNode_ = QString::fromStdString(runtime_->driftNode());
+  kind_ = runtime_->kind() == runtime::SimulationKind::Drift ? PlayKind::Drift : PlayKind::Physics;
+  if (kind_ == PlayKind::Physics) collectMovedNodes();
   // Edits of the copy (inspector, materials panel, undo / redo there) go live.
   connect(copy_.get(), &EditorDocument::documentChanged, this,
           [this](ChangeKind) { applyCopyToSimulation(); });
@@ -60,8 +54,7 @@ void PlaySession::stop() {
   timer_->stop();
   state_ = PlayState::Stopped;
   moved_.clear();
-  simulation_.reset();
-  sandbox_.reset();
+  runtime_.reset();
   emit stateChanged(state_);
   // The copy goes last: panels bound to it are swapped out on stateChanged.
   copy_.reset();
@@ -75,10 +68,10 @@ void PlaySession::setPaused(bool paused) {
     // Physics: the clock drops its debt. Drift: the editor's pause only stops feeding frames,
     // so a ripple clicked while paused waits for the next Step (the sandbox's own pause, which
     // drops pending placements, is the game's).
-    if (simulation_) simulation_->clock().pause();
+    if (simulation()) simulation()->clock().pause();
     state_ = PlayState::Paused;
   } else {
-    if (simulation_) simulation_->clock().resume();
+    if (simulation()) simulation()->clock().resume();
     state_ = PlayState::Playing;
     frameClock_.restart();  // the paused wall time is not fed to the clock
     timer_->start();
@@ -96,14 +89,14 @@ void PlaySession::stepOnce() {
 int PlaySession::advanceFrame(double seconds) {
   if (state_ != PlayState::Playing) return 0;
   int ticks = 0;
-  if (simulation_) {
-    ticks = runTicks(simulation_->clock().advance(seconds));
-  } else if (sandbox_) {
+  if (physics::Simulation* sim = simulation()) {
+    ticks = runTicks(sim->clock().advance(seconds));
+  } else if (drift::Sandbox* sandbox = this->sandbox()) {
     QElapsedTimer wall;
     wall.start();
-    const std::uint64_t before = sandbox_->tickIndex();
-    sandbox_->advanceFrame(seconds);
-    ticks = int(sandbox_->tickIndex() - before);
+    const std::uint64_t before = sandbox->tickIndex();
+    sandbox->advanceFrame(seconds);
+    ticks = int(sandbox->tickIndex() - before);
     if (ticks > 0) stepMs_ = double(wall.nsecsElapsed()) * 1e-6 / ticks;
   }
   emit ticked();
@@ -115,14 +108,10 @@ int PlaySession::runTicks(int ticks) {
   QElapsedTimer wall;
   wall.start();
   for (int i = 0; i < ticks; ++i) {
-    if (simulation_) {
-      sampleMovedNodes(true);
-      simulation_->step();
-    } else if (sandbox_) {
-      sandbox_->tick();
-    }
+    if (simulation()) sampleMovedNodes(true);
+    runtime_->step();
   }
-  if (simulation_) sampleMovedNodes(false);
+  if (simulation()) sampleMovedNodes(false);
   stepMs_ = double(wall.nsecsElapsed()) * 1e-6 / ticks;
   return ticks;
 }
@@ -133,27 +122,24 @@ void PlaySession::onTimer() {
   advanceFrame(seconds);
 }
 
-std::uint64_t PlaySession::tick() const {
-  if (simulation_) return simulation_->tick();
-  if (sandbox_) return sandbox_->tickIndex();
-  return 0;
-}
+std::uint64_t PlaySession::tick() const { return runtime_ ? runtime_->tick() : 0; }
 
 double PlaySession::alpha() const {
-  if (simulation_) return simulation_->alpha();
-  if (sandbox_) return sandbox_->clock().alpha();
+  if (simulation()) return simulation()->alpha();
+  if (sandbox()) return sandbox()->clock().alpha();
   return 0.0;
 }
 
-double PlaySession::fixedDt() const {
-  if (simulation_) return simulation_->settings().fixedDt;
-  return drift::kTickSeconds;
-}
+double PlaySession::fixedDt() const { return runtime_ ? runtime_->fixedDt() : drift::kTickSeconds; }
 
+// The copy changed (an inspector edit, or undo / redo of one): what the running simulation can
+// take goes to it (runtime::applyTuning; geometry waits for the next Play). A refused Drift
+// tuning keeps the old one and says which value and why.
 void PlaySession::applyCopyToSimulation() {
-  if (!copy_) return;
-  if (simulation_) applyCopyToPhysics();
-  if (sandbox_) applyCopyToDrift();
+  if (!copy_ || !runtime_) return;
+  const Expected<void> applied = runtime_->applyTuning(copy_->json(), copy_->derived().scene);
+  if (!applied)
+    emit message(tr("Drift tuning refused: %1").arg(QString::fromStdString(applied.error().message())));
 }
 
 }  // namespace floptle::editor

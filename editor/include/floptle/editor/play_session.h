@@ -3,10 +3,8 @@
 // Play builds a simulation from a copy of the document; Stop throws the copy away).
 //
 // start() copies the document's JSON into a play copy (an EditorDocument of its own, with its
-// own undo stack) and builds, from that copy, either
-//  - the physics simulation (physics::Simulation::fromScene: the one code path the CLI and the
-//    tests use), or
-//  - the Drift sandbox, when a node carries a "drift" component (drift::driftSetupFromJson).
+// own undo stack) and builds from that copy a runtime::SceneRuntime (the one assembly the CLI
+// and the tests use, which chooses the physics simulation or the Drift sandbox).
 // The editor document is never written while playing: edits made in play go to the copy, and
 // the values the running simulation can take live (material friction / restitution /
 // density, character and vehicle controller values, the whole Drift tuning) are installed in
@@ -29,6 +27,7 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/editor/editor_document.h"
+#include "floptle/runtime/scene_runtime.h"
 
 class QTimer;
 
@@ -82,8 +81,9 @@ class PlaySession : public QObject {
   PlayKind kind() const { return kind_; }
   /// The play copy (null when stopped). Edits to it reach the running simulation.
   EditorDocument* copy() const { return copy_.get(); }
-  physics::Simulation* simulation() const { return simulation_.get(); }
-  drift::Sandbox* sandbox() const { return sandbox_.get(); }
+  /// The running physics simulation / Drift sandbox (null when stopped or of the other kind).
+  physics::Simulation* simulation() const { return runtime_ ? runtime_->physics() : nullptr; }
+  drift::Sandbox* sandbox() const { return runtime_ ? runtime_->drift() : nullptr; }
 
   /// Ticks completed (-), interpolation factor (-), fixed step (s).
   std::uint64_t tick() const;
@@ -134,14 +134,10 @@ class PlaySession : public QObject {
   void message(const QString& text);
 
  private:
-  Expected<void> buildPhysics();
-  Expected<void> buildDrift();
   void collectMovedNodes();
   void sampleMovedNodes(bool shiftPrevious);
   /// The play copy changed: install what the running simulation can take.
   void applyCopyToSimulation();
-  void applyCopyToPhysics();
-  void applyCopyToDrift();
   void onTimer();
   int runTicks(int ticks);
 
@@ -149,10 +145,8 @@ class PlaySession : public QObject {
   PlayKind kind_ = PlayKind::Physics;
   std::unique_ptr<EditorDocument> copy_;
   QString filePath_;
-  std::unique_ptr<physics::Simulation> simulation_;
-  std::unique_ptr<drift::Sandbox> sandbox_;
+  std::optional<runtime::SceneRuntime> runtime_;
   QString driftNode_;
-  std::string driftPointer_;
   std::vector<MovedNode> moved_;
   QTimer* timer_ = nullptr;
   QElapsedTimer frameClock_;

@@ -57,6 +57,14 @@ class BakedFieldCollider final : public CollisionShape {
   int rebake(double t);
 
   // CollisionShape
+  /// The near field answers from the exact shape at t.
+  bool changesWithTime() const override { return exact_ && settings_.nearRadius > 0.0f && exact_->changesWithTime(); }
+  /// With an exact shape kept: its near field follows the active bodies, and a budget re-bakes.
+  bool updatesEachStep() const override {
+    return exact_ && (settings_.nearRadius > 0.0f || settings_.rebakeBudget > 0);
+  }
+  /// setActiveBodies(activeBodies), then rebake(t).
+  void updateForStep(std::span<const Vec3> activeBodies, double t) override;
   float distance(Vec3 p, double t) const override;
   Vec3 normal(Vec3 p, double t) const override;
   Aabb aabb(double t) const override;

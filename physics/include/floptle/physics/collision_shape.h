@@ -4,6 +4,7 @@
 // All queries are const and thread-safe. Positions in world meters, time t in seconds.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "floptle/core/math.h"
@@ -20,6 +21,17 @@ class CollisionShape {
   virtual Vec3 normal(Vec3 p, double t) const = 0;
   /// Conservative world AABB at time t (may grow with morph); used by the broadphase.
   virtual Aabb aabb(double t) const = 0;
+
+  /// Whether distance(p, t) depends on t (an animated field, a posed body, a near field read
+  /// from an animated source): contacts then carry its df/dt surface velocity and the world
+  /// refits its box every step. Asked instead of looking the type up.
+  virtual bool changesWithTime() const { return false; }
+  /// Whether the shape keeps state the simulation updates once a step (a re-baked brickmap).
+  virtual bool updatesEachStep() const { return false; }
+  /// Once a step, before any query of that step (single-threaded): the positions of the
+  /// bodies that matter this step (m) and the step's end time t (s). Only called when
+  /// updatesEachStep().
+  virtual void updateForStep(std::span<const Vec3> /*activeBodies*/, double /*t*/) {}
 
   /// Label of the face nearest p (a material slot index), only for shapes with several
   /// surfaces (meshes). Costs its own closest-point search: read on demand, never on the

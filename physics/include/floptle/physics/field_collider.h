@@ -20,6 +20,8 @@ class FieldCollider final : public CollisionShape {
   /// An invalid transform (non-finite, scale <= 0) is refused.
   static Expected<FieldCollider> make(const field::FieldNode& shape, const Transform& world);
 
+  /// True when a parameter of the field is animated by t.
+  bool changesWithTime() const override;
   float distance(Vec3 p, double t) const override;
   Vec3 normal(Vec3 p, double t) const override;
   /// World box of the program's bounds at t; unbounded fields (planes, repeats) answer the

@@ -1,10 +1,10 @@
 #pragma once
-// Simulation: the one code path that assembles a running simulation from a scene, used by
-// the editor's play mode, `floptle simulate` and the tests alike (ARCHITECTURE.md, "Data
-// flow of one tick"). One tick, as named stages:
+// Simulation: the stepping of a running simulation (its assembly from a scene is runtime/'s
+// buildSimulation, which the editor's play mode, `floptle simulate` and the tests all call).
+// One tick, as named stages:
 //
-//   applyInputs(tick) -> refitWorld(t_end) -> stepCharacters -> applyVehicleForces
-//   -> stepBodies -> tick + 1
+//   applyInputs(tick) -> updateColliders(t_end) -> refitWorld(t_end) -> stepCharacters
+//   -> applyVehicleForces -> stepBodies -> tick + 1
 //
 // Fixed step from settings.fixed_dt (1/60 s by default); real-time use goes through
 // advance(frameDelta), which runs the whole ticks a core FixedStepClock hands out and leaves
@@ -33,11 +33,6 @@
 #include "floptle/physics/collision_world.h"
 #include "floptle/physics/rigid_body_system.h"
 #include "floptle/physics/vehicle.h"
-
-namespace floptle::scene {
-struct Scene;
-struct SceneNode;
-}
 
 namespace floptle::physics {
 
@@ -79,21 +74,10 @@ struct SimulationState {
   std::vector<VehicleInput> vehicleInputs;
 };
 
-/// The controller descriptions of a scene node's "character" / "vehicle" component, checked
-/// (every value in range; errors name the JSON pointer). fromScene builds its controllers
-/// with these; the editor's play mode re-reads them to apply tuning to a running simulation.
-Expected<CharacterDesc> characterFromNode(const scene::SceneNode& node, const scene::Scene& scene);
-Expected<VehicleDesc> vehicleFromNode(const scene::SceneNode& node, const scene::Scene& scene);
-
 class Simulation {
  public:
-  /// Builds the simulation of a scene: static and kinematic collidable nodes become world
-  /// colliders, dynamic ones rigid bodies (mass = density x volume), "character" and
-  /// "vehicle" nodes controllers. `sceneDir` resolves relative asset paths.
-  static Expected<Simulation> fromScene(const scene::Scene& scene,
-                                        const std::filesystem::path& sceneDir = {});
-
-  /// Assembles from parts (tests, benchmarks). `worldMaterials[i]` is collider i's surface.
+  /// Assembles from parts (runtime::buildSimulation, tests, benchmarks). `worldMaterials[i]`
+  /// is collider i's surface.
   Simulation(SimulationSettings settings, CollisionWorld world,
              std::vector<SurfaceMaterial> worldMaterials);
 
@@ -156,10 +140,10 @@ class Simulation {
   // ---- stages ----------------------------------------------------------------------------
   void applyInputs();
   void refitWorld(double tEnd);
-  /// Baked-field colliders (issue 4): hand them this tick's active bodies (characters and
-  /// rigid bodies, vehicle chassis included) for the near-field LOD, then spend their rolling
-  /// re-bake budget at tEnd, nearest those bodies first.
-  void updateBakedColliders(double tEnd);
+  /// Colliders that update each step (re-baked brickmaps): hand them this tick's active
+  /// bodies (characters and rigid bodies, vehicle chassis included) and tEnd; a baked field
+  /// spends its rolling re-bake budget there, nearest those bodies first.
+  void updateColliders(double tEnd);
   void stepCharacters(double tEnd, float dt);
   /// Characters see the dynamic bodies: each body has a world collider (made on first
   /// need) posed at the start of the tick, collidable only while the characters step.
@@ -186,7 +170,7 @@ class Simulation {
   std::uint64_t tick_ = 0;
   FixedStepClock clock_;
   bool worldMorphs_ = false;
-  std::vector<ColliderId> bakedColliders_;  ///< world colliders that are BakedFieldColliders
+  std::vector<ColliderId> updatedColliders_;  ///< world colliders with updatesEachStep()
 };
 
 }  // namespace floptle::physics

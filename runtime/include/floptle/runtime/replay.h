@@ -1,0 +1,36 @@
+#pragma once
+// Headless replay of a scene for N ticks with tick-addressed inputs: what `floptle simulate`
+// runs. The Drift-or-physics choice is SceneRuntime's; the inputs are read in the format of
+// the simulation the scene runs (physics::parseInputEvents or drift::replayInputsFromJson).
+// The command only parses its arguments, reads the files and prints.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/expected.h"
+
+namespace floptle::runtime {
+
+struct ReplayOptions {
+  std::uint64_t ticks = 0;
+  /// The inputs document (a JSON array), or null for none.
+  const nlohmann::json* inputs = nullptr;
+  /// What errors call the scene and the inputs (their file names): every Error's `where`
+  /// starts with one of them ("level.json: /nodes/2/character/radius").
+  std::string sceneName;
+  std::string inputsName;
+  /// When set, the trace is appended: one JSON line per tick for physics scenes
+  /// (physics::Simulation::resultJson after that tick), the event trace for Drift scenes.
+  std::string* traceLines = nullptr;
+};
+
+/// Builds the runtime of `document` (a checked scene document), applies the inputs (every
+/// physics input must name a character or vehicle of the scene) and runs the ticks. Returns
+/// the result object of the last tick ({"tick", "hash", "nodes", "counters"}).
+Expected<nlohmann::ordered_json> replay(const nlohmann::ordered_json& document,
+                                        const std::filesystem::path& sceneDir,
+                                        const ReplayOptions& options);
+
+}  // namespace floptle::runtime

@@ -1,0 +1,72 @@
+// replay: scene document -> SceneRuntime -> N ticks -> result JSON.
+#include "floptle/runtime/replay.h"
+
+#include "floptle/core/scene/scene.h"
+#include "floptle/drift/replay.h"
+#include "floptle/runtime/scene_runtime.h"
+
+namespace floptle::runtime {
+namespace {
+
+Error in(const std::string& file, const Error& e) {
+  return Error{file + (e.where.empty() ? "" : ": " + e.where), e.what};
+}
+
+Expected<nlohmann::ordered_json> replayDrift(const drift::DriftNode& node, const ReplayOptions& options) {
+  auto setup = drift::driftSetupFromJson(*node.component, node.pointer);
+  if (!setup) return in(options.sceneName, setup.error());
+  drift::ReplayOptions driftOptions;
+  driftOptions.ticks = options.ticks;
+  driftOptions.traceLines = options.traceLines;
+  if (options.inputs) {
+    // Its errors already name the inputs file.
+    auto inputs = drift::replayInputsFromJson(*options.inputs, options.inputsName);
+    if (!inputs) return inputs.error();
+    driftOptions.inputs = std::move(*inputs);
+  }
+  return drift::replayDrift(*setup, node.name, driftOptions);
+}
+
+Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& document,
+                                               const std::filesystem::path& sceneDir,
+                                               const ReplayOptions& options) {
+  std::vector<physics::InputEvent> events;
+  if (options.inputs) {
+    auto parsed = physics::parseInputEvents(*options.inputs);
+    if (!parsed) return in(options.inputsName, parsed.error());
+    events = std::move(*parsed);
+  }
+  auto scene = scene::buildScene(document);
+  if (!scene) return in(options.sceneName, scene.error());
+  auto runtime = SceneRuntime::build(document, scene.value(), BuildOptions{sceneDir});
+  if (!runtime) return in(options.sceneName, runtime.error());
+  physics::Simulation& sim = *runtime->physics();
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const physics::InputEvent& e = events[i];
+    if (!sim.findCharacter(e.node) && !sim.findVehicle(e.node))
+      return Error{options.inputsName + ": /" + std::to_string(i) + "/node",
+                   "'" + e.node + "' is not a character or vehicle node of the scene"};
+  }
+  sim.setInputEvents(std::move(events));
+  for (std::uint64_t i = 0; i < options.ticks; ++i) {
+    runtime->step();
+    if (options.traceLines) {
+      options.traceLines->append(sim.resultJson().dump());
+      options.traceLines->push_back('\n');
+    }
+  }
+  return sim.resultJson();
+}
+
+}  // namespace
+
+Expected<nlohmann::ordered_json> replay(const nlohmann::ordered_json& document,
+                                        const std::filesystem::path& sceneDir,
+                                        const ReplayOptions& options) {
+  auto driftNode = drift::findDriftNode(document);
+  if (!driftNode) return in(options.sceneName, driftNode.error());
+  if (driftNode->component) return replayDrift(*driftNode, options);
+  return replayPhysics(document, sceneDir, options);
+}
+
+}  // namespace floptle::runtime

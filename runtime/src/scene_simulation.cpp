@@ -1,0 +1,196 @@
+// The assembly of a scene's physics simulation, and the tuning it takes live.
+#include "floptle/runtime/scene_simulation.h"
+
+#include <cmath>
+
+#include <glm/gtx/quaternion.hpp>
+
+#include "floptle/core/field/field_program.h"
+#include "floptle/core/scene/scene.h"
+#include "floptle/physics/scene_collision.h"
+#include "floptle/runtime/controller_descs.h"
+
+namespace floptle::runtime {
+namespace {
+
+using physics::BodyKind;
+using physics::ColliderId;
+using physics::CollisionWorld;
+using physics::SurfaceMaterial;
+constexpr float kDegrees = 3.14159265358979f / 180.0f;
+
+/// The body of a dynamic node: its shape about the centre of mass, and where the centre is.
+struct BodyPlacement {
+  physics::BodyShape shape = physics::BodyShape::sphere(0.5f);
+  Vec3 centreLocal{0.0f};                 ///< centre of mass in the node frame (m)
+  Quat axis{1.0f, 0.0f, 0.0f, 0.0f};      ///< body axes in the node frame
+};
+
+Expected<BodyPlacement> bodyFromShape(const field::FieldNode& shape, float scale,
+                                      const std::string& where) {
+  auto p = [&](int i) { return shape.params[std::size_t(i)].at(0.0) * scale; };
+  BodyPlacement b;
+  switch (shape.type) {
+    case field::NodeType::Sphere:
+      b.shape = physics::BodyShape::sphere(p(0));
+      return b;
+    case field::NodeType::Box:
+      b.shape = physics::BodyShape::box(Vec3(p(0), p(1), p(2)));
+      return b;
+    case field::NodeType::Capsule: {
+      const Vec3 a(p(0), p(1), p(2)), e(p(3), p(4), p(5));
+      const float half = 0.5f * glm::length(e - a);
+      b.shape = physics::BodyShape::capsule(half, p(6));
+      b.centreLocal = 0.5f * (a + e) / scale;
+      if (half > 1e-6f) b.axis = glm::rotation(Vec3(0, 1, 0), glm::normalize(e - a));
+      return b;
+    }
+    default: {
+      auto program = field::FieldProgram::compile(shape);
+      if (!program) return Error{where, program.error().message()};
+      Vec3 com(0.0f);
+      auto convex = physics::BodyShape::convexField(
+          std::make_shared<const field::FieldProgram>(std::move(program.value())), com);
+      if (!convex) return Error{where, convex.error().what};
+      if (scale != 1.0f) return Error{where, "a dynamic field body must have scale 1"};
+      b.shape = std::move(convex.value());
+      b.centreLocal = com;
+      return b;
+    }
+  }
+}
+
+/// The surface of each world collider: its node's material friction and restitution, and
+/// whether its field changes with time. One place for the build and the live tuning.
+std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const CollisionWorld& world) {
+  std::vector<SurfaceMaterial> surfaces(world.size());
+  for (ColliderId id = 0; id < world.size(); ++id) {
+    surfaces[id].morphs = world.shape(id).changesWithTime();
+    const int n = sc.findNode(world.nodeName(id));
+    if (n < 0) continue;
+    if (const scene::Material* m = sc.material(sc.nodes[std::size_t(n)].material)) {
+      surfaces[id].friction = m->friction;
+      surfaces[id].restitution = m->restitution;
+    }
+  }
+  return surfaces;
+}
+
+/// The material of a node, or the default material when it names none.
+const scene::Material& materialOf(const scene::Scene& sc, const scene::SceneNode& node) {
+  static const scene::Material fallback;
+  const scene::Material* m = sc.material(node.material);
+  return m ? *m : fallback;
+}
+
+}  // namespace
+
+Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const BuildOptions& options) {
+  physics::SimulationSettings settings;
+  settings.fixedDt = sc.settings.fixedDt;
+  settings.gravity = sc.settings.gravity;
+  settings.slopeLimit = sc.settings.slopeLimitDegrees * kDegrees;
+  if (!(settings.fixedDt > 0.0) || !std::isfinite(settings.fixedDt))
+    return Error{"/settings/fixed_dt", "must be a positive number of seconds"};
+
+  auto built = physics::buildCollisionWorld(sc, options.sceneDir);
+  if (!built) return built.error();
+  CollisionWorld world = std::move(built.value());
+  // Only fixed geometry answers world queries: moving bodies and controllers are simulated.
+  for (ColliderId id = 0; id < world.size(); ++id) {
+    const int n = sc.findNode(world.nodeName(id));
+    if (n < 0) continue;
+    const scene::SceneNode& node = sc.nodes[std::size_t(n)];
+    if (world.body(id) == BodyKind::Dynamic || node.hasComponent("character") ||
+        node.hasComponent("vehicle") || node.hasComponent("drift"))
+      world.setCollidable(id, false);
+  }
+  std::vector<SurfaceMaterial> surfaces = worldSurfaces(sc, world);
+  physics::Simulation sim(settings, std::move(world), std::move(surfaces));
+
+  for (const scene::SceneNode& node : sc.nodes) {
+    if (node.hasComponent("character")) {
+      auto d = characterFromNode(node, sc);
+      if (!d) return d.error();
+      sim.addCharacter(d.value());
+      continue;
+    }
+    if (node.hasComponent("vehicle")) {
+      auto d = vehicleFromNode(node, sc);
+      if (!d) return d.error();
+      sim.addVehicle(d.value());
+      continue;
+    }
+    if (!node.collider || node.collider->body != scene::BodyType::Dynamic || !node.shape ||
+        !node.collider->collidable)
+      continue;
+    auto placed = bodyFromShape(*node.shape, node.world.scale, node.pointer + "/shape");
+    if (!placed) return placed.error();
+    physics::RigidBodyDesc d;
+    d.name = node.name;
+    d.shape = placed->shape;
+    d.motion = physics::BodyMotion::Dynamic;
+    d.rotation = glm::normalize(node.world.rotation * placed->axis);
+    d.position = node.world.applyToPoint(placed->centreLocal);
+    const scene::Material& mat = materialOf(sc, node);
+    d.mass = mat.density * d.shape.volume();
+    d.friction = mat.friction;
+    d.restitution = mat.restitution;
+    if (!(d.mass > 0.0f) || !std::isfinite(d.mass))
+      return Error{node.pointer, "a dynamic body needs a positive mass (density x volume)"};
+    sim.addBody(d);
+  }
+  return sim;
+}
+
+void applyTuning(const scene::Scene& sc, physics::Simulation& sim) {
+  sim.bodies().setWorldMaterials(worldSurfaces(sc, sim.world()));
+  for (std::uint32_t i = 0; i < sim.bodies().size(); ++i) {
+    physics::RigidBodyDesc& desc = sim.bodies().desc(i);
+    const int n = sc.findNode(desc.name);
+    if (n < 0) continue;
+    const scene::Material& mat = materialOf(sc, sc.nodes[std::size_t(n)]);
+    desc.friction = mat.friction;
+    desc.restitution = mat.restitution;
+    if (desc.motion == physics::BodyMotion::Dynamic) {
+      const float mass = mat.density * desc.shape.volume();
+      if (mass > 0.0f && std::isfinite(mass) && mass != desc.mass) {
+        desc.mass = mass;
+        sim.bodies().refreshMass(i);
+      }
+    }
+    sim.bodies().wake(i);
+  }
+  // Controllers: only the tunable values are taken; the rest is fixed at build.
+  for (physics::CharacterController& c : sim.characters()) {
+    const int n = sc.findNode(c.desc().name);
+    if (n < 0) continue;
+    const auto tuned = characterFromNode(sc.nodes[std::size_t(n)], sc);
+    if (!tuned) continue;
+    physics::CharacterDesc& d = c.desc();
+    d.speed = tuned->speed;
+    d.jumpSpeed = tuned->jumpSpeed;
+    d.stepHeight = tuned->stepHeight;
+    d.slopeLimit = tuned->slopeLimit;
+  }
+  for (physics::Vehicle& v : sim.vehicles()) {
+    const int n = sc.findNode(v.desc().name);
+    if (n < 0) continue;
+    const auto tuned = vehicleFromNode(sc.nodes[std::size_t(n)], sc);
+    if (!tuned) continue;
+    physics::VehicleDesc& d = v.desc();
+    d.antiRoll = tuned->antiRoll;
+    d.friction = tuned->friction;
+    for (std::size_t w = 0; w < d.wheels.size() && w < tuned->wheels.size(); ++w) {
+      physics::WheelDesc& wd = d.wheels[w];
+      const physics::WheelDesc& t = tuned->wheels[w];
+      wd.stiffness = t.stiffness;
+      wd.damping = t.damping;
+      wd.grip = t.grip;
+      wd.drive = t.drive;
+      wd.steer = t.steer;
+    }
+  }
+}
+
+}  // namespace floptle::runtime

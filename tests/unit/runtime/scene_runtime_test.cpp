@@ -1,0 +1,127 @@
+// The runtime: one assembly of a scene's simulation, the Drift-or-physics choice, live tuning
+// and replay, checked against the sample scenes and closed forms.
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "floptle/core/scene/scene.h"
+#include "floptle/core/scene/scene_io.h"
+#include "floptle/drift/sandbox.h"
+#include "floptle/runtime/replay.h"
+#include "floptle/runtime/scene_runtime.h"
+
+namespace floptle::runtime {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json sampleScene(const char* name) {
+  auto document = scene::loadSceneFile(std::string(FLOPTLE_SOURCE_DIR) + "/scenes/" + name);
+  EXPECT_TRUE(document) << (document ? "" : document.error().message());
+  return document ? document.value() : Json();
+}
+
+/// A ball of radius 0.5 m dropped from y = 5 onto a floor at y = 0, both of material `ground`.
+Json dropScene() {
+  return Json::parse(R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [{"id": "ground", "color": [0.5, 0.5, 0.5], "density": 1000, "friction": 0.6,
+                   "restitution": 0.0}],
+    "nodes": [
+      {"name": "floor", "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0},
+       "material": "ground"},
+      {"name": "ball", "transform": {"position": [0, 5, 0]},
+       "shape": {"type": "sphere", "radius": 0.5}, "material": "ground",
+       "collider": {"body": "dynamic"}}
+    ]
+  })");
+}
+
+SceneRuntime built(const Json& document) {
+  auto sc = scene::buildScene(document);
+  EXPECT_TRUE(sc) << (sc ? "" : sc.error().message());
+  auto runtime = SceneRuntime::build(document, sc.value());
+  EXPECT_TRUE(runtime) << (runtime ? "" : runtime.error().message());
+  return std::move(runtime.value());
+}
+
+TEST(SceneRuntime, ChoosesDriftForADriftSceneAndPhysicsOtherwise) {
+  SceneRuntime drift = built(sampleScene("drift.json"));
+  EXPECT_EQ(drift.kind(), SimulationKind::Drift);
+  ASSERT_NE(drift.drift(), nullptr);
+  EXPECT_EQ(drift.physics(), nullptr);
+  EXPECT_EQ(drift.driftPointer().substr(drift.driftPointer().size() - 6), "/drift");
+  SceneRuntime physics = built(sampleScene("showcase.json"));
+  EXPECT_EQ(physics.kind(), SimulationKind::Physics);
+  ASSERT_NE(physics.physics(), nullptr);
+  EXPECT_EQ(physics.drift(), nullptr);
+  EXPECT_EQ(physics.physics()->characters().size(), 1u);
+}
+
+TEST(SceneRuntime, ABodyFallsFreelyAsTheClosedFormSays) {
+  SceneRuntime runtime = built(dropScene());
+  physics::Simulation& sim = *runtime.physics();
+  ASSERT_EQ(sim.bodies().size(), 1u);
+  // Mass = density x volume of the sphere.
+  EXPECT_NEAR(sim.bodies().desc(0).mass, 1000.0f * 4.0f / 3.0f * 3.14159265f * 0.125f, 0.01f);
+  for (int i = 0; i < 30; ++i) runtime.step();  // 0.5 s, still in the air
+  const double t = runtime.tick() * runtime.fixedDt();
+  const float y = sim.bodies().state(0).position.y;
+  // Semi-implicit Euler falls a little further than g t^2 / 2 each step: within g t dt.
+  EXPECT_NEAR(y, 5.0 - 0.5 * 9.81 * t * t, 9.81 * t * runtime.fixedDt());
+}
+
+TEST(SceneRuntime, TuningReachesTheRunningSimulation) {
+  Json document = dropScene();
+  SceneRuntime runtime = built(document);
+  document["materials"][0]["friction"] = 0.25;
+  document["materials"][0]["density"] = 2000;
+  auto sc = scene::buildScene(document);
+  ASSERT_TRUE(sc);
+  ASSERT_TRUE(runtime.applyTuning(document, sc.value()));
+  const physics::RigidBodyDesc& ball = runtime.physics()->bodies().desc(0);
+  EXPECT_FLOAT_EQ(ball.friction, 0.25f);
+  EXPECT_NEAR(ball.mass, 2000.0f * 4.0f / 3.0f * 3.14159265f * 0.125f, 0.01f);
+}
+
+TEST(SceneRuntime, ARefusedDriftTuningKeepsTheOldAndNamesTheValue) {
+  Json document = sampleScene("drift.json");
+  SceneRuntime runtime = built(document);
+  const drift::Tuning before = runtime.drift()->tuning();
+  Json bad = document;
+  bad[Json::json_pointer(runtime.driftPointer())]["drag_rate"] = -1.0;
+  auto sc = scene::buildScene(document);
+  ASSERT_TRUE(sc);
+  const Expected<void> applied = runtime.applyTuning(bad, sc.value());
+  ASSERT_FALSE(applied);
+  EXPECT_NE(applied.error().where.find(runtime.driftPointer()), std::string::npos) << applied.error().message();
+  EXPECT_EQ(std::memcmp(&before, &runtime.drift()->tuning(), sizeof before), 0);
+}
+
+TEST(Replay, EqualsStepping) {
+  const Json document = dropScene();
+  ReplayOptions options;
+  options.ticks = 90;
+  options.sceneName = "drop.json";
+  auto result = replay(document, ".", options);
+  ASSERT_TRUE(result) << result.error().message();
+  SceneRuntime runtime = built(document);
+  for (int i = 0; i < 90; ++i) runtime.step();
+  EXPECT_EQ((*result)["hash"], physics::Simulation::hashHex(runtime.physics()->stateHash()));
+  EXPECT_EQ((*result)["tick"], 90);
+}
+
+TEST(Replay, AnInputForAnUnknownNodeNamesTheInputsFile) {
+  const nlohmann::json inputs = nlohmann::json::parse(R"([{"tick": 0, "node": "nobody", "jump": true}])");
+  ReplayOptions options;
+  options.ticks = 1;
+  options.inputs = &inputs;
+  options.sceneName = "drop.json";
+  options.inputsName = "in.json";
+  auto result = replay(dropScene(), ".", options);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().where, "in.json: /0/node");
+}
+
+}  // namespace
+}  // namespace floptle::runtime

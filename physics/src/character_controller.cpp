@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include <glm/gtx/quaternion.hpp>
+
 namespace floptle::physics {
 namespace {
 
@@ -19,7 +21,38 @@ CharacterController::CharacterController(const CharacterDesc& desc) : desc_(desc
 }
 
 void CharacterController::placeOnGround(const CollisionWorld& world, double t, Vec3 gravity) {
-  feet(world, t, upFromGravity(gravity), true, false);
+  orient(gravity);
+  feet(world, t, state_.up, true, false);
+}
+
+void CharacterController::orient(Vec3 gravity) {
+  const float g = glm::length(gravity);
+  if (!(g > 1e-6f) || !std::isfinite(g)) return;  // no direction: keep the last up
+  const Vec3 up = -gravity / g;
+  if (up == state_.up) return;
+  // Parallel transport: the smallest rotation taking the old up to the new one carries the
+  // forward along; then forward is made exactly perpendicular to the new up again.
+  Vec3 f = glm::rotation(state_.up, up) * state_.forward;
+  f -= up * glm::dot(f, up);
+  const float len = glm::length(f);
+  if (len > 1e-6f) {
+    state_.forward = f / len;
+  } else {
+    // Up turned onto the old forward's line (a half turn): any perpendicular will do.
+    const Vec3 helper = std::fabs(up.x) < 0.57f ? Vec3(1, 0, 0) : Vec3(0, 0, 1);
+    state_.forward = glm::normalize(glm::cross(helper, up));
+  }
+  state_.up = up;
+}
+
+Vec3 CharacterController::moveDirection(Vec2 move) const {
+  const Vec3 side = glm::cross(state_.up, state_.forward);
+  return side * move.x + state_.forward * move.y;
+}
+
+Quat CharacterController::orientation() const {
+  const Vec3 side = glm::cross(state_.up, state_.forward);
+  return glm::normalize(glm::quat_cast(Mat3(side, state_.up, state_.forward)));
 }
 
 bool CharacterController::walkable(Vec3 normal, Vec3 up) const {
@@ -41,7 +74,8 @@ void CharacterController::step(const CollisionWorld& world, double tEnd, float d
   counters_ = {};
   pushes_.clear();
   if (!(dt > 0.0f)) return;
-  const Vec3 up = upFromGravity(gravity);
+  orient(gravity);
+  const Vec3 up = state_.up;
   const bool wasGrounded = state_.grounded != 0;
   bool leaving = false;
   Vec3 motion = applyInput(dt, gravity, up, input, leaving);
@@ -80,7 +114,7 @@ Vec3 CharacterController::applyInput(float dt, Vec3 gravity, Vec3 up, CharacterI
   Vec2 move = input.move;
   const float len = glm::length(move);
   if (!(len <= 1.0f)) move = len > 0.0f && std::isfinite(len) ? move / len : Vec2(0.0f);
-  const Vec3 desired = horizontalPart(Vec3(move.x, 0.0f, move.y), up) * desc_.speed;
+  const Vec3 desired = horizontalPart(moveDirection(move), up) * desc_.speed;
   const bool jump = input.jump;
   input.jump = false;  // an edge: consumed once, grounded or not
 

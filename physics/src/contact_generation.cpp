@@ -20,8 +20,7 @@ void RigidBodySystem::addContact(Contact c) {
   contacts_.push_back(c);
 }
 
-void RigidBodySystem::findWorldContacts(const CollisionWorld& world, double t, float dt,
-                                        Vec3 /*gravity*/) {
+void RigidBodySystem::findWorldContacts(const CollisionWorld& world, double t, float dt) {
   for (std::uint32_t i = 0; i < descs_.size(); ++i) {
     if (!isDynamicAwake(static_cast<std::int32_t>(i))) continue;
     const RigidBodyDesc& d = descs_[i];
@@ -59,7 +58,7 @@ void RigidBodySystem::findWorldContacts(const CollisionWorld& world, double t, f
   }
 }
 
-void RigidBodySystem::findBodyContacts(float dt, Vec3 /*gravity*/) {
+void RigidBodySystem::findBodyContacts(float dt) {
   const std::size_t n = descs_.size();
   if (n < 2) return;
   // Sort-and-sweep on x over bounding spheres grown by their reach; ties by index.
@@ -151,7 +150,7 @@ void RigidBodySystem::findBodyContacts(float dt, Vec3 /*gravity*/) {
   }
 }
 
-void RigidBodySystem::buildPatches(Vec3 up) {
+void RigidBodySystem::buildPatches() {
   // Contacts of one touching pair next to each other, in a total order.
   std::stable_sort(contacts_.begin(), contacts_.end(), [](const Contact& x, const Contact& y) {
     if (x.bodyA != y.bodyA) return x.bodyA < y.bodyA;
@@ -159,7 +158,6 @@ void RigidBodySystem::buildPatches(Vec3 up) {
     return x.worldCollider < y.worldCollider;
   });
   const float cosLimit = std::cos(settings_.slopeLimit);
-  const bool hasUp = glm::dot(up, up) > 0.0f;
   for (std::uint32_t first = 0; first < contacts_.size();) {
     const Contact& c0 = contacts_[first];
     std::uint32_t last = first + 1;
@@ -191,7 +189,11 @@ void RigidBodySystem::buildPatches(Vec3 up) {
                             ? worldMaterials_[std::size_t(p.worldCollider)].friction
                             : SurfaceMaterial{}.friction);
     p.friction = combineFriction(descs_[p.bodyA].friction, otherFriction);
-    if (hasUp) {
+    // Up is body A's own: -g / |g| of what it obeys this step (none without gravity).
+    const Vec3 gravityA = gravity_[p.bodyA];
+    const float g = glm::length(gravityA);
+    if (g > 0.0f) {
+      const Vec3 up = -gravityA / g;
       // Between two bodies either may rest on the other; on the world only a floor carries.
       const float along = glm::dot(p.normal, up);
       p.carriesWeight = (p.bodyB >= 0 ? std::fabs(along) : along) >= cosLimit - 1e-6f;

@@ -68,7 +68,7 @@ const WarmStartEntry* findEntry(const std::vector<WarmStartEntry>& cache, std::u
 }
 }  // namespace
 
-void RigidBodySystem::prepareContacts(float dt, Vec3 gravity) {
+void RigidBodySystem::prepareContacts(float dt) {
   const float threshold = settings_.restitutionThreshold;
   for (Contact& c : contacts_) {
     const BodyState& sa = states_[c.bodyA];
@@ -85,7 +85,7 @@ void RigidBodySystem::prepareContacts(float dt, Vec3 gravity) {
     const Vec3 vRel = velocityAt(std::int32_t(c.bodyA), c.rA) - velocityAt(c.bodyB, c.rB) -
                       c.surfaceVelocity;
     const float u = -glm::dot(vRel, c.normal);
-    const float a = movesNow(c.bodyB) ? 0.0f : -glm::dot(gravity, c.normal);
+    const float a = movesNow(c.bodyB) ? 0.0f : -glm::dot(gravity_[c.bodyA], c.normal);
     const float sep = c.separation;
     c.targetVelocity = sep > 0.0f ? -sep / dt : 0.0f;
     c.bounces = false;

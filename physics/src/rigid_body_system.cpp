@@ -2,6 +2,7 @@
 // Contacts: contact_generation.cpp; impulses and position correction: contact_solver.cpp.
 #include "floptle/physics/rigid_body_system.h"
 
+#include <cassert>
 #include <cmath>
 
 namespace floptle::physics {
@@ -74,9 +75,12 @@ bool RigidBodySystem::isDynamicAwake(std::int32_t body) const {
   return descs_[i].motion == BodyMotion::Dynamic && !states_[i].asleep;
 }
 
-void RigidBodySystem::step(const CollisionWorld& world, double t, float dt, Vec3 gravity) {
+void RigidBodySystem::step(const CollisionWorld& world, double t, float dt,
+                           std::span<const Vec3> gravity) {
   if (!(dt > 0.0f)) return;
   const std::size_t n = descs_.size();
+  assert(gravity.size() == n);
+  gravity_.assign(gravity.begin(), gravity.end());
   inverseInertiaWorld_.resize(n);
   pushed_.assign(n, 0);
   moving_.resize(n);
@@ -87,17 +91,14 @@ void RigidBodySystem::step(const CollisionWorld& world, double t, float dt, Vec3
   patches_.clear();
   counters_ = {};
 
-  const float g = glm::length(gravity);
-  const Vec3 up = g > 0.0f ? -gravity / g : Vec3(0.0f);
-
   startStates_ = states_;
-  applyGravity(dt, gravity);
-  findWorldContacts(world, t, dt, gravity);
-  findBodyContacts(dt, gravity);
-  buildPatches(up);
-  prepareContacts(dt, gravity);
+  applyGravity(dt);
+  findWorldContacts(world, t, dt);
+  findBodyContacts(dt);
+  buildPatches();
+  prepareContacts(dt);
   solveVelocities();
-  integratePositions(dt, gravity);
+  integratePositions(dt);
   correctPositions();
   updateSleep(dt);
   keepImpulses();
@@ -105,7 +106,7 @@ void RigidBodySystem::step(const CollisionWorld& world, double t, float dt, Vec3
   wakeNextStep_.clear();
 }
 
-void RigidBodySystem::applyGravity(float dt, Vec3 gravity) {
+void RigidBodySystem::applyGravity(float dt) {
   for (std::size_t i = 0; i < descs_.size(); ++i) {
     BodyState& s = states_[i];
     inverseInertiaWorld_[i] = worldInverseInertia(masses_[i], s.rotation);
@@ -114,7 +115,7 @@ void RigidBodySystem::applyGravity(float dt, Vec3 gravity) {
       torques_[i] = Vec3(0.0f);
       continue;
     }
-    s.linearVelocity += (gravity + forces_[i] * masses_[i].inverseMass) * dt;
+    s.linearVelocity += (gravity_[i] + forces_[i] * masses_[i].inverseMass) * dt;
     s.angularVelocity += inverseInertiaWorld_[i] * torques_[i] * dt;
     forces_[i] = Vec3(0.0f);
     torques_[i] = Vec3(0.0f);
@@ -129,7 +130,7 @@ Quat integrateRotation(Quat q, Vec3 omega, float dt) {
 }
 }  // namespace
 
-void RigidBodySystem::integratePositions(float dt, Vec3 /*gravity*/) {
+void RigidBodySystem::integratePositions(float dt) {
   for (std::size_t i = 0; i < descs_.size(); ++i) {
     BodyState& s = states_[i];
     const BodyState& s0 = startStates_[i];

@@ -24,19 +24,27 @@ Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
 std::uint32_t Simulation::addBody(const RigidBodyDesc& desc) {
   const std::uint32_t i = bodies_.add(desc);
   freeBodies_.push_back(i);
+  bodyGravity_.push_back(gravityAt(desc.position, time()));
+  collidersCurrent_ = false;  // a new active body for the near field and the re-bake
   return i;
 }
 
 std::uint32_t Simulation::addCharacter(const CharacterDesc& desc) {
+  const Vec3 g = gravityAt(desc.position, time());
   characters_.emplace_back(desc);
-  characters_.back().placeOnGround(*world_, time(), settings_.gravity);
+  characters_.back().placeOnGround(*world_, time(), g);
   characterInputs_.emplace_back();
+  characterGravity_.push_back(g);
+  collidersCurrent_ = false;
   return static_cast<std::uint32_t>(characters_.size() - 1);
 }
 
 std::uint32_t Simulation::addVehicle(const VehicleDesc& desc) {
   vehicles_.emplace_back(desc, bodies_);
   vehicleInputs_.emplace_back();
+  while (bodyGravity_.size() < bodies_.size())  // the chassis
+    bodyGravity_.push_back(gravityAt(desc.position, time()));
+  collidersCurrent_ = false;
   return static_cast<std::uint32_t>(vehicles_.size() - 1);
 }
 
@@ -72,16 +80,32 @@ int Simulation::advance(double frameDelta) {
   return ticks;
 }
 
+// The order of the stages: see the header comment.
 void Simulation::step() {
   const float dt = static_cast<float>(settings_.fixedDt);
+  const double tStart = double(tick_) * settings_.fixedDt;
   const double tEnd = double(tick_ + 1) * settings_.fixedDt;
+  if (!collidersCurrent_) updateColliders(tEnd);  // the first tick, or bodies added since
   applyInputs();
-  updateColliders(tEnd);
+  sampleGravity(tStart);
   refitWorld(tEnd);
   stepCharacters(tEnd, dt);
   applyVehicleForces(tEnd, dt);
   stepBodies(tEnd, dt);
+  stepMatter(tEnd, dt);
   ++tick_;
+  updateColliders(double(tick_ + 1) * settings_.fixedDt);
+}
+
+void Simulation::sampleGravity(double tStart) {
+  for (std::size_t i = 0; i < characters_.size(); ++i)
+    characterGravity_[i] = gravityAt(characters_[i].state().position, tStart);
+  for (std::uint32_t i = 0; i < bodies_.size(); ++i)
+    bodyGravity_[i] = gravityAt(bodies_.state(i).position, tStart);
+}
+
+void Simulation::stepMatter(double tEnd, float dt) {
+  if (matter_) matter_->step(*this, tEnd, dt);
 }
 
 void Simulation::applyInputs() {
@@ -109,6 +133,7 @@ void Simulation::refitWorld(double tEnd) {
 }
 
 void Simulation::updateColliders(double tEnd) {
+  collidersCurrent_ = true;
   if (updatedColliders_.empty()) return;
   std::vector<Vec3> active;
   active.reserve(characters_.size() + bodies_.size());
@@ -121,7 +146,7 @@ void Simulation::stepCharacters(double tEnd, float dt) {
   if (characters_.empty()) return;
   showBodiesToCharacters(tEnd);
   for (std::size_t i = 0; i < characters_.size(); ++i)
-    characters_[i].step(*world_, tEnd, dt, settings_.gravity, characterInputs_[i]);
+    characters_[i].step(*world_, tEnd, dt, characterGravity_[i], characterInputs_[i]);
   hideBodiesFromCharacters();
   applyCharacterContacts();
 }
@@ -154,7 +179,8 @@ void Simulation::applyCharacterContacts() {
   auto bodyOf = [&](std::int64_t collider) -> std::int32_t {
     return collider >= 0 && std::size_t(collider) < bodyOfCollider_.size() ? bodyOfCollider_[std::size_t(collider)] : -1;
   };
-  for (CharacterController& c : characters_) {
+  for (std::size_t k = 0; k < characters_.size(); ++k) {
+    CharacterController& c = characters_[k];
     const float m = c.desc().mass;
     // Weight on the body under the feet (N), at the contact; the body's whole velocity
     // there (not only its df/dt part along the normal) carries the character next step,
@@ -162,7 +188,7 @@ void Simulation::applyCharacterContacts() {
     const std::int32_t under = bodyOf(c.state().groundCollider);
     if (c.state().grounded && under >= 0) {
       const auto i = static_cast<std::uint32_t>(under);
-      const Vec3 weight = settings_.gravity * m;
+      const Vec3 weight = characterGravity_[k] * m;
       const Vec3 r = c.state().groundPoint - bodies_.state(i).position;
       bodies_.addForce(i, weight, glm::cross(r, weight));
       c.state().surfaceVelocity = bodies_.velocityAtPoint(i, c.state().groundPoint);
@@ -190,7 +216,7 @@ void Simulation::applyVehicleForces(double tEnd, float dt) {
 }
 
 void Simulation::stepBodies(double tEnd, float dt) {
-  bodies_.step(*world_, tEnd, dt, settings_.gravity);
+  bodies_.step(*world_, tEnd, dt, bodyGravity_);
 }
 
 }  // namespace floptle::physics

@@ -116,14 +116,18 @@ nlohmann::ordered_json Simulation::resultJson() const {
     n["velocity"] = vec3Json(s.linearVelocity);
     n["angular_velocity"] = vec3Json(s.angularVelocity);
     n["asleep"] = s.asleep != 0;
+    n["gravity"] = vec3Json(bodyGravity_[i]);
     nodes[d.name] = n;
   }
-  for (const CharacterController& c : characters_) {
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    const CharacterController& c = characters_[i];
     const CharacterState& s = c.state();
     OrderedJson n;
     n["position"] = vec3Json(s.position);
-    n["rotation"] = quatJson(Quat(1.0f, 0.0f, 0.0f, 0.0f));
+    n["rotation"] = quatJson(c.orientation());
     n["velocity"] = vec3Json(s.velocity);
+    n["gravity"] = vec3Json(characterGravity_[i]);
+    n["up"] = vec3Json(s.up);
     n["grounded"] = s.grounded != 0;
     if (s.grounded) n["ground_normal"] = vec3Json(s.groundNormal);
     if (s.touchingWall) n["wall_normal"] = vec3Json(s.wallNormal);
@@ -136,6 +140,7 @@ nlohmann::ordered_json Simulation::resultJson() const {
     n["rotation"] = quatJson(s.rotation);
     n["velocity"] = vec3Json(s.linearVelocity);
     n["angular_velocity"] = vec3Json(s.angularVelocity);
+    n["gravity"] = vec3Json(bodyGravity_[v.chassis()]);
     OrderedJson wheels = OrderedJson::array();
     for (const WheelState& w : v.wheels())
       wheels.push_back({{"contact", w.contact != 0}, {"compression", w.compression}, {"load", w.load}});

@@ -41,6 +41,9 @@ SimulationState Simulation::save() const {
   s.characterInputs = characterInputs_;
   for (const Vehicle& v : vehicles_) s.wheels.push_back(v.wheels());
   s.vehicleInputs = vehicleInputs_;
+  s.characterGravity = characterGravity_;
+  s.bodyGravity = bodyGravity_;
+  s.collidersCurrent = collidersCurrent_;
   return s;
 }
 
@@ -54,6 +57,11 @@ void Simulation::restore(const SimulationState& s) {
   for (std::size_t i = 0; i < vehicles_.size() && i < s.wheels.size(); ++i) vehicles_[i].wheels() = s.wheels[i];
   vehicleInputs_ = s.vehicleInputs;
   vehicleInputs_.resize(vehicles_.size());
+  characterGravity_ = s.characterGravity;
+  characterGravity_.resize(characters_.size(), settings_.gravity);
+  bodyGravity_ = s.bodyGravity;
+  bodyGravity_.resize(bodies_.size(), settings_.gravity);
+  collidersCurrent_ = s.collidersCurrent;
   nextEvent_ = 0;
   while (nextEvent_ < events_.size() && events_[nextEvent_].tick < tick_) ++nextEvent_;
   clock_.reset();
@@ -74,7 +82,10 @@ std::uint64_t Simulation::stateHash() const {
     h.vec(s.position), h.vec(s.velocity), h.vec(s.surfaceVelocity), h.vec(s.groundNormal);
     h.vec(s.wallNormal), h.u64(s.grounded), h.u64(s.touchingWall), h.u64(s.onFeet);
     h.u64(static_cast<std::uint64_t>(std::int64_t(s.groundCollider))), h.vec(s.groundPoint);
+    h.vec(s.up), h.vec(s.forward);
   }
+  for (Vec3 g : characterGravity_) h.vec(g);
+  for (Vec3 g : bodyGravity_) h.vec(g);
   for (const CharacterInput& in : characterInputs_) h.f32(in.move.x), h.f32(in.move.y), h.u64(in.jump);
   for (const Vehicle& v : vehicles_)
     for (const WheelState& w : v.wheels()) h.f32(w.compression), h.f32(w.load), h.u64(w.contact), h.u64(w.hadContact);

@@ -41,7 +41,7 @@ TEST_F(SimulateHash, ShowcaseWithAWalkingJumpingPlayer) {
     {"tick": 60, "node": "player_spawn", "move": [0.6, -0.8], "jump": true},
     {"tick": 120, "node": "player_spawn", "move": [-1, 0]},
     {"tick": 180, "node": "player_spawn", "move": [0, 0]}])");
-  EXPECT_EQ(hashOf("showcase.json", " --inputs '" + inputs + "'"), "5f4290a4a558c0c3");
+  EXPECT_EQ(hashOf("showcase.json", " --inputs '" + inputs + "'"), "696abb02e9ed6353");
 }
 
 TEST_F(SimulateHash, Primitives) {

@@ -112,7 +112,10 @@ std::optional<Vec3> PlaySession::playerPositionInterpolated() const {
 }
 
 Vec3 PlaySession::up() const {
-  return simulation() ? physics::upFromGravity(simulation()->settings().gravity) : kUp;
+  if (auto c = playerCharacter()) return simulation()->characters()[*c].state().up;
+  if (auto p = playerPosition(); p && simulation())
+    return physics::upFromGravity(simulation()->gravityAt(*p, simulation()->time()));
+  return kUp;
 }
 
 std::uint64_t PlaySession::contacts() const {

@@ -102,7 +102,8 @@ class PlaySession : public QObject {
   /// The controlled character / vehicle: the first of the scene (null when none).
   std::optional<std::uint32_t> playerCharacter() const;
   std::optional<std::uint32_t> playerVehicle() const;
-  /// Desired horizontal direction of the player character in world XZ, |move| <= 1.
+  /// Desired direction of the player character in its move frame (x side, y forward; the
+  /// world's X and Z under the default gravity), |move| <= 1.
   void setMove(Vec2 move);
   /// A jump edge, consumed by the next tick.
   void jump();
@@ -113,7 +114,7 @@ class PlaySession : public QObject {
   std::optional<Vec3> playerVelocity() const;
   /// Interpolated player position for the view (m).
   std::optional<Vec3> playerPositionInterpolated() const;
-  /// Up axis of the simulation's gravity (-).
+  /// The player's up (-): the character's own, else -g / |g| at the vehicle; +Y otherwise.
   Vec3 up() const;
 
   /// Nodes the simulation moves, with their last two poses.

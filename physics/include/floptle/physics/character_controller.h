@@ -42,13 +42,21 @@ struct CharacterDesc {
 
 /// Controls of one character; move holds until changed, jump is an edge consumed once.
 struct CharacterInput {
-  Vec2 move{0.0f};    ///< desired horizontal direction in world XZ, length <= 1 (-)
+  /// Desired direction in the character's move frame, length <= 1 (-): x along its side
+  /// (up x forward), y along its forward. Under the default downward gravity the frame is the
+  /// world's: x along +X, y along +Z.
+  Vec2 move{0.0f};
   bool jump = false;  ///< pending jump request
 };
 
 /// What the controller integrates (hot).
 struct CharacterState {
   Vec3 position{0.0f};         ///< capsule centre (m)
+  /// The character's up (unit): -g / |g| of the gravity it obeys; kept where g is zero.
+  Vec3 up{0.0f, 1.0f, 0.0f};
+  /// The move frame's forward (unit, perpendicular to up), carried along as up turns
+  /// (parallel transport), so holding "forward" walks a great circle round a planet.
+  Vec3 forward{0.0f, 0.0f, 1.0f};
   Vec3 velocity{0.0f};         ///< own velocity, not counting the carried surface's (m/s)
   Vec3 surfaceVelocity{0.0f};  ///< the ground's velocity carried into the next step (m/s)
   Vec3 groundNormal{0.0f, 1.0f, 0.0f};
@@ -102,8 +110,16 @@ class CharacterController {
   /// Dynamic bodies walked into during the last step, in hit order.
   const std::vector<CharacterPush>& pushes() const { return pushes_; }
 
+  /// Turns up to -g / |g| (no turn where g is zero) and carries the move frame along.
+  void orient(Vec3 gravity);
+  /// The world direction of a move input (see CharacterInput::move), before projection.
+  Vec3 moveDirection(Vec2 move) const;
+  /// The character's orientation: the rotation taking +X, +Y, +Z to its side, up, forward.
+  Quat orientation() const;
+
   /// Advances one fixed step of dt (s) ending at time tEnd (s): the world must be refit at
-  /// tEnd. `gravity` (m/s^2). Consumes input.jump.
+  /// tEnd. `gravity` (m/s^2): what the character obeys this step; it orients the character
+  /// first (orient). Consumes input.jump.
   void step(const CollisionWorld& world, double tEnd, float dt, Vec3 gravity, CharacterInput& input);
 
   /// Runs the feet once at the start pose (time t), as if the body stood last step: a

@@ -99,8 +99,9 @@ class RigidBodySystem {
   Vec3 velocityAtPoint(std::uint32_t i, Vec3 point) const;
 
   /// Advances by dt (s) from time t (s) against `world` (whose refit(t) was called).
-  /// `gravity` (m/s^2).
-  void step(const CollisionWorld& world, double t, float dt, Vec3 gravity);
+  /// `gravity[i]` is what body i obeys this step (m/s^2), one vector per body: its
+  /// acceleration, the up of its friction patches and its bounce prediction.
+  void step(const CollisionWorld& world, double t, float dt, std::span<const Vec3> gravity);
 
   const RigidBodyCounters& counters() const { return counters_; }
   const std::vector<Contact>& contacts() const { return contacts_; }
@@ -119,13 +120,13 @@ class RigidBodySystem {
 
  private:
   // ---- stages (one job each) -----------------------------------------------------------
-  void applyGravity(float dt, Vec3 gravity);
-  void findWorldContacts(const CollisionWorld& world, double t, float dt, Vec3 gravity);
-  void findBodyContacts(float dt, Vec3 gravity);
-  void buildPatches(Vec3 up);
-  void prepareContacts(float dt, Vec3 gravity);
+  void applyGravity(float dt);
+  void findWorldContacts(const CollisionWorld& world, double t, float dt);
+  void findBodyContacts(float dt);
+  void buildPatches();
+  void prepareContacts(float dt);
   void solveVelocities();
-  void integratePositions(float dt, Vec3 gravity);
+  void integratePositions(float dt);
   void correctPositions();
   void updateSleep(float dt);
   void keepImpulses();
@@ -152,6 +153,7 @@ class RigidBodySystem {
   std::vector<BodyState> startStates_;  ///< states at the start of the step (scratch)
   std::vector<Vec3> forces_, torques_;  ///< accumulated for the next step
   std::vector<Mat3> inverseInertiaWorld_;  ///< per body, this step (scratch)
+  std::vector<Vec3> gravity_;              ///< per body, this step (m/s^2) (scratch)
   std::vector<std::uint8_t> pushed_;       ///< body got a normal impulse this step (scratch)
   std::vector<std::uint8_t> moving_;       ///< dynamic and awake at the step's start (scratch)
   std::vector<float> bounceFix_;           ///< per body bounce fix (m) (scratch)

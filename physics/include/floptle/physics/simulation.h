@@ -1,15 +1,25 @@
 #pragma once
 // Simulation: the stepping of a running simulation (its assembly from a scene is runtime/'s
 // buildSimulation, which the editor's play mode, `floptle simulate` and the tests all call).
-// One tick, as named stages:
+// One tick, as named stages, in ARCHITECTURE.md's data flow order:
 //
-//   applyInputs(tick) -> updateColliders(t_end) -> refitWorld(t_end) -> stepCharacters
-//   -> applyVehicleForces -> stepBodies -> tick + 1
+//   applyInputs(tick)         tick-addressed controls
+//   sampleGravity(t_start)    each character and body's own gravity vector (GravitySampler)
+//   refitWorld(t_end)         the broadphase boxes of the fields that change with time
+//   stepCharacters            controllers: move-and-slide in each character's own up
+//   applyVehicleForces        controllers: wheels, suspension, tyres on the chassis bodies
+//   stepBodies                rigid bodies, each under its own gravity
+//   stepMatter                the matter stage (a SimulationStage from above physics) writes
+//                             the shared field
+//   tick + 1
+//   updateColliders(t_end')   the brick re-bake budget, spent for the next tick's end time
+//                             t_end' at the bodies' new positions (run once before the first
+//                             tick too)
 //
 // Fixed step from settings.fixed_dt (1/60 s by default); real-time use goes through
 // advance(frameDelta), which runs the whole ticks a core FixedStepClock hands out and leaves
-// alpha() for the viewport to interpolate by. Gravity (0, -9.81, 0) m/s^2 unless the scene
-// says otherwise.
+// alpha() for the viewport to interpolate by. Gravity: what the GravitySampler says at each
+// body (gravity/ fills it); without one, settings.gravity everywhere.
 //
 // Determinism (what the simulation may not use; see physics/README.md): the state after tick
 // N depends only on the scene and on the inputs addressed to ticks < N, bit for bit on a
@@ -31,6 +41,7 @@
 #include "floptle/core/math.h"
 #include "floptle/physics/character_controller.h"
 #include "floptle/physics/collision_world.h"
+#include "floptle/physics/gravity_sampler.h"
 #include "floptle/physics/rigid_body_system.h"
 #include "floptle/physics/vehicle.h"
 
@@ -39,7 +50,7 @@ namespace floptle::physics {
 struct SimulationSettings {
   /// Fixed step (s), > 0.
   double fixedDt = 1.0 / 60.0;
-  /// Uniform gravity (m/s^2).
+  /// Uniform gravity (m/s^2): what every body obeys when no GravitySampler is set.
   Vec3 gravity{0.0f, -9.81f, 0.0f};
   /// Steepest surface that counts as ground and carries weight (rad).
   float slopeLimit = 1.0471976f;
@@ -52,7 +63,7 @@ struct SimulationSettings {
 struct InputEvent {
   std::uint64_t tick = 0;
   std::string node;
-  std::optional<Vec2> move;       ///< character: horizontal direction (world XZ), |move| <= 1
+  std::optional<Vec2> move;       ///< character: [x, z] in its move frame, |move| <= 1
   bool jump = false;              ///< character: jump once
   std::optional<float> throttle;  ///< vehicle [-1, 1]
   std::optional<float> brake;     ///< vehicle [0, 1]
@@ -72,6 +83,22 @@ struct SimulationState {
   std::vector<CharacterInput> characterInputs;
   std::vector<std::vector<WheelState>> wheels;
   std::vector<VehicleInput> vehicleInputs;
+  /// What each character / rigid body obeyed last tick (m/s^2).
+  std::vector<Vec3> characterGravity;
+  std::vector<Vec3> bodyGravity;
+  /// The colliders were updated for this tick (updateColliders ran at the end of the last).
+  bool collidersCurrent = false;
+};
+
+class Simulation;
+
+/// A system from a layer above physics that joins the fixed step at its named stage (the
+/// matter stage). It must be deterministic and keep its own state in the snapshot it owns.
+class SimulationStage {
+ public:
+  virtual ~SimulationStage() = default;
+  /// One tick of dt (s) ending at tEnd (s).
+  virtual void step(Simulation& simulation, double tEnd, float dt) = 0;
 };
 
 class Simulation {
@@ -83,6 +110,16 @@ class Simulation {
 
   Simulation(Simulation&&) noexcept = default;
   Simulation& operator=(Simulation&&) noexcept = default;
+
+  /// Gravity per body from now on (shared, not owned alone; null: settings.gravity).
+  void setGravitySampler(std::shared_ptr<const GravitySampler> sampler) { gravity_ = std::move(sampler); }
+  /// The matter stage (null: none). Owned.
+  void setMatterStage(std::unique_ptr<SimulationStage> stage) { matter_ = std::move(stage); }
+  /// The gravity at p at time t (m/s^2): the sampler's, or settings.gravity.
+  Vec3 gravityAt(Vec3 p, double t) const { return gravity_ ? gravity_->sample(p, t) : settings_.gravity; }
+  /// What character i / rigid body i obeyed in the last tick (m/s^2).
+  Vec3 characterGravity(std::uint32_t i) const { return characterGravity_[i]; }
+  Vec3 bodyGravity(std::uint32_t i) const { return bodyGravity_[i]; }
 
   std::uint32_t addBody(const RigidBodyDesc& desc);
   std::uint32_t addCharacter(const CharacterDesc& desc);
@@ -129,8 +166,9 @@ class Simulation {
   static std::string hashHex(std::uint64_t hash);
 
   /// {"tick": N, "hash": "<16 hex>", "nodes": {name: {"position", "rotation" [x,y,z,w],
-  /// "velocity", characters also "grounded" and "ground_normal" or "wall_normal",
-  /// vehicles "wheels"}}, "counters": {...}} in scene order.
+  /// "velocity", "gravity" (what it obeyed last tick), characters also "up", "grounded" and
+  /// "ground_normal" or "wall_normal", vehicles "wheels"}}, "counters": {...}}: dynamic
+  /// bodies, then characters, then vehicles.
   nlohmann::ordered_json resultJson() const;
 
   /// Wall-clock-free counters of the last step (contacts, sweeps, ...).
@@ -139,6 +177,8 @@ class Simulation {
  private:
   // ---- stages ----------------------------------------------------------------------------
   void applyInputs();
+  /// Each character's and body's gravity at its position at tStart.
+  void sampleGravity(double tStart);
   void refitWorld(double tEnd);
   /// Colliders that update each step (re-baked brickmaps): hand them this tick's active
   /// bodies (characters and rigid bodies, vehicle chassis included) and tEnd; a baked field
@@ -154,9 +194,15 @@ class Simulation {
   void applyCharacterContacts();
   void applyVehicleForces(double tEnd, float dt);
   void stepBodies(double tEnd, float dt);
+  void stepMatter(double tEnd, float dt);
 
   SimulationSettings settings_;
   std::unique_ptr<CollisionWorld> world_;  ///< own heap slot: moves keep its address
+  std::shared_ptr<const GravitySampler> gravity_;
+  std::unique_ptr<SimulationStage> matter_;
+  std::vector<Vec3> characterGravity_;  ///< per character, last tick (m/s^2)
+  std::vector<Vec3> bodyGravity_;       ///< per rigid body, last tick (m/s^2)
+  bool collidersCurrent_ = false;       ///< updateColliders ran for the coming tick
   RigidBodySystem bodies_;
   std::vector<std::uint32_t> freeBodies_;  ///< rigid bodies that are not vehicle chassis
   std::vector<ColliderId> bodyColliders_;     ///< world collider of each body (characters)

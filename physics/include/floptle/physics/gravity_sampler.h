@@ -1,0 +1,16 @@
+#pragma once
+// GravitySampler: what gravity a body at a point obeys (the seam gravity/ fills). The
+// simulation's sampleGravity stage asks it once per body per tick, at the body's position at
+// the start of the tick, and every later stage of that tick reads the body's own vector.
+#include "floptle/core/math.h"
+
+namespace floptle::physics {
+
+class GravitySampler {
+ public:
+  virtual ~GravitySampler() = default;
+  /// Gravitational acceleration at world point p at time t (m/s^2). Finite for finite p.
+  virtual Vec3 sample(Vec3 p, double t) const = 0;
+};
+
+}  // namespace floptle::physics

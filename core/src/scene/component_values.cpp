@@ -30,25 +30,31 @@ std::string outOfRange(const ValueSpec& row, const nlohmann::ordered_json& found
 
 int componentsOf(ValueKind kind) {
   switch (kind) {
-    case ValueKind::Vec2: return 2;
-    case ValueKind::Vec3: return 3;
-    case ValueKind::Quat: return 4;
-    default: return 1;
+    case ValueKind::Vec2:
+      return 2;
+    case ValueKind::Vec3:
+      return 3;
+    case ValueKind::Quat:
+      return 4;
+    default:
+      return 1;
   }
 }
 
 }  // namespace
 
 std::string rangeText(const ValueSpec& row) {
-  return std::string("in ") + (row.minExclusive ? "(" : "[") + numberText(row.min) + ", " + numberText(row.max) +
-         (row.maxExclusive ? ")" : "]") + " (" + std::string(row.unit) + ")";
+  return std::string("in ") + (row.minExclusive ? "(" : "[") + numberText(row.min) + ", " +
+         numberText(row.max) + (row.maxExclusive ? ")" : "]") + " (" + std::string(row.unit) + ")";
 }
 
-Expected<ComponentReader> ComponentReader::open(const Json& component, std::string_view table, std::string pointer) {
+Expected<ComponentReader> ComponentReader::open(const Json& component, std::string_view table,
+                                                std::string pointer) {
   const ComponentSpec* spec = componentSpec(table);
   assert(spec && "no component table of this name");
   if (!component.is_object())
-    return Error{pointer, "a \"" + std::string(table) + "\" is an object, found " + describeType(component)};
+    return Error{pointer,
+                 "a \"" + std::string(table) + "\" is an object, found " + describeType(component)};
   for (const ValueSpec& row : spec->values)
     if (row.required && !component.contains(row.key))
       return Error{pointer + "/" + escapePointerToken(row.key), "is required but missing"};
@@ -65,13 +71,16 @@ const ValueSpec& ComponentReader::row(std::string_view key, ValueKind kind) cons
   return *found;
 }
 
-std::string ComponentReader::at(std::string_view key) const { return pointer_ + "/" + escapePointerToken(key); }
+std::string ComponentReader::at(std::string_view key) const {
+  return pointer_ + "/" + escapePointerToken(key);
+}
 
 Expected<void> ComponentReader::number(std::string_view key, double& out) const {
   const ValueSpec& spec = row(key, ValueKind::Number);
   const auto found = json_->find(key);
   if (found == json_->end()) return {};
-  if (!found->is_number()) return Error{at(key), "expected a number, found " + describeType(*found)};
+  if (!found->is_number())
+    return Error{at(key), "expected a number, found " + describeType(*found)};
   const double v = found->get<double>();
   if (!inRange(spec, v)) return Error{at(key), outOfRange(spec, *found)};
   out = v;
@@ -89,10 +98,12 @@ Expected<void> ComponentReader::integer(std::string_view key, std::int64_t& out)
   const ValueSpec& spec = row(key, ValueKind::Integer);
   const auto found = json_->find(key);
   if (found == json_->end()) return {};
-  if (!found->is_number_integer()) return Error{at(key), "expected a whole number, found " + describeType(*found)};
+  if (!found->is_number_integer())
+    return Error{at(key), "expected a whole number, found " + describeType(*found)};
   const double v = found->get<double>();
   if (!inRange(spec, v)) return Error{at(key), outOfRange(spec, *found)};
-  out = found->is_number_unsigned() ? static_cast<std::int64_t>(found->get<std::uint64_t>()) : found->get<std::int64_t>();
+  out = found->is_number_unsigned() ? static_cast<std::int64_t>(found->get<std::uint64_t>())
+                                    : found->get<std::int64_t>();
   return {};
 }
 
@@ -100,7 +111,8 @@ Expected<void> ComponentReader::boolean(std::string_view key, bool& out) const {
   row(key, ValueKind::Bool);
   const auto found = json_->find(key);
   if (found == json_->end()) return {};
-  if (!found->is_boolean()) return Error{at(key), "expected true or false, found " + describeType(*found)};
+  if (!found->is_boolean())
+    return Error{at(key), "expected true or false, found " + describeType(*found)};
   out = found->get<bool>();
   return {};
 }
@@ -113,7 +125,8 @@ Expected<void> ComponentReader::vector(std::string_view key, std::span<double> o
   if (found == json_->end()) return {};
   const std::string where = at(key);
   if (!found->is_array() || static_cast<int>(found->size()) != n)
-    return Error{where, "expected an array of " + std::to_string(n) + " numbers, found " + describeType(*found)};
+    return Error{where, "expected an array of " + std::to_string(n) + " numbers, found " +
+                            describeType(*found)};
   double values[4] = {};
   double lengthSquared = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -147,7 +160,8 @@ Expected<void> ComponentReader::string(std::string_view key, std::string& out) c
   if (spec.kind == ValueKind::Enum &&
       std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) {
     std::string list;
-    for (std::string_view c : spec.choices) list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+    for (std::string_view c : spec.choices)
+      list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
     return Error{at(key), "must be one of " + list + ", found \"" + text + "\""};
   }
   out = text;
@@ -173,7 +187,8 @@ Expected<void> ComponentReader::onlyKnownKeys() const {
   for (const auto& [key, value] : json_->items()) {
     if (spec_->find(key)) continue;
     std::string known;
-    for (const ValueSpec& r : spec_->values) known += (known.empty() ? "" : ", ") + std::string(r.key);
+    for (const ValueSpec& r : spec_->values)
+      known += (known.empty() ? "" : ", ") + std::string(r.key);
     return Error{at(key), "unknown key (known: " + known + ")"};
   }
   return {};

@@ -7,7 +7,8 @@
 
 namespace floptle::scene {
 
-Transform readTransform(const nlohmann::ordered_json& object, const std::string& where, Problems& problems) {
+Transform readTransform(const nlohmann::ordered_json& object, const std::string& where,
+                        Problems& problems) {
   Transform result;
   const auto found = object.find("transform");
   if (found == object.end()) return result;
@@ -22,8 +23,9 @@ Transform readTransform(const nlohmann::ordered_json& object, const std::string&
     // Stored as written; the model holds it normalized.
     const double length =
         std::sqrt(xyzw[0] * xyzw[0] + xyzw[1] * xyzw[1] + xyzw[2] * xyzw[2] + xyzw[3] * xyzw[3]);
-    result.rotation = glm::normalize(Quat(static_cast<float>(xyzw[3] / length), static_cast<float>(xyzw[0] / length),
-                                          static_cast<float>(xyzw[1] / length), static_cast<float>(xyzw[2] / length)));
+    result.rotation = glm::normalize(
+        Quat(static_cast<float>(xyzw[3] / length), static_cast<float>(xyzw[0] / length),
+             static_cast<float>(xyzw[1] / length), static_cast<float>(xyzw[2] / length)));
   }
   note(problems, in->number("scale", result.scale));
   note(problems, in->onlyKnownKeys());

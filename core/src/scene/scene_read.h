@@ -20,7 +20,8 @@ inline bool note(Problems& problems, const Expected<void>& read) {
 }
 
 /// The optional "transform" object {position, rotation [x,y,z,w], scale} of a node.
-Transform readTransform(const nlohmann::ordered_json& object, const std::string& where, Problems& problems);
+Transform readTransform(const nlohmann::ordered_json& object, const std::string& where,
+                        Problems& problems);
 
 inline std::string childPointer(const std::string& where, std::string_view key) {
   return where + "/" + escapePointerToken(key);

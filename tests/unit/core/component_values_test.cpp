@@ -25,7 +25,8 @@ TEST(ComponentValues, ARefusedValueNamesItsPointerAndRange) {
 }
 
 TEST(ComponentValues, WheelsAreReadWithTheirOwnRows) {
-  const Json vehicle = Json::parse(R"({"half_extents": [1, 0.3, 2], "wheels": [{"radius": 0.4}, {"grip": -1}]})");
+  const Json vehicle =
+      Json::parse(R"({"half_extents": [1, 0.3, 2], "wheels": [{"radius": 0.4}, {"grip": -1}]})");
   auto in = ComponentReader::open(vehicle, "vehicle", "/nodes/0/vehicle");
   ASSERT_TRUE(in.ok());
   Vec3 half{0.0f};
@@ -60,9 +61,11 @@ TEST(ComponentValues, KindsEnumsAndUnknownKeys) {
 
   const Json collider = Json::parse(R"({"body": "floating"})");
   std::string body;
-  const auto refused = ComponentReader::open(collider, "collider", "/nodes/1/collider")->string("body", body);
+  const auto refused =
+      ComponentReader::open(collider, "collider", "/nodes/1/collider")->string("body", body);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().what, R"(must be one of "static", "dynamic", "kinematic", found "floating")");
+  EXPECT_EQ(refused.error().what,
+            R"(must be one of "static", "dynamic", "kinematic", found "floating")");
 
   EXPECT_FALSE(ComponentReader::open(Json::array(), "character", "/nodes/0/character").ok());
 }

@@ -42,18 +42,24 @@ FieldNode withChildren(FieldNode n) {
   if (spec.maxChildren == 0) return n;
   n.children.push_back(test::sphere(0.5f));
   if (spec.maxChildren != 1)
-    n.children.push_back(test::xform({0.6f, 0.1f, 0.0f}, Quat(1, 0, 0, 0), 1.0f, test::box({0.3f, 0.3f, 0.3f})));
+    n.children.push_back(
+        test::xform({0.6f, 0.1f, 0.0f}, Quat(1, 0, 0, 0), 1.0f, test::box({0.3f, 0.3f, 0.3f})));
   return n;
 }
 
-FieldNode defaultGraph(NodeType type) { return withChildren(makeDefaultNode(type)); }
-FieldNode perturbedGraph(NodeType type) { return withChildren(perturbed(makeDefaultNode(type))); }
+FieldNode defaultGraph(NodeType type) {
+  return withChildren(makeDefaultNode(type));
+}
+FieldNode perturbedGraph(NodeType type) {
+  return withChildren(perturbed(makeDefaultNode(type)));
+}
 
 std::vector<Vec3> probePoints() {
   std::vector<Vec3> points;
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 6; ++j)
-      for (int k = 0; k < 6; ++k) points.emplace_back(-1.37f + 0.53f * i, -1.41f + 0.55f * j, -1.33f + 0.51f * k);
+      for (int k = 0; k < 6; ++k)
+        points.emplace_back(-1.37f + 0.53f * i, -1.41f + 0.55f * j, -1.33f + 0.51f * k);
   return points;
 }
 
@@ -63,7 +69,9 @@ std::vector<NodeType> allTypes() {
   return types;
 }
 
-std::string typeName(NodeType type) { return std::string(nodeSpec(type).name); }
+std::string typeName(NodeType type) {
+  return std::string(nodeSpec(type).name);
+}
 
 TEST(FieldOpCoverage, TableHasOneRowPerTypeInEnumOrder) {
   ASSERT_EQ(allNodeSpecs().size(), kNodeTypeCount);
@@ -98,7 +106,8 @@ TEST(FieldOpCoverage, PointAndBatchEvaluatorsAgreeAndSeeTheOp) {
     const FieldNode graph = perturbedGraph(type);
     const FieldProgram program = compileOrDie(graph), child = compileOrDie(graph.children[0]);
     float largest = 0.0f;
-    for (Vec3 p : points) largest = std::max(largest, std::abs(program.distance(p, 0.0) - child.distance(p, 0.0)));
+    for (Vec3 p : points)
+      largest = std::max(largest, std::abs(program.distance(p, 0.0) - child.distance(p, 0.0)));
     EXPECT_GT(largest, 1e-3f) << typeName(type) << " evaluates to its first child alone";
   }
 }
@@ -118,7 +127,8 @@ TEST(FieldOpCoverage, NormalFollowsTheDistance) {
         const Vec3 n = program.normal(p, 0.0);
         ASSERT_TRUE(isFinite(n)) << typeName(type);
         ASSERT_NEAR(glm::length(n), 1.0f, 1e-3f) << typeName(type);
-        const Vec3 g{d(p + Vec3(h, 0, 0)) - d(p - Vec3(h, 0, 0)), d(p + Vec3(0, h, 0)) - d(p - Vec3(0, h, 0)),
+        const Vec3 g{d(p + Vec3(h, 0, 0)) - d(p - Vec3(h, 0, 0)),
+                     d(p + Vec3(0, h, 0)) - d(p - Vec3(0, h, 0)),
                      d(p + Vec3(0, 0, h)) - d(p - Vec3(0, 0, h))};
         const float len = glm::length(g) / (2.0f * h);
         // At a kink the differences cancel; inside a fractal its distance estimate is no field.
@@ -140,14 +150,16 @@ TEST(FieldOpCoverage, BoundsHoldTheInsideAndAreFiniteForBoundedShapes) {
       const Aabb box = program.bounds(0.0);
       for (Vec3 p : probePoints()) {
         if (program.distance(p, 0.0) >= -1e-4f) continue;
-        EXPECT_TRUE(glm::all(glm::greaterThanEqual(p, box.min)) && glm::all(glm::lessThanEqual(p, box.max)));
+        EXPECT_TRUE(glm::all(glm::greaterThanEqual(p, box.min)) &&
+                    glm::all(glm::lessThanEqual(p, box.max)));
       }
       // Outside everywhere far away: a bounded shape, whose bounds must then be finite.
       bool bounded = true;
       for (float x : {-1e3f, 0.0f, 1e3f})
         for (float y : {-1e3f, 0.0f, 1e3f})
           for (float z : {-1e3f, 0.0f, 1e3f})
-            if (x != 0.0f || y != 0.0f || z != 0.0f) bounded = bounded && program.distance({x, y, z}, 0.0) > 0.0f;
+            if (x != 0.0f || y != 0.0f || z != 0.0f)
+              bounded = bounded && program.distance({x, y, z}, 0.0) > 0.0f;
       if (bounded) {
         EXPECT_TRUE(isFinite(box.min) && isFinite(box.max)) << "bounds fell back to infinite";
       }
@@ -187,7 +199,8 @@ TEST(FieldOpCoverage, GlslUsesEveryParameterAndChild) {
 }
 
 TEST(FieldOpCoverage, JsonRoundTripsEveryType) {
-  const MaterialResolver noMaterials = [](const nlohmann::ordered_json&) -> Expected<MaterialIndex> {
+  const MaterialResolver noMaterials =
+      [](const nlohmann::ordered_json&) -> Expected<MaterialIndex> {
     return Error{"", "no materials here"};
   };
   const auto noIds = [](MaterialIndex) { return nlohmann::ordered_json(); };
@@ -202,30 +215,35 @@ TEST(FieldOpCoverage, JsonRoundTripsEveryType) {
 }
 
 TEST(FieldOpCoverage, SchemaListsEveryTypeAndParameter) {
-  const auto schema = nlohmann::json::parse(
-      scene::test::readBytes(std::filesystem::path(FLOPTLE_SOURCE_DIR) / "resources/scene.schema.json"));
+  const auto schema = nlohmann::json::parse(scene::test::readBytes(
+      std::filesystem::path(FLOPTLE_SOURCE_DIR) / "resources/scene.schema.json"));
   const auto& shape = schema["definitions"]["shape"]["properties"];
-  std::vector<std::string> tableNames, schemaNames = shape["type"]["enum"].get<std::vector<std::string>>();
+  std::vector<std::string> tableNames,
+      schemaNames = shape["type"]["enum"].get<std::vector<std::string>>();
   for (const NodeSpec& spec : allNodeSpecs()) tableNames.emplace_back(spec.name);
   EXPECT_EQ(schemaNames, tableNames);
   const std::string description = shape["type"]["description"];
-  for (const std::string& name : tableNames) EXPECT_NE(description.find(name), std::string::npos) << name;
+  for (const std::string& name : tableNames)
+    EXPECT_NE(description.find(name), std::string::npos) << name;
 
   // The schema's shape is one flat object: each parameter key once, a scalar or a vector.
-  const double numberMin = schema["definitions"]["number"]["minimum"], numberMax = schema["definitions"]["number"]["maximum"];
+  const double numberMin = schema["definitions"]["number"]["minimum"],
+               numberMax = schema["definitions"]["number"]["maximum"];
   std::set<std::string> tableKeys = {"type", "transform", "material", "children"};
   for (const NodeSpec& spec : allNodeSpecs()) {
     for (const ParamSpec& p : spec.params) {
       const std::string key(p.key);
       tableKeys.insert(key);
       ASSERT_TRUE(shape.contains(key)) << spec.name << "." << key << " is not in the schema";
-      EXPECT_EQ(shape[key]["$ref"], p.components == 1 ? "#/definitions/scalar" : "#/definitions/vector")
+      EXPECT_EQ(shape[key]["$ref"],
+                p.components == 1 ? "#/definitions/scalar" : "#/definitions/vector")
           << spec.name << "." << key;
       EXPECT_GE(p.min, numberMin) << spec.name << "." << key;
       EXPECT_LE(p.max, numberMax) << spec.name << "." << key;
     }
   }
-  for (const auto& [key, value] : shape.items()) EXPECT_TRUE(tableKeys.count(key)) << key << " is in no NodeSpec";
+  for (const auto& [key, value] : shape.items())
+    EXPECT_TRUE(tableKeys.count(key)) << key << " is in no NodeSpec";
 }
 
 }  // namespace

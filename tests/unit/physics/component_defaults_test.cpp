@@ -26,7 +26,8 @@ TEST(ComponentDefaults, CharacterVehicleAndWheelStartFromTheTable) {
   EXPECT_FLOAT_EQ(c.mass, defaultOf("character", "mass"));
 
   const VehicleDesc v;
-  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(v.halfExtents[i], defaultOf("vehicle", "half_extents", i));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_FLOAT_EQ(v.halfExtents[i], defaultOf("vehicle", "half_extents", i));
   EXPECT_FLOAT_EQ(v.mass, defaultOf("vehicle", "mass"));
   EXPECT_FLOAT_EQ(v.antiRoll, defaultOf("vehicle", "anti_roll"));
 

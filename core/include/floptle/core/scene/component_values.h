@@ -8,10 +8,9 @@
 // two equal).
 //
 // Reading a character (absent keys keep the caller's defaults):
-//   auto in = ComponentReader::open(node.components["character"], "character", node.pointer + "/character");
-//   if (!in) return in.error();
-//   if (auto r = in->number("radius", desc.radius); !r) return r.error();
-//   if (auto r = in->number("slope_limit", slopeDegrees); !r) return r.error();
+//   auto in = ComponentReader::open(node.components["character"], "character", node.pointer +
+//   "/character"); if (!in) return in.error(); if (auto r = in->number("radius", desc.radius); !r)
+//   return r.error(); if (auto r = in->number("slope_limit", slopeDegrees); !r) return r.error();
 // and a vehicle's wheels, each read with the "wheel" rows at ".../wheels/<i>":
 //   auto wheels = in->objects("wheels");
 //   if (!wheels) return wheels.error();
@@ -97,7 +96,8 @@ class ComponentReader {
 
   /// A reader of `component` (at JSON pointer `pointer`) with the table `table`; refuses a
   /// component that is not an object or lacks a required key.
-  static Expected<ComponentReader> open(const Json& component, std::string_view table, std::string pointer);
+  static Expected<ComponentReader> open(const Json& component, std::string_view table,
+                                        std::string pointer);
 
   // Each read leaves `out` as it is when the key is absent (a required key was checked by
   // open), else writes the checked value or returns an Error at "<pointer>/<key>".

@@ -1,41 +1,28 @@
 #include "floptle/drift/drift_json.h"
 
+#include "floptle/core/scene/component_values.h"
+
 namespace floptle::drift {
 
 namespace {
 
 using nlohmann::json;
 
-// Reads an optional number under `key`; absent keeps `value`.
-template <class Json>
-Expected<void> readNumber(const Json& object, const char* key, const std::string& where,
-                          double& value) {
-  const auto it = object.find(key);
-  if (it == object.end()) return {};
-  if (!it->is_number()) return Error{where + "/" + key, "must be a number"};
-  value = it->template get<double>();
-  return {};
-}
-
-// Reads an optional [x, z] pair under `key`.
-template <class Json>
-Expected<void> readPair(const Json& object, const char* key, const std::string& where,
-                        Vec2d& value) {
-  const auto it = object.find(key);
-  if (it == object.end()) return {};
-  if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number() || !(*it)[1].is_number()) {
-    return Error{where + "/" + key, "must be an array of two numbers [x, z]"};
-  }
-  value = {(*it)[0].template get<double>(), (*it)[1].template get<double>()};
-  return {};
-}
-
 Error issueToError(const TuningIssue& issue, const std::string& where) {
   return Error{where + "/" + issue.field, issue.problem};
 }
 
-template <class Json>
-Expected<void> readTuning(const Json& c, const std::string& where, Tuning& t) {
+// Reads an optional [x, z] pair; absent keeps `value`.
+Expected<void> readPair(const scene::ComponentReader& in, const char* key, Vec2d& value) {
+  double xz[2] = {value.x, value.z};
+  if (auto r = in.vector(key, xz); !r) return r;
+  value = {xz[0], xz[1]};
+  return {};
+}
+
+// The keys present replace those of `t`; ranges from the "drift" rows of the component
+// table, then the relations between fields (validateTuning).
+Expected<void> readTuning(const scene::ComponentReader& in, const std::string& where, Tuning& t) {
   struct NumberKey {
     const char* key;
     double* value;
@@ -53,53 +40,49 @@ Expected<void> readTuning(const Json& c, const std::string& where, Tuning& t) {
       {"placement_cooldown", &t.placementCooldown},
   };
   for (const NumberKey& n : numbers) {
-    if (auto r = readNumber(c, n.key, where, *n.value); !r) return r;
+    if (auto r = in.number(n.key, *n.value); !r) return r;
   }
-  if (auto r = readPair(c, "water_velocity", where, t.waterVelocity); !r) return r;
+  if (auto r = readPair(in, "water_velocity", t.waterVelocity); !r) return r;
   if (TuningIssue issue = validateTuning(t); !issue.ok()) return issueToError(issue, where);
   return {};
 }
 
-nlohmann::ordered_json pair(Vec2d v) { return nlohmann::ordered_json::array({v.x, v.z}); }
-
-template <class Json>
-Expected<Tuning> readTuningComponent(const Json& component, const std::string& where,
+Expected<Tuning> readTuningComponent(const nlohmann::ordered_json& component, const std::string& where,
                                      const Tuning& base) {
-  if (!component.is_object()) return Error{where, "the drift component must be an object"};
+  const auto in = scene::ComponentReader::open(component, "drift", where);
+  if (!in) return in.error();
   Tuning tuning = base;
-  if (auto r = readTuning(component, where, tuning); !r) return r.error();
+  if (auto r = readTuning(*in, where, tuning); !r) return r.error();
   return tuning;
 }
 
-template <class Json>
-Expected<DriftSetup> readSetupComponent(const Json& component, const std::string& where) {
-  if (!component.is_object()) return Error{where, "the drift component must be an object"};
+Expected<DriftSetup> readSetupComponent(const nlohmann::ordered_json& component, const std::string& where) {
+  const auto in = scene::ComponentReader::open(component, "drift", where);
+  if (!in) return in.error();
   DriftSetup setup;
-  if (auto r = readTuning(component, where, setup.tuning); !r) return r.error();
-  if (auto r = readPair(component, "boat_position", where, setup.start.position); !r) {
-    return r.error();
-  }
-  if (auto r = readPair(component, "boat_velocity", where, setup.start.velocity); !r) {
-    return r.error();
-  }
+  if (auto r = readTuning(*in, where, setup.tuning); !r) return r.error();
+  if (auto r = readPair(*in, "boat_position", setup.start.position); !r) return r.error();
+  if (auto r = readPair(*in, "boat_velocity", setup.start.velocity); !r) return r.error();
   if (TuningIssue issue = validateBoatStart(setup.start); !issue.ok()) {
     return issueToError(issue, where);
   }
   return setup;
 }
 
+nlohmann::ordered_json pair(Vec2d v) { return nlohmann::ordered_json::array({v.x, v.z}); }
+
 }  // namespace
 
 Expected<Tuning> tuningFromJson(const json& component, const std::string& where,
                                 const Tuning& base) {
-  return readTuningComponent(component, where, base);
+  return readTuningComponent(nlohmann::ordered_json(component), where, base);
 }
 Expected<Tuning> tuningFromJson(const nlohmann::ordered_json& component, const std::string& where,
                                 const Tuning& base) {
   return readTuningComponent(component, where, base);
 }
 Expected<DriftSetup> driftSetupFromJson(const json& component, const std::string& where) {
-  return readSetupComponent(component, where);
+  return readSetupComponent(nlohmann::ordered_json(component), where);
 }
 Expected<DriftSetup> driftSetupFromJson(const nlohmann::ordered_json& component,
                                         const std::string& where) {

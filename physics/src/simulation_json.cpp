@@ -1,6 +1,7 @@
 // Simulation <-> JSON: the tick-addressed input events and the printed result.
 #include <cmath>
 
+#include "floptle/core/scene/component_values.h"
 #include "floptle/physics/simulation.h"
 
 namespace floptle::physics {
@@ -12,58 +13,36 @@ using OrderedJson = nlohmann::ordered_json;
 OrderedJson vec3Json(Vec3 v) { return OrderedJson::array({v.x, v.y, v.z}); }
 OrderedJson quatJson(Quat q) { return OrderedJson::array({q.x, q.y, q.z, q.w}); }
 
-Expected<float> readNumber(const Json& e, const char* key, const std::string& where, float lo, float hi) {
-  const Json& v = e[key];
-  if (!v.is_number()) return Error{where + "/" + key, "must be a number"};
-  const double d = v.get<double>();
-  if (!std::isfinite(d) || d < lo || d > hi)
-    return Error{where + "/" + key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
-  return static_cast<float>(d);
-}
-
 }  // namespace
 
 Expected<std::vector<InputEvent>> parseInputEvents(const nlohmann::json& document) {
   if (!document.is_array()) return Error{"", "inputs must be a JSON array of events"};
   std::vector<InputEvent> events;
   for (std::size_t i = 0; i < document.size(); ++i) {
-    const Json& e = document[i];
-    const std::string where = "/" + std::to_string(i);
-    if (!e.is_object()) return Error{where, "an input event must be an object"};
+    const OrderedJson e = document[i];
+    auto in = scene::ComponentReader::open(e, "input_event", "/" + std::to_string(i));
+    if (!in) return in.error();
     InputEvent ev;
-    if (!e.contains("tick") || !e["tick"].is_number_integer() || e["tick"].get<std::int64_t>() < 0)
-      return Error{where + "/tick", "must be a non-negative integer"};
-    ev.tick = e["tick"].get<std::uint64_t>();
-    if (!e.contains("node") || !e["node"].is_string() || e["node"].get<std::string>().empty())
-      return Error{where + "/node", "must name a node"};
-    ev.node = e["node"].get<std::string>();
-    for (auto it = e.begin(); it != e.end(); ++it) {
-      const std::string& key = it.key();
-      if (key == "tick" || key == "node") continue;
-      if (key == "move") {
-        const Json& m = it.value();
-        if (!m.is_array() || m.size() != 2 || !m[0].is_number() || !m[1].is_number())
-          return Error{where + "/move", "must be [x, z]"};
-        Vec2 move(m[0].get<float>(), m[1].get<float>());
-        const float len = glm::length(move);
-        if (!std::isfinite(len) || len > 1.0f + 1e-4f) return Error{where + "/move", "length must be <= 1"};
-        if (len > 1.0f) move /= len;
-        ev.move = move;
-      } else if (key == "jump") {
-        if (!it.value().is_boolean()) return Error{where + "/jump", "must be true or false"};
-        ev.jump = it.value().get<bool>();
-      } else if (key == "throttle" || key == "steer") {
-        auto v = readNumber(e, key.c_str(), where, -1.0f, 1.0f);
-        if (!v) return v.error();
-        (key == "throttle" ? ev.throttle : ev.steer) = *v;
-      } else if (key == "brake") {
-        auto v = readNumber(e, "brake", where, 0.0f, 1.0f);
-        if (!v) return v.error();
-        ev.brake = *v;
-      } else {
-        return Error{where + "/" + key, "unknown control (move, jump, throttle, brake, steer)"};
-      }
+    std::int64_t tick = 0;
+    double move[2] = {0.0, 0.0};
+    float throttle = 0.0f, brake = 0.0f, steer = 0.0f;
+    for (const Expected<void>& read :
+         {in->onlyKnownKeys(), in->integer("tick", tick), in->string("node", ev.node), in->vector("move", move),
+          in->boolean("jump", ev.jump), in->number("throttle", throttle), in->number("brake", brake),
+          in->number("steer", steer)}) {
+      if (!read) return read.error();
     }
+    ev.tick = static_cast<std::uint64_t>(tick);
+    if (in->has("move")) {
+      Vec2 direction(static_cast<float>(move[0]), static_cast<float>(move[1]));
+      const float len = glm::length(direction);
+      if (!std::isfinite(len) || len > 1.0f + 1e-4f) return Error{in->pointer() + "/move", "length must be <= 1"};
+      if (len > 1.0f) direction /= len;
+      ev.move = direction;
+    }
+    if (in->has("throttle")) ev.throttle = throttle;
+    if (in->has("brake")) ev.brake = brake;
+    if (in->has("steer")) ev.steer = steer;
     events.push_back(std::move(ev));
   }
   return events;

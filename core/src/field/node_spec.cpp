@@ -67,7 +67,7 @@ constexpr std::span<const ParamSpec> S(const ParamSpec (&a)[N]) {
   return {a, N};
 }
 
-const std::array<NodeSpec, 21> kSpecs = {{
+constexpr std::array<NodeSpec, kNodeTypeCount> kSpecs = {{
     {NodeType::Sphere, "sphere", S(kSphere), 0, 0},
     {NodeType::Box, "box", S(kBox), 0, 0},
     {NodeType::RoundBox, "round_box", S(kRoundBox), 0, 0},
@@ -90,6 +90,13 @@ const std::array<NodeSpec, 21> kSpecs = {{
     {NodeType::Menger, "menger", S(kMenger), 0, 0},
     {NodeType::Mandelbox, "mandelbox", S(kMandelbox), 0, 0},
 }};
+
+constexpr bool rowsInEnumOrder() {
+  for (std::size_t i = 0; i < kSpecs.size(); ++i)
+    if (static_cast<std::size_t>(kSpecs[i].type) != i || kSpecs[i].name.empty()) return false;
+  return true;
+}
+static_assert(rowsInEnumOrder(), "kSpecs needs one row per NodeType, in enum order");
 
 }  // namespace
 

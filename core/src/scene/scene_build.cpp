@@ -1,9 +1,11 @@
 // buildScene: the typed model and the checks a schema cannot express (unique names, ids that
 // exist, shapes valid for their type). Every problem is collected before refusing.
 #include <map>
+#include <optional>
 #include <string>
 
 #include "floptle/core/field/field_json.h"
+#include "floptle/core/scene/component_values.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
 #include "scene/scene_read.h"
@@ -20,7 +22,7 @@ constexpr std::string_view kComponentKeys[] = {"collider", "character", "vehicle
 class SceneBuilder {
  public:
   SceneBuilder(const Json& document, Problems& problems)
-      : document_(document), read_(problems), problems_(problems) {}
+      : document_(document), problems_(problems) {}
 
   Scene build() {
     if (const auto version = document_.find("version");
@@ -93,12 +95,14 @@ class SceneBuilder {
       if (const auto name = item.find("name"); name != item.end() && name->is_string()) {
         material.name = name->get<std::string>();
       }
-      read_.vec3(item, "color", at, 0.0, 1.0, material.color);
-      read_.number(item, "density", at, 1e-6, 1e6, material.density);
-      read_.number(item, "friction", at, 0.0, 10.0, material.friction);
-      read_.number(item, "restitution", at, 0.0, 1.0, material.restitution);
-      read_.number(item, "bulk_modulus", at, 1e-6, 1e13, material.bulkModulus);
-      read_.number(item, "yield_strength", at, 0.0, 1e13, material.yieldStrength);
+      if (const auto in = open(item, "material", at)) {
+        note(problems_, in->vec3("color", material.color));
+        note(problems_, in->number("density", material.density));
+        note(problems_, in->number("friction", material.friction));
+        note(problems_, in->number("restitution", material.restitution));
+        note(problems_, in->number("bulk_modulus", material.bulkModulus));
+        note(problems_, in->number("yield_strength", material.yieldStrength));
+      }
       scene_.materials.push_back(std::move(material));
       const std::string& id = scene_.materials.back().displayId;
       if (!id.empty() && !materialIndex_.count(id)) {
@@ -131,15 +135,16 @@ class SceneBuilder {
           (side[0] == 'a' ? interaction.a : interaction.b) = *index;
         }
       }
-      std::string rule;
-      if (read_.string(item, "rule", at, rule)) {
-        if (rule == "ignore") interaction.rule = InteractionRule::Ignore;
-        else if (rule == "merge") interaction.rule = InteractionRule::Merge;
-        else if (rule == "carve") interaction.rule = InteractionRule::Carve;
-        else if (rule == "hard") interaction.rule = InteractionRule::Hard;
-        else problems_.add(at + "/rule", "must be \"ignore\", \"merge\", \"carve\" or \"hard\"");
+      if (const auto in = open(item, "interaction", at)) {
+        std::string rule;
+        if (note(problems_, in->string("rule", rule))) {
+          if (rule == "ignore") interaction.rule = InteractionRule::Ignore;
+          else if (rule == "merge") interaction.rule = InteractionRule::Merge;
+          else if (rule == "carve") interaction.rule = InteractionRule::Carve;
+          else if (rule == "hard") interaction.rule = InteractionRule::Hard;
+        }
+        note(problems_, in->number("k", interaction.k));
       }
-      read_.number(item, "k", at, 0.0, 1000.0, interaction.k);
       if (!ok || interaction.a == 0 || interaction.b == 0) continue;
       const auto [first, inserted] = seen.emplace(std::pair{interaction.a, interaction.b}, at);
       if (!inserted) {
@@ -156,14 +161,12 @@ class SceneBuilder {
   void settings() {
     const auto found = document_.find("settings");
     if (found == document_.end()) return;
-    if (!found->is_object()) {
-      problems_.add("/settings", "expected an object, found " + describeType(*found));
-      return;
-    }
+    const auto in = open(*found, "settings", "/settings");
+    if (!in) return;
     Settings& settings = scene_.settings;
-    read_.number(*found, "fixed_dt", "/settings", 1e-4, 1.0, settings.fixedDt);
-    read_.vec3(*found, "gravity", "/settings", -1e6, 1e6, settings.gravity);
-    read_.number(*found, "slope_limit", "/settings", 0.0, 90.0, settings.slopeLimitDegrees);
+    note(problems_, in->number("fixed_dt", settings.fixedDt));
+    note(problems_, in->vec3("gravity", settings.gravity));
+    note(problems_, in->number("slope_limit", settings.slopeLimitDegrees));
   }
 
   void cameras() {
@@ -178,10 +181,12 @@ class SceneBuilder {
         continue;
       }
       Camera camera;
-      read_.string(item, "name", at, camera.name);
-      read_.vec3(item, "position", at, -1e6, 1e6, camera.position);
-      read_.vec3(item, "look_at", at, -1e6, 1e6, camera.lookAt);
-      read_.number(item, "fov", at, 1.0, 179.0, camera.fovDegrees);
+      if (const auto in = open(item, "camera", at)) {
+        note(problems_, in->string("name", camera.name));
+        note(problems_, in->vec3("position", camera.position));
+        note(problems_, in->vec3("look_at", camera.lookAt));
+        note(problems_, in->number("fov", camera.fovDegrees));
+      }
       if (item.contains("position") && item.contains("look_at") &&
           glm::length(camera.lookAt - camera.position) < 1e-6f) {
         problems_.add(at + "/look_at", "a camera cannot look at its own position");
@@ -199,15 +204,26 @@ class SceneBuilder {
 
   void collider(const Json& value, const std::string& at, SceneNode& node) {
     Collider collider;
+    const auto in = open(value, "collider", at);
+    if (!in) return;
     std::string body;
-    if (read_.string(value, "body", at, body)) {
+    if (note(problems_, in->string("body", body))) {
       if (body == "static") collider.body = BodyType::Static;
       else if (body == "dynamic") collider.body = BodyType::Dynamic;
       else if (body == "kinematic") collider.body = BodyType::Kinematic;
-      else problems_.add(at + "/body", "must be \"static\", \"dynamic\" or \"kinematic\"");
     }
-    read_.boolean(value, "collidable", at, collider.collidable);
+    note(problems_, in->boolean("collidable", collider.collidable));
     node.collider = collider;
+  }
+
+  /// A reader of `value` with table `table`, or nothing (the problem recorded).
+  std::optional<ComponentReader> open(const Json& value, std::string_view table, const std::string& at) {
+    auto in = ComponentReader::open(value, table, at);
+    if (!in) {
+      problems_.add(in.error().where, in.error().what);
+      return std::nullopt;
+    }
+    return std::move(*in);
   }
 
   void node(const Json& item, const std::string& at, int parent, const Transform& parentWorld) {
@@ -218,9 +234,8 @@ class SceneBuilder {
     SceneNode node;
     node.pointer = at;
     node.parent = parent;
-    if (!read_.string(item, "name", at, node.name) && !item.contains("name")) {
-      problems_.add(at + "/name", "is required but missing");
-    }
+    if (!item.contains("name")) problems_.add(at + "/name", "is required but missing");
+    if (const auto in = open(item, "node", at)) note(problems_, in->string("name", node.name));
     if (!node.name.empty()) {
       const auto [first, inserted] = nodeNames_.emplace(node.name, at);
       if (!inserted) {
@@ -228,7 +243,7 @@ class SceneBuilder {
                                         first->second + ")");
       }
     }
-    node.local = read_.transform(item, at);
+    node.local = readTransform(item, at, problems_);
     node.world = parentWorld.compose(node.local);
     if (const auto material = item.find("material"); material != item.end()) {
       const auto index = resolve(*material);
@@ -273,7 +288,6 @@ class SceneBuilder {
   }
 
   const Json& document_;
-  JsonReader read_;
   Problems& problems_;
   Scene scene_;
   std::map<std::string, MaterialIndex> materialIndex_;

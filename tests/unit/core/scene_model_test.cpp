@@ -148,8 +148,8 @@ TEST(SceneModel, SampleScenesHaveWhatTheyPromise) {
     seen[static_cast<std::size_t>(node->type)] = true;
     for (const auto& child : node->children) stack.push_back(&child);
   }
-  for (int type = 0; type <= static_cast<int>(field::NodeType::Mandelbox); ++type) {
-    EXPECT_TRUE(seen[static_cast<std::size_t>(type)]) << "node type " << type << " missing";
+  for (std::size_t type = 0; type < field::kNodeTypeCount; ++type) {
+    EXPECT_TRUE(seen[type]) << "node type " << type << " missing";
   }
 }
 

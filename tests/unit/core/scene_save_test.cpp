@@ -64,7 +64,8 @@ TEST(SceneSave, ComponentsWithoutSystemsSurviveUnchanged) {
   const Json components = Json::parse(R"({
     "character": {"radius": 0.35, "height": 1.8, "speed": 5.0, "jump_speed": 5.5,
                   "slope_limit": 50, "step_height": 0.3, "future_key": [1, "two", {"3": null}]},
-    "vehicle": {"wheels": [[1.1, 0.0, 0.7], [-1.1, 0.0, 0.7]], "suspension": {"k": 3.5e4}},
+    "vehicle": {"wheels": [{"position": [1.1, 0.0, 0.7]}, {"position": [-1.1, 0.0, 0.7], "tyre": "soft"}],
+                "suspension": {"k": 3.5e4}},
     "gravity": {"source": "sphere", "surface_gravity": 6.0, "range": 30.0},
     "matter": {"model": "soft_body", "compliance": 1e-7, "bonds": true},
     "drift": {"boat": {"mass": 120.0}, "ripples": []},

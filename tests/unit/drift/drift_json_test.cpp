@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "floptle/core/scene/component_values.h"
 #include "floptle/drift/drift_json.h"
 #include "floptle/drift/replay.h"
 
@@ -57,6 +58,21 @@ TEST(DriftJson, ReadsEveryKeyAndDefaultsTheRest) {
   EXPECT_EQ(driftSetupToJson(*again), driftSetupToJson(*setup));
 }
 
+TEST(DriftJson, DefaultsAreTheComponentTables) {
+  const scene::ComponentSpec* table = scene::componentSpec("drift");
+  ASSERT_NE(table, nullptr);
+  const ordered_json defaults = driftSetupToJson(DriftSetup{});
+  for (const auto& [key, value] : defaults.items()) {
+    const scene::ValueSpec* row = table->find(key);
+    ASSERT_NE(row, nullptr) << key << " has no row in the component table";
+    if (value.is_number()) {
+      EXPECT_EQ(value.get<double>(), row->defaultValue[0]) << key;
+    } else {
+      for (std::size_t i = 0; i < value.size(); ++i) EXPECT_EQ(value[i].get<double>(), row->defaultValue[i]) << key;
+    }
+  }
+}
+
 TEST(DriftJson, ErrorsNameTheKeyAndWhere) {
   const auto whereOf = [](const char* text) {
     auto setup = driftSetupFromJson(ordered_json::parse(text), "/nodes/1/drift");
@@ -66,9 +82,10 @@ TEST(DriftJson, ErrorsNameTheKeyAndWhere) {
   EXPECT_EQ(whereOf(R"({"drag_rate": -1})"), "/nodes/1/drift/drag_rate");
   EXPECT_EQ(whereOf(R"({"boat_radius": "big"})"), "/nodes/1/drift/boat_radius");
   EXPECT_EQ(whereOf(R"({"boat_position": [1]})"), "/nodes/1/drift/boat_position");
-  EXPECT_EQ(whereOf(R"({"water_velocity": [1, "a"]})"), "/nodes/1/drift/water_velocity");
+  // A bad component of a pair is named down to its index.
+  EXPECT_EQ(whereOf(R"({"water_velocity": [1, "a"]})"), "/nodes/1/drift/water_velocity/1");
   EXPECT_EQ(whereOf(R"({"ripple_lifetime": 0})"), "/nodes/1/drift/ripple_lifetime");
-  EXPECT_EQ(whereOf(R"({"boat_velocity": [1e300, 0]})"), "/nodes/1/drift/boat_velocity");
+  EXPECT_EQ(whereOf(R"({"boat_velocity": [1e300, 0]})"), "/nodes/1/drift/boat_velocity/0");
   EXPECT_EQ(whereOf(R"([1, 2])"), "/nodes/1/drift");
 }
 

@@ -7,6 +7,7 @@
 // (node_spec.h): JSON keys, defaults, valid ranges, units. Vector parameters (half_extents,
 // a, b, normal, position, rotation, period) occupy consecutive scalar slots. One table drives
 // JSON I/O, validation, the inspector and GLSL uniforms.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,7 +44,12 @@ enum class NodeType : std::uint8_t {
   Mandelbulb,
   Menger,
   Mandelbox,
+  // Not a node type: how many there are. It stays last, so a new type is counted and every
+  // table sized by kNodeTypeCount (node_spec.cpp) refuses to compile until it has a row.
+  Count,
 };
+
+inline constexpr std::size_t kNodeTypeCount = static_cast<std::size_t>(NodeType::Count);
 
 /// Material index into the scene's material table; 0 = none (drawn in the default colour).
 using MaterialIndex = std::uint16_t;

@@ -44,7 +44,7 @@ struct NodeSpec {
 
 const NodeSpec& nodeSpec(NodeType type);
 std::optional<NodeType> nodeTypeFromName(std::string_view name);
-/// Every node type, in enum order.
+/// Every node type, in enum order: kNodeTypeCount rows.
 std::span<const NodeSpec> allNodeSpecs();
 
 /// A node of `type` with every parameter at its default and no children.

@@ -1,0 +1,175 @@
+// The component table: one row per value a scene component (or an input event) may carry.
+// resources/scene.schema.json states the same ranges; component_table_schema_test holds the
+// two equal. Defaults agree with the runtime structs (CharacterDesc, VehicleDesc, WheelDesc,
+// drift::Tuning, scene::Material ...) that readers fill.
+#include <algorithm>
+
+#include "floptle/core/scene/component_values.h"
+
+namespace floptle::scene {
+namespace {
+
+constexpr double kBig = 1e6;
+/// drift::kMaxTuningMagnitude: the Drift sandbox's values stay within it.
+constexpr double kDriftBig = 1e9;
+
+constexpr ValueSpec number(std::string_view key, double min, double max, double def, std::string_view unit,
+                           std::string_view help) {
+  return {key, ValueKind::Number, min, max, false, false, {def}, unit, help};
+}
+/// The same with the minimum itself refused: (min, max].
+constexpr ValueSpec positive(std::string_view key, double min, double max, double def, std::string_view unit,
+                             std::string_view help) {
+  ValueSpec row = number(key, min, max, def, unit, help);
+  row.minExclusive = true;
+  return row;
+}
+constexpr ValueSpec vector(std::string_view key, ValueKind kind, double min, double max,
+                           std::array<double, 4> def, std::string_view unit, std::string_view help) {
+  return {key, kind, min, max, false, false, def, unit, help};
+}
+constexpr ValueSpec flag(std::string_view key, bool def, std::string_view help) {
+  return {key, ValueKind::Bool, 0, 1, false, false, {def ? 1.0 : 0.0}, "-", help};
+}
+constexpr ValueSpec choice(std::string_view key, std::span<const std::string_view> choices, double def,
+                           std::string_view help) {
+  ValueSpec row{key, ValueKind::Enum, 0, 0, false, false, {def}, "-", help};
+  row.choices = choices;
+  return row;
+}
+constexpr ValueSpec required(ValueSpec row) {
+  row.required = true;
+  return row;
+}
+
+constexpr ValueSpec kCharacter[] = {
+    positive("radius", 0, 1000, 0.3, "m", "Capsule radius"),
+    number("height", 0, 1000, 1.8, "m", "Capsule height end to end, at least twice the radius"),
+    number("speed", 0, 1e4, 5, "m/s", "Walking speed at full input"),
+    number("jump_speed", 0, 1e4, 5, "m/s", "Upward speed a jump starts with"),
+    number("slope_limit", 0, 90, 60, "deg", "Steepest walkable surface (default: the scene's settings)"),
+    number("step_height", 0, 1000, 0.3, "m", "Highest ledge climbed by walking into it"),
+    number("mass", 1e-3, 1e6, 80, "kg", "What it weighs on and pushes dynamic bodies with"),
+};
+
+constexpr ValueSpec kVehicle[] = {
+    {"half_extents", ValueKind::Vec3, 0, kBig, true, false, {1, 0.3, 2}, "m", "Chassis box half size"},
+    number("mass", 1e-3, 1e7, 1200, "kg", "Chassis mass"),
+    number("anti_roll", 0, 1e8, 0, "N/m", "Anti-roll bar rate"),
+    required({"wheels", ValueKind::Objects, 0, 0, false, false, {}, "-", "The wheels, one object each",
+              false, {}, "wheel"}),
+};
+
+constexpr ValueSpec kWheel[] = {
+    vector("position", ValueKind::Vec3, -kBig, kBig, {}, "m", "Suspension mount in the chassis frame"),
+    number("radius", 1e-3, 100, 0.35, "m", "Wheel radius"),
+    number("rest_length", 0, 100, 0.4, "m", "Mount to wheel centre at rest"),
+    number("travel", 0, 100, 0.2, "m", "Further droop below rest the cast reaches"),
+    number("stiffness", 0, 1e9, 30000, "N/m", "Spring rate"),
+    number("damping", 0, 1e9, 3000, "N s/m", "Damper rate"),
+    number("grip", 0, 100, 1, "-", "Tyre friction coefficient"),
+    number("drive", -1e7, 1e7, 0, "N", "Drive force at full throttle; 0 = undriven"),
+    number("steer", -90, 90, 0, "deg", "Steering angle at full lock; 0 = fixed"),
+};
+
+constexpr std::string_view kBodies[] = {"static", "dynamic", "kinematic"};
+constexpr ValueSpec kCollider[] = {
+    choice("body", kBodies, 0, "How the node moves: static, dynamic or kinematic"),
+    flag("collidable", true, "False: drawn but never collided with"),
+};
+
+constexpr ValueSpec kDrift[] = {
+    positive("boat_radius", 0, kDriftBig, 0.5, "m", "Hull radius of the circular boat"),
+    vector("boat_position", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m", "Boat centre [x, z] at the start"),
+    vector("boat_velocity", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m/s", "Boat velocity [x, z] at the start"),
+    number("drag_rate", 0, kDriftBig, 0.7, "1/s", "Drag rate toward the water velocity"),
+    vector("water_velocity", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m/s", "Water current [x, z]"),
+    positive("speed_cap", 0, kDriftBig, 7, "m/s", "Largest boat speed"),
+    number("ripple_start_radius", 0, kDriftBig, 0, "m", "Ring radius when a ripple is placed"),
+    number("ripple_growth", -kDriftBig, kDriftBig, 4, "m/s", "Ring radius growth"),
+    number("ripple_half_width", 0, kDriftBig, 0.35, "m", "Half width of the ring's band, without the boat"),
+    positive("ripple_lifetime", 0, kDriftBig, 2.5, "s", "How long a ripple lives"),
+    number("ripple_impulse", 0, kDriftBig, 3, "m/s", "Radial velocity change a fresh ripple gives"),
+    number("ripple_attenuation", 0, kDriftBig, 0.5, "1/s", "Impulse decay with ripple age"),
+    number("placement_cooldown", 0, kDriftBig, 0.25, "s", "Shortest time between two placements"),
+};
+
+constexpr ValueSpec kMaterial[] = {
+    vector("color", ValueKind::Vec3, 0, 1, {0.8, 0.8, 0.8}, "-", "Linear RGB"),
+    positive("density", 0, 1e6, 1000, "kg/m^3", "Density"),
+    number("friction", 0, 10, 0.5, "-", "Coulomb friction coefficient"),
+    number("restitution", 0, 1, 0, "-", "Bounce: 0 none, 1 perfectly elastic"),
+    positive("bulk_modulus", 0, 1e13, 1e9, "Pa", "Resistance to compression"),
+    number("yield_strength", 0, 1e13, 1e6, "Pa", "Stress where plastic deformation starts"),
+};
+
+constexpr std::string_view kRules[] = {"ignore", "merge", "carve", "hard"};
+constexpr ValueSpec kInteraction[] = {
+    choice("rule", kRules, 3, "How material a meets material b"),
+    number("k", 0, 1000, 0, "m", "Blend radius of merge / carve; 0 = a crisp seam"),
+};
+
+constexpr ValueSpec kCamera[] = {
+    {"name", ValueKind::String, 0, 0, false, false, {}, "-", "Name used by floptle render --camera"},
+    vector("position", ValueKind::Vec3, -kBig, kBig, {0, 2, 8}, "m", "Eye position"),
+    vector("look_at", ValueKind::Vec3, -kBig, kBig, {}, "m", "Point looked at; never the eye position"),
+    number("fov", 1, 179, 60, "deg", "Vertical field of view"),
+};
+
+constexpr ValueSpec kSettings[] = {
+    number("fixed_dt", 1e-4, 1, 1.0 / 60.0, "s", "Fixed simulation step"),
+    vector("gravity", ValueKind::Vec3, -kBig, kBig, {0, -9.81, 0}, "m/s^2", "Uniform gravity acceleration"),
+    number("slope_limit", 0, 90, 60, "deg", "Steepest surface that counts as ground"),
+};
+
+constexpr ValueSpec kTransform[] = {
+    vector("position", ValueKind::Vec3, -kBig, kBig, {}, "m", "Translation"),
+    vector("rotation", ValueKind::Quat, -kBig, kBig, {0, 0, 0, 1}, "-", "Rotation quaternion [x, y, z, w]"),
+    number("scale", 1e-4, 1e4, 1, "-", "Uniform scale"),
+};
+
+constexpr ValueSpec kNode[] = {
+    {"name", ValueKind::String, 0, 0, false, false, {}, "-", "Unique name of the node"},
+};
+
+constexpr ValueSpec kInputEvent[] = {
+    required({"tick", ValueKind::Integer, 0, 1e18, false, false, {}, "-", "Tick the event applies at"}),
+    required({"node", ValueKind::String, 0, 0, false, false, {}, "-", "Name of the node it drives"}),
+    vector("move", ValueKind::Vec2, -kBig, kBig, {}, "-", "Character direction [x, z], length <= 1"),
+    flag("jump", false, "Character jump request"),
+    number("throttle", -1, 1, 0, "-", "Vehicle throttle"),
+    number("brake", 0, 1, 0, "-", "Vehicle brake"),
+    number("steer", -1, 1, 0, "-", "Vehicle steering, positive turns left"),
+};
+
+constexpr ComponentSpec kTables[] = {
+    {"character", "character", kCharacter},
+    {"vehicle", "vehicle", kVehicle},
+    {"wheel", "wheel", kWheel},
+    {"collider", "collider", kCollider},
+    {"drift", "drift", kDrift},
+    {"material", "material", kMaterial},
+    {"interaction", "interaction", kInteraction},
+    {"camera", "camera", kCamera},
+    {"settings", "settings", kSettings},
+    {"transform", "transform", kTransform},
+    {"node", "node", kNode},
+    {"input_event", "", kInputEvent},
+};
+
+}  // namespace
+
+const ValueSpec* ComponentSpec::find(std::string_view key) const {
+  const auto row = std::find_if(values.begin(), values.end(), [&](const ValueSpec& v) { return v.key == key; });
+  return row == values.end() ? nullptr : &*row;
+}
+
+std::span<const ComponentSpec> allComponentSpecs() { return kTables; }
+
+const ComponentSpec* componentSpec(std::string_view name) {
+  for (const ComponentSpec& table : kTables)
+    if (table.name == name) return &table;
+  return nullptr;
+}
+
+}  // namespace floptle::scene

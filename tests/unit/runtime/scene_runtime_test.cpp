@@ -125,3 +125,27 @@ TEST(Replay, AnInputForAnUnknownNodeNamesTheInputsFile) {
 
 }  // namespace
 }  // namespace floptle::runtime
+
+namespace floptle::runtime {
+namespace {
+
+TEST(SceneRuntime, AControllerValueOutOfRangeIsRefusedByTheComponentTable) {
+  // The schema and the component table say a character's radius is > 0 (m); the runtime reads
+  // it through that table, so 0 is refused naming the value, where the old checker said 1e-4.
+  Json document = Json::parse(R"({
+    "format": "floptle.scene", "version": 1,
+    "nodes": [{"name": "floor", "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0}},
+              {"name": "hero", "transform": {"position": [0, 1, 0]},
+               "character": {"radius": 0.00005, "height": 1.8}}]
+  })");
+  auto sc = scene::buildScene(document);
+  ASSERT_TRUE(sc) << sc.error().message();
+  ASSERT_TRUE(SceneRuntime::build(document, sc.value())) << "5e-5 m is inside (0, 1000]";
+  document["nodes"][1]["character"]["radius"] = 0;
+  auto refused = scene::buildScene(document);
+  const Error error = refused ? SceneRuntime::build(document, refused.value()).error() : refused.error();
+  EXPECT_NE(error.message().find("/nodes/1/character/radius"), std::string::npos) << error.message();
+}
+
+}  // namespace
+}  // namespace floptle::runtime

@@ -2,14 +2,27 @@
 #include "floptle/physics/simulation.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "body_collider.h"
 
 namespace floptle::physics {
+namespace {
+
+/// A new generation for each simulation, never 0 (ids only; never part of the state).
+std::uint32_t nextGeneration() {
+  static std::atomic<std::uint32_t> last{0};
+  std::uint32_t g = ++last;
+  while (g == 0) g = ++last;
+  return g;
+}
+
+}  // namespace
 
 Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
                        std::vector<SurfaceMaterial> worldMaterials)
     : settings_(settings),
+      generation_(nextGeneration()),
       world_(std::make_unique<CollisionWorld>(std::move(world))),
       bodies_(settings.solver),
       clock_(FixedStepClock::Settings{settings.fixedDt, 0.1, 4}) {
@@ -21,31 +34,31 @@ Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
     if (world_->shape(id).updatesEachStep()) updatedColliders_.push_back(id);
 }
 
-std::uint32_t Simulation::addBody(const RigidBodyDesc& desc) {
+BodyId Simulation::addBody(const RigidBodyDesc& desc) {
   const std::uint32_t i = bodies_.add(desc);
   freeBodies_.push_back(i);
   bodyGravity_.push_back(gravityAt(desc.position, time()));
   collidersCurrent_ = false;  // a new active body for the near field and the re-bake
-  return i;
+  return bodyId(i);
 }
 
-std::uint32_t Simulation::addCharacter(const CharacterDesc& desc) {
+CharacterId Simulation::addCharacter(const CharacterDesc& desc) {
   const Vec3 g = gravityAt(desc.position, time());
   characters_.emplace_back(desc);
   characters_.back().placeOnGround(*world_, time(), g);
   characterInputs_.emplace_back();
   characterGravity_.push_back(g);
   collidersCurrent_ = false;
-  return static_cast<std::uint32_t>(characters_.size() - 1);
+  return characterId(static_cast<std::uint32_t>(characters_.size() - 1));
 }
 
-std::uint32_t Simulation::addVehicle(const VehicleDesc& desc) {
+VehicleId Simulation::addVehicle(const VehicleDesc& desc) {
   vehicles_.emplace_back(desc, bodies_);
   vehicleInputs_.emplace_back();
   while (bodyGravity_.size() < bodies_.size())  // the chassis
     bodyGravity_.push_back(gravityAt(desc.position, time()));
   collidersCurrent_ = false;
-  return static_cast<std::uint32_t>(vehicles_.size() - 1);
+  return vehicleId(static_cast<std::uint32_t>(vehicles_.size() - 1));
 }
 
 void Simulation::setInputEvents(std::vector<InputEvent> events) {
@@ -56,21 +69,21 @@ void Simulation::setInputEvents(std::vector<InputEvent> events) {
   while (nextEvent_ < events_.size() && events_[nextEvent_].tick < tick_) ++nextEvent_;
 }
 
-std::optional<std::uint32_t> Simulation::findCharacter(std::string_view name) const {
+std::optional<CharacterId> Simulation::findCharacter(std::string_view name) const {
   for (std::size_t i = 0; i < characters_.size(); ++i)
-    if (characters_[i].desc().name == name) return static_cast<std::uint32_t>(i);
+    if (characters_[i].desc().name == name) return characterId(static_cast<std::uint32_t>(i));
   return std::nullopt;
 }
 
-std::optional<std::uint32_t> Simulation::findVehicle(std::string_view name) const {
+std::optional<VehicleId> Simulation::findVehicle(std::string_view name) const {
   for (std::size_t i = 0; i < vehicles_.size(); ++i)
-    if (vehicles_[i].desc().name == name) return static_cast<std::uint32_t>(i);
+    if (vehicles_[i].desc().name == name) return vehicleId(static_cast<std::uint32_t>(i));
   return std::nullopt;
 }
 
-std::optional<std::uint32_t> Simulation::findBody(std::string_view name) const {
+std::optional<BodyId> Simulation::findBody(std::string_view name) const {
   for (std::uint32_t i : freeBodies_)
-    if (bodies_.desc(i).name == name) return i;
+    if (bodies_.desc(i).name == name) return bodyId(i);
   return std::nullopt;
 }
 
@@ -113,16 +126,16 @@ void Simulation::applyInputs() {
     const InputEvent& e = events_[nextEvent_++];
     if (e.tick < tick_) continue;
     if (auto c = findCharacter(e.node)) {
-      CharacterInput& in = characterInputs_[*c];
+      CharacterInput& in = characterInputs_[c->index];
       if (e.move) in.move = *e.move;
       if (e.jump) in.jump = true;
     }
     if (auto v = findVehicle(e.node)) {
-      VehicleInput& in = vehicleInputs_[*v];
+      VehicleInput& in = vehicleInputs_[v->index];
       if (e.throttle) in.throttle = *e.throttle;
       if (e.brake) in.brake = *e.brake;
       if (e.steer) in.steer = *e.steer;
-      bodies_.wake(vehicles_[*v].chassis());
+      bodies_.wake(vehicles_[v->index].chassis());
     }
   }
 }

@@ -127,7 +127,7 @@ TEST_F(PlayWindowTest, InspectorEditsWhilePausedReachTheSimulationNotTheDocument
   // Friction and restitution of the ball's material reach its body.
   ASSERT_TRUE(copy->setValue(copy->materialPointer("rubber") + "/friction", 0.3).ok());
   ASSERT_TRUE(copy->setValue(copy->materialPointer("rubber") + "/restitution", 0.25).ok());
-  const std::uint32_t ball = *sim.findBody("ball");
+  const std::uint32_t ball = sim.findBody("ball")->index;
   EXPECT_FLOAT_EQ(sim.bodies().desc(ball).friction, 0.3f);
   EXPECT_FLOAT_EQ(sim.bodies().desc(ball).restitution, 0.25f);
   EXPECT_EQ(document().json().dump(), before);

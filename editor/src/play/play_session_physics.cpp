@@ -14,14 +14,11 @@ void PlaySession::collectMovedNodes() {
     MovedNode m;
     m.sceneIndex = n;
     if (auto c = simulation()->findCharacter(node.name)) {
-      m.source = MovedNode::Source::Character;
-      m.index = *c;
+      m.character = *c;
     } else if (auto v = simulation()->findVehicle(node.name)) {
-      m.source = MovedNode::Source::Vehicle;
-      m.index = *v;
+      m.vehicle = *v;
     } else if (auto b = simulation()->findBody(node.name)) {
-      m.source = MovedNode::Source::Body;
-      m.index = *b;
+      m.body = *b;
     } else {
       continue;
     }
@@ -36,25 +33,19 @@ void PlaySession::collectMovedNodes() {
 }
 
 void PlaySession::sampleMovedNodes(bool shiftPrevious) {
+  const physics::Simulation& sim = *simulation();
   for (MovedNode& m : moved_) {
     Transform pose;
-    switch (m.source) {
-      case MovedNode::Source::Character:
-        pose.position = simulation()->characters()[m.index].state().position;
-        break;
-      case MovedNode::Source::Vehicle: {
-        const physics::BodyState& s =
-            simulation()->bodies().state(simulation()->vehicles()[m.index].chassis());
-        pose.position = s.position;
-        pose.rotation = s.rotation;
-        break;
-      }
-      case MovedNode::Source::Body: {
-        const physics::BodyState& s = simulation()->bodies().state(m.index);
-        pose.position = s.position;
-        pose.rotation = s.rotation;
-        break;
-      }
+    if (sim.valid(m.character)) {
+      pose.position = sim.characters()[m.character.index].state().position;
+    } else if (sim.valid(m.vehicle) || sim.valid(m.body)) {
+      const std::uint32_t body =
+          sim.valid(m.vehicle) ? sim.vehicles()[m.vehicle.index].chassis() : m.body.index;
+      const physics::BodyState& s = sim.bodies().state(body);
+      pose.position = s.position;
+      pose.rotation = s.rotation;
+    } else {
+      continue;  // an id of another simulation: never dereferenced
     }
     (shiftPrevious ? m.previous : m.current) = pose;
   }
@@ -103,10 +94,11 @@ std::optional<Vec3> PlaySession::playerVelocity() const {
 
 std::optional<Vec3> PlaySession::playerPositionInterpolated() const {
   const float a = float(viewAlpha());
-  const MovedNode::Source wanted = playerCharacter() ? MovedNode::Source::Character
-                                                     : MovedNode::Source::Vehicle;
+  const auto character = playerCharacter();
+  const auto vehicle = playerVehicle();
   for (const MovedNode& m : moved_)
-    if (m.source == wanted && m.index == 0)
+    if ((character && m.character == simulation()->characterId(*character)) ||
+        (!character && vehicle && m.vehicle == simulation()->vehicleId(*vehicle)))
       return glm::mix(m.previous.position, m.current.position, a);
   return playerPosition();
 }

@@ -33,7 +33,7 @@ TEST(PlayCharacterBodies, WalkingIntoABallConservesMomentumThenPushesItAlong) {
   ball.mass = 20.0f;
   ball.friction = 0.0f;
   ball.position = Vec3(2.0f, 0.5f, 0.0f);
-  const std::uint32_t id = sim.addBody(ball);
+  const std::uint32_t id = sim.addBody(ball).index;
   const float mChar = 80.0f, speed = 5.0f;
   sim.addCharacter(walker(Vec3(0.0f), mChar));
   sim.characterInput(0).move = Vec2(1.0f, 0.0f);
@@ -66,7 +66,7 @@ TEST(PlayCharacterBodies, StandsOnACrateWhichCarriesItsWeight) {
   crate.mass = 50.0f;
   crate.friction = 0.8f;
   crate.position = Vec3(0.0f, 0.5f, 0.0f);
-  const std::uint32_t id = sim.addBody(crate);
+  const std::uint32_t id = sim.addBody(crate).index;
   const float mChar = 80.0f;
   sim.addCharacter(walker(Vec3(0.0f, 1.0f, 0.0f), mChar));
   for (int i = 0; i < 120; ++i) sim.step();
@@ -98,7 +98,7 @@ TEST(PlayCharacterBodies, RidesASlidingCrate) {
   crate.friction = 0.0f;
   crate.position = Vec3(0.0f, 0.5f, 0.0f);
   crate.linearVelocity = Vec3(2.0f, 0.0f, 0.0f);
-  const std::uint32_t id = sim.addBody(crate);
+  const std::uint32_t id = sim.addBody(crate).index;
   sim.addCharacter(walker(Vec3(0.0f, 1.0f, 0.0f), 80.0f));
   for (int i = 0; i < 10; ++i) sim.step();
   const float offset = sim.characters()[0].state().position.x - sim.bodies().state(id).position.x;

@@ -39,7 +39,7 @@ SlideRun runSlope(float mu, float theta, double hz, int iterations, float second
   box.friction = mu;
   box.rotation = glm::angleAxis(-theta, Vec3(0, 0, 1));
   box.position = n * (half.y + 1e-4f);
-  const std::uint32_t id = sim.addBody(box);
+  const std::uint32_t id = sim.addBody(box).index;
   const int ticks = int(std::lround(seconds * hz));
   for (int i = 0; i < ticks; ++i) sim.step();
   SlideRun r;
@@ -115,7 +115,7 @@ TEST(PlayFriction, WallNotPushedIntoAbsorbsNothing) {
   box.shape = BodyShape::box(Vec3(0.3f));
   box.friction = 2.0f;
   box.position = Vec3(0.3f, 10.0f, 0.0f);
-  const std::uint32_t id = sim.addBody(box);
+  const std::uint32_t id = sim.addBody(box).index;
   for (int i = 0; i < 60; ++i) sim.step();
   const float fall = box.position.y - sim.bodies().state(id).position.y;
   EXPECT_NEAR(fall, 0.5f * kG * 1.0f, 0.01f);

@@ -27,7 +27,7 @@ float reboundApex(float e, float height, double hz) {
   ball.shape = BodyShape::sphere(r);
   ball.restitution = e;
   ball.position = Vec3(0, r + height, 0);
-  const std::uint32_t id = sim.addBody(ball);
+  const std::uint32_t id = sim.addBody(ball).index;
   bool bounced = false;
   float apex = 0.0f;
   for (int i = 0; i < int(6 * hz); ++i) {
@@ -57,7 +57,7 @@ TEST(PlayRigid, InelasticSphereComesToRestOnThePlaneAndSleeps) {
   RigidBodyDesc ball;
   ball.shape = BodyShape::sphere(0.5f);
   ball.position = Vec3(0, 3, 0);
-  const std::uint32_t id = sim.addBody(ball);
+  const std::uint32_t id = sim.addBody(ball).index;
   for (int i = 0; i < 240; ++i) sim.step();
   const BodyState& s = sim.bodies().state(id);
   EXPECT_NEAR(s.position.y, 0.5f, sim.bodies().settings().penetrationSlop + 1e-3f);
@@ -75,7 +75,7 @@ TEST(PlayRigid, BoxStackRestsAndSettles) {
     box.friction = 0.6f;
     box.mass = 8.0f;
     box.position = Vec3(0.0f, 0.5f + float(i) * 1.001f, 0.0f);
-    ids.push_back(sim.addBody(box));
+    ids.push_back(sim.addBody(box).index);
   }
   for (int i = 0; i < 180; ++i) sim.step();
   for (int i = 0; i < 4; ++i) {
@@ -102,7 +102,7 @@ TEST(PlayRigid, SpheresCollideAndExchangeMomentum) {
   RigidBodyDesc b = a;
   b.position = Vec3(2, 0, 0);
   b.linearVelocity = Vec3(0.0f);
-  const auto ia = sim.addBody(a), ib = sim.addBody(b);
+  const auto ia = sim.addBody(a).index, ib = sim.addBody(b).index;
   for (int i = 0; i < 120; ++i) sim.step();
   EXPECT_NEAR(sim.bodies().state(ia).linearVelocity.x, 0.0f, 0.05f);
   EXPECT_NEAR(sim.bodies().state(ib).linearVelocity.x, 3.0f, 0.05f);
@@ -140,7 +140,7 @@ TEST(PlayRigid, ConvexFieldBodyLandsOnThePlane) {
   RigidBodyDesc d;
   d.shape = shape.value();
   d.position = Vec3(0, 1, 0);
-  const auto id = sim.addBody(d);
+  const auto id = sim.addBody(d).index;
   for (int i = 0; i < 180; ++i) sim.step();
   EXPECT_NEAR(sim.bodies().state(id).position.y, 0.2f, 0.02f);
 }

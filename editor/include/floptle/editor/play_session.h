@@ -27,6 +27,7 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/editor/editor_document.h"
+#include "floptle/physics/simulation_ids.h"
 #include "floptle/runtime/scene_runtime.h"
 
 class QTimer;
@@ -48,9 +49,10 @@ enum class PlayKind { Physics, Drift };
 struct MovedNode {
   /// Index into the play copy's derived scene nodes.
   int sceneIndex = -1;
-  enum class Source { Body, Character, Vehicle } source = Source::Body;
-  /// Body, character or vehicle index in the simulation.
-  std::uint32_t index = 0;
+  /// What moves it: exactly one of these is not null.
+  physics::BodyId body;
+  physics::CharacterId character;
+  physics::VehicleId vehicle;
   /// Simulated pose -> node world transform (constant: the node is rigid on its body).
   Transform offset;
   Transform previous;

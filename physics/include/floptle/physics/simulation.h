@@ -43,6 +43,7 @@
 #include "floptle/physics/collision_world.h"
 #include "floptle/physics/gravity_sampler.h"
 #include "floptle/physics/rigid_body_system.h"
+#include "floptle/physics/simulation_ids.h"
 #include "floptle/physics/vehicle.h"
 
 namespace floptle::physics {
@@ -121,9 +122,17 @@ class Simulation {
   Vec3 characterGravity(std::uint32_t i) const { return characterGravity_[i]; }
   Vec3 bodyGravity(std::uint32_t i) const { return bodyGravity_[i]; }
 
-  std::uint32_t addBody(const RigidBodyDesc& desc);
-  std::uint32_t addCharacter(const CharacterDesc& desc);
-  std::uint32_t addVehicle(const VehicleDesc& desc);
+  BodyId addBody(const RigidBodyDesc& desc);
+  CharacterId addCharacter(const CharacterDesc& desc);
+  VehicleId addVehicle(const VehicleDesc& desc);
+  /// Whether an id was issued by this simulation (false for null ids and ids of another).
+  bool valid(BodyId id) const { return isOurs(id.generation) && id.index < bodies_.size(); }
+  bool valid(CharacterId id) const { return isOurs(id.generation) && id.index < characters_.size(); }
+  bool valid(VehicleId id) const { return isOurs(id.generation) && id.index < vehicles_.size(); }
+  /// The id of rigid body / character / vehicle i (i must exist).
+  BodyId bodyId(std::uint32_t i) const { return {i, generation_}; }
+  CharacterId characterId(std::uint32_t i) const { return {i, generation_}; }
+  VehicleId vehicleId(std::uint32_t i) const { return {i, generation_}; }
 
   /// Inputs to apply at their ticks (sorted stably by tick; events for past ticks are
   /// dropped by the next step).
@@ -154,10 +163,10 @@ class Simulation {
   std::vector<CharacterController>& characters() { return characters_; }
   const std::vector<Vehicle>& vehicles() const { return vehicles_; }
   std::vector<Vehicle>& vehicles() { return vehicles_; }
-  /// Index of the character / vehicle / body called `name`, if any.
-  std::optional<std::uint32_t> findCharacter(std::string_view name) const;
-  std::optional<std::uint32_t> findVehicle(std::string_view name) const;
-  std::optional<std::uint32_t> findBody(std::string_view name) const;
+  /// The character / vehicle / free rigid body (not a vehicle chassis) called `name`, if any.
+  std::optional<CharacterId> findCharacter(std::string_view name) const;
+  std::optional<VehicleId> findVehicle(std::string_view name) const;
+  std::optional<BodyId> findBody(std::string_view name) const;
 
   SimulationState save() const;
   void restore(const SimulationState& state);
@@ -175,6 +184,8 @@ class Simulation {
   nlohmann::ordered_json countersJson() const;
 
  private:
+  bool isOurs(std::uint32_t generation) const { return generation != 0 && generation == generation_; }
+
   // ---- stages ----------------------------------------------------------------------------
   void applyInputs();
   /// Each character's and body's gravity at its position at tStart.
@@ -197,6 +208,8 @@ class Simulation {
   void stepMatter(double tEnd, float dt);
 
   SimulationSettings settings_;
+  /// Stamped into every id this simulation issues; unique among the process's simulations.
+  std::uint32_t generation_ = 0;
   std::unique_ptr<CollisionWorld> world_;  ///< own heap slot: moves keep its address
   std::shared_ptr<const GravitySampler> gravity_;
   std::unique_ptr<SimulationStage> matter_;

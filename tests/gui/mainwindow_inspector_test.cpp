@@ -75,3 +75,26 @@ TEST_F(WindowTest, EulerRotationFieldWritesAUnitQuaternion) {
 
 }  // namespace
 }  // namespace floptle::editor::test
+
+namespace floptle::editor::test {
+namespace {
+
+TEST_F(WindowTest, ControllerFieldsRefuseWhatTheComponentTableRefuses) {
+  // The character's radius is (0, 1000] m in core's component table, the schema and the
+  // runtime: the inspector refuses 0 (the bound is exclusive) and takes 1e-4.
+  const std::string radius = document().nodePointer("player_spawn") + "/character/radius";
+  document().setSelection({"player_spawn"});
+  auto* field = waitForChild<QDoubleSpinBox>(&window(), QString::fromStdString(radius));
+  ASSERT_NE(field, nullptr);
+  EXPECT_EQ(field->minimum(), 0.0);
+  EXPECT_EQ(field->maximum(), 1000.0);
+  EXPECT_TRUE(field->toolTip().contains("(0, 1000]")) << field->toolTip().toStdString();
+  const Json before = *document().valueAt(radius);
+  field->setValue(0.0);
+  EXPECT_EQ(*document().valueAt(radius), before) << "0 is refused";
+  field->setValue(1e-4);
+  EXPECT_DOUBLE_EQ(document().valueAt(radius)->get<double>(), 1e-4);
+}
+
+}  // namespace
+}  // namespace floptle::editor::test

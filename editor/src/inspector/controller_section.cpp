@@ -1,11 +1,13 @@
 // Inspector sections for the controller components, "character" and "vehicle" (issue 6): the
 // values designers tune while paused in play and see on resume (speed, jump speed, slope
 // limit, step height; the vehicle's anti-roll rate and each wheel's spring, damper, grip,
-// drive and steering). Ranges as physics reads them (runtime/src/controller_descs.cpp).
+// drive and steering). Ranges, units, help and defaults are the rows of core's component
+// table (component_values.h), the one the runtime reads the components with.
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 
+#include "floptle/core/scene/component_values.h"
 #include "floptle/editor/editor_document.h"
 #include "inspector/inspector_sections.h"
 #include "inspector/number_field.h"
@@ -16,22 +18,15 @@ namespace {
 struct KeySpec {
   const char* key;
   const char* label;
-  const char* unit;
-  double min, max, fallback, step;
-  const char* help;
+  double step;  ///< spin box step, in the row's unit
 };
 
 void addRow(InspectorContext& context, QFormLayout* form, const std::string& pointer,
-            const KeySpec& spec) {
+            std::string_view table, const KeySpec& spec) {
   EditorDocument& document = context.document;
-  NumberFieldSpec number;
-  number.min = spec.min;
-  number.max = spec.max;
-  number.unit = QString::fromUtf8(spec.unit);
-  number.help = QString::fromUtf8(spec.help);
-  number.step = spec.step;
+  const NumberFieldSpec number = numberFieldSpec(table, spec.key, spec.step);
   const std::string at = pointer + "/" + spec.key;
-  const double fallback = spec.fallback;
+  const double fallback = scene::componentSpec(table)->find(spec.key)->defaultValue[0];
   auto* field = new NumberField(
       document, number,
       [&document, at, fallback] {
@@ -48,42 +43,33 @@ void addRow(InspectorContext& context, QFormLayout* form, const std::string& poi
 
 QWidget* makeCharacterSection(InspectorContext& context, const std::string& nodePointer) {
   static const KeySpec keys[] = {
-      {"radius", "Radius", "m", 1e-4, 1000, 0.3, 0.05, "Capsule radius"},
-      {"height", "Height", "m", 0, 1000, 1.8, 0.05, "Capsule height end to end (>= 2 radius)"},
-      {"speed", "Speed", "m/s", 0, 10000, 5.0, 0.1, "Walking speed at full input"},
-      {"jump_speed", "Jump speed", "m/s", 0, 10000, 5.0, 0.1, "Upward speed a jump starts with"},
-      {"slope_limit", "Slope limit", "deg", 0, 90, 60.0, 1.0, "Steepest walkable surface"},
-      {"step_height", "Step height", "m", 0, 1000, 0.3, 0.05, "Highest ledge climbed by walking"},
+      {"radius", "Radius", 0.05},         {"height", "Height", 0.05},
+      {"speed", "Speed", 0.1},            {"jump_speed", "Jump speed", 0.1},
+      {"slope_limit", "Slope limit", 1.0}, {"step_height", "Step height", 0.05},
   };
   auto* box = new QGroupBox(QObject::tr("Character"));
   box->setObjectName("characterSection");
   auto* form = new QFormLayout(box);
-  for (const KeySpec& spec : keys) addRow(context, form, nodePointer + "/character", spec);
+  for (const KeySpec& spec : keys) addRow(context, form, nodePointer + "/character", "character", spec);
   return box;
 }
 
 QWidget* makeVehicleSection(InspectorContext& context, const std::string& nodePointer) {
-  static const KeySpec chassis[] = {
-      {"mass", "Mass", "kg", 1e-3, 1e7, 1200, 10, "Chassis mass"},
-      {"anti_roll", "Anti-roll", "N/m", 0, 1e8, 0, 100, "Anti-roll bar rate"},
-  };
+  static const KeySpec chassis[] = {{"mass", "Mass", 10}, {"anti_roll", "Anti-roll", 100}};
   static const KeySpec wheel[] = {
-      {"stiffness", "Stiffness", "N/m", 0, 1e9, 30000, 500, "Spring rate"},
-      {"damping", "Damping", "N s/m", 0, 1e9, 3000, 50, "Damper rate"},
-      {"grip", "Grip", "-", 0, 100, 1.0, 0.05, "Tyre friction coefficient"},
-      {"drive", "Drive", "N", -1e7, 1e7, 0, 50, "Drive force at full throttle"},
-      {"steer", "Steer", "deg", -90, 90, 0, 1, "Steering angle at full lock"},
+      {"stiffness", "Stiffness", 500}, {"damping", "Damping", 50}, {"grip", "Grip", 0.05},
+      {"drive", "Drive", 50},          {"steer", "Steer", 1},
   };
   auto* box = new QGroupBox(QObject::tr("Vehicle"));
   box->setObjectName("vehicleSection");
   auto* form = new QFormLayout(box);
   const std::string pointer = nodePointer + "/vehicle";
-  for (const KeySpec& spec : chassis) addRow(context, form, pointer, spec);
+  for (const KeySpec& spec : chassis) addRow(context, form, pointer, "vehicle", spec);
   const Json wheels = context.document.valueAt(pointer + "/wheels").value_or(Json::array());
   for (std::size_t i = 0; wheels.is_array() && i < wheels.size(); ++i) {
     form->addRow(new QLabel(QObject::tr("Wheel %1").arg(i)));
     for (const KeySpec& spec : wheel)
-      addRow(context, form, pointer + "/wheels/" + std::to_string(i), spec);
+      addRow(context, form, pointer + "/wheels/" + std::to_string(i), "wheel", spec);
   }
   return box;
 }

@@ -6,6 +6,7 @@
 // Bound to several nodes at once, a field whose nodes disagree shows "mixed" (empty text, a
 // placeholder) until a value is typed or stepped, which then goes to all of them.
 #include <functional>
+#include <string_view>
 
 #include <QDoubleSpinBox>
 
@@ -23,7 +24,15 @@ struct NumberFieldSpec {
   QString help;
   bool integer = false;
   double step = 0.1;
+  /// The bound itself is refused: (min, max] for minExclusive.
+  bool minExclusive = false;
+  bool maxExclusive = false;
 };
+
+/// The field of one row of core's component table (component_values.h): its range, unit and
+/// help, so the inspector refuses exactly what loading the scene refuses. `step` is the
+/// spin box's step in the row's unit.
+NumberFieldSpec numberFieldSpec(std::string_view table, std::string_view key, double step);
 
 class NumberField : public QDoubleSpinBox {
   Q_OBJECT
@@ -49,11 +58,15 @@ class NumberField : public QDoubleSpinBox {
 
  private:
   void commit(double value);
+  /// Within [minimum, maximum], and not on an exclusive bound.
+  bool inRange(double value) const;
 
   EditorDocument& document_;
   Reader read_;
   Writer write_;
   bool integer_ = false;
+  bool minExclusive_ = false;
+  bool maxExclusive_ = false;
   bool refreshing_ = false;
   QString unitSuffix_;  ///< " m", " deg"; empty for "-"
   std::function<bool()> mixedProbe_;

@@ -22,13 +22,13 @@ struct MaterialProperty {
   NumberFieldSpec spec;
 };
 
-// Ranges as the scene schema states them.
+// Ranges, units and help: the rows of core's component table (the scene schema's ranges).
 const MaterialProperty kProperties[] = {
-    {"density", "Density", {1e-3, 1e6, "kg/m^3", "Mass per volume", false, 10.0}},
-    {"friction", "Friction", {0.0, 10.0, "-", "Coulomb friction coefficient", false, 0.05}},
-    {"restitution", "Restitution", {0.0, 1.0, "-", "Bounce: 0 none, 1 perfectly elastic", false, 0.05}},
-    {"bulk_modulus", "Bulk modulus", {1.0, 1e13, "Pa", "Resistance to compression", false, 1e8}},
-    {"yield_strength", "Yield strength", {0.0, 1e13, "Pa", "Stress where plastic flow starts", false, 1e6}},
+    {"density", "Density", numberFieldSpec("material", "density", 10.0)},
+    {"friction", "Friction", numberFieldSpec("material", "friction", 0.05)},
+    {"restitution", "Restitution", numberFieldSpec("material", "restitution", 0.05)},
+    {"bulk_modulus", "Bulk modulus", numberFieldSpec("material", "bulk_modulus", 1e8)},
+    {"yield_strength", "Yield strength", numberFieldSpec("material", "yield_strength", 1e6)},
 };
 
 QColor colorOf(const Json& rgb) {

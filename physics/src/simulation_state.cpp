@@ -73,7 +73,9 @@ std::uint64_t Simulation::stateHash() const {
     const CharacterState& s = c.state();
     h.vec(s.position), h.vec(s.velocity), h.vec(s.surfaceVelocity), h.vec(s.groundNormal);
     h.vec(s.wallNormal), h.u64(s.grounded), h.u64(s.touchingWall), h.u64(s.onFeet);
-    h.u64(static_cast<std::uint64_t>(std::int64_t(s.groundCollider))), h.vec(s.groundPoint);
+    // The index, -1 for none (the pinned hashes predate generations).
+    const std::int64_t ground = s.groundCollider.null() ? -1 : std::int64_t(s.groundCollider.index);
+    h.u64(static_cast<std::uint64_t>(ground)), h.vec(s.groundPoint);
   }
   for (const CharacterInput& in : characterInputs_) h.f32(in.move.x), h.f32(in.move.y), h.u64(in.jump);
   for (const Vehicle& v : vehicles_)

@@ -47,7 +47,7 @@ TEST(BakedFieldSimulation, RebakeFollowsAGrowingFieldNearTheBodies) {
   Simulation sim = simulationWithBakedSphere(/*nearRadius=*/0.0f, /*budget=*/8);
   const Vec3 nearBody(1.55f, 0.0f, 0.0f), farAway(-1.55f, 0.0f, 0.0f);
   sim.addBody(pebbleAt(nearBody));
-  const auto& blob = static_cast<const BakedFieldCollider&>(sim.world().shape(0));
+  const auto& blob = static_cast<const BakedFieldCollider&>(sim.world().shape(*sim.world().ids().begin()));
   // Baked at t = 0: 0.55 m outside the surface.
   EXPECT_NEAR(blob.brickMap().distance(nearBody), 0.55f, 0.5f * kCell);
   for (int i = 0; i < 120; ++i) sim.step();  // 2 s: r = 1.5 m
@@ -68,7 +68,7 @@ TEST(BakedFieldSimulation, NearTheBodiesQueriesReadTheExactShape) {
   Simulation sim = simulationWithBakedSphere(/*nearRadius=*/0.5f, /*budget=*/0);
   const Vec3 nearBody(1.45f, 0.35f, 0.1f), farAway(-1.05f, 0.3f, 0.1f);
   sim.addBody(pebbleAt(nearBody));
-  const auto& blob = static_cast<const BakedFieldCollider&>(sim.world().shape(0));
+  const auto& blob = static_cast<const BakedFieldCollider&>(sim.world().shape(*sim.world().ids().begin()));
   EXPECT_FALSE(blob.inNearField(nearBody)) << "no active bodies before the first step";
   for (int i = 0; i < 60; ++i) sim.step();  // 1 s: r = 1.25 m; the static bake says r = 1
   const double t = sim.time();

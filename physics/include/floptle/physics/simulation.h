@@ -77,7 +77,7 @@ struct SimulationState {
 class Simulation {
  public:
   /// Assembles from parts (runtime::buildSimulation, tests, benchmarks). `worldMaterials[i]`
-  /// is collider i's surface.
+  /// is the surface of the collider of index i.
   Simulation(SimulationSettings settings, CollisionWorld world,
              std::vector<SurfaceMaterial> worldMaterials);
 
@@ -160,7 +160,7 @@ class Simulation {
   RigidBodySystem bodies_;
   std::vector<std::uint32_t> freeBodies_;  ///< rigid bodies that are not vehicle chassis
   std::vector<ColliderId> bodyColliders_;     ///< world collider of each body (characters)
-  std::vector<std::int32_t> bodyOfCollider_;  ///< body of each world collider, or -1
+  std::vector<std::int32_t> bodyOfCollider_;  ///< by collider index: its body, or -1
   std::vector<CharacterController> characters_;
   std::vector<CharacterInput> characterInputs_;
   std::vector<Vehicle> vehicles_;

@@ -72,6 +72,9 @@ struct SimulationState {
   std::vector<CharacterInput> characterInputs;
   std::vector<std::vector<WheelState>> wheels;
   std::vector<VehicleInput> vehicleInputs;
+  /// The step state of each collider that updates each step (re-baked bricks), in the
+  /// simulation's order of them; shared, copy on write (CollisionShape::saveStepState).
+  std::vector<std::shared_ptr<const CollisionShape::StepState>> colliders;
 };
 
 class Simulation {

@@ -70,11 +70,11 @@ Expected<BrickMap> bakeInput(const std::filesystem::path& input, const std::stri
     id = world->find(nodeName);
     if (!id) return Error{"--node", "the scene has no collider named '" + nodeName + "'"};
   } else if (world->size() == 1) {
-    id = physics::ColliderId{0};
+    id = *world->ids().begin();
   } else {
     std::string names;
-    for (std::size_t i = 0; i < world->size(); ++i)
-      names += (names.empty() ? "" : ", ") + world->nodeName(static_cast<physics::ColliderId>(i));
+    for (physics::ColliderId each : world->ids())
+      names += (names.empty() ? "" : ", ") + world->nodeName(each);
     return Error{"--node", "the scene has " + std::to_string(world->size()) + " colliders; name one (" +
                                (names.empty() ? std::string("none") : names) + ")"};
   }

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "floptle/core/fnv_hash.h"
+
 namespace floptle::physics {
 
 DistanceBatchFn distanceBatchOf(const CollisionShape& shape, double t) {
@@ -42,6 +44,34 @@ void BakedFieldCollider::setActiveBodies(std::span<const Vec3> positions) {
 void BakedFieldCollider::updateForStep(std::span<const Vec3> activeBodies, double t) {
   setActiveBodies(activeBodies);
   rebake(t);
+}
+
+namespace {
+struct BakedStepState final : CollisionShape::StepState {
+  BrickMap::Snapshot map;
+  std::vector<Vec3> active;
+};
+}  // namespace
+
+std::shared_ptr<const CollisionShape::StepState> BakedFieldCollider::saveStepState() const {
+  auto state = std::make_shared<BakedStepState>();
+  state->map = map_.snapshot();
+  state->active = active_;
+  return state;
+}
+
+void BakedFieldCollider::restoreStepState(const StepState& state) {
+  // Only this class makes BakedStepStates, and the contract is this shape's own state.
+  const auto& baked = static_cast<const BakedStepState&>(state);
+  map_.restore(baked.map);
+  active_ = baked.active;
+}
+
+std::uint64_t BakedFieldCollider::stepStateHash() const {
+  Fnv1a64 h;
+  h.u64(map_.contentHash());
+  for (const Vec3& a : active_) h.vec(a);
+  return h.value();
 }
 
 int BakedFieldCollider::rebake(double t) {

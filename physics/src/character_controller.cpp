@@ -318,11 +318,11 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
     // Velocity onto the new floor, so a ramp cannot launch the body.
     state_.velocity -= ground->normal * glm::dot(state_.velocity, ground->normal);
     state_.surfaceVelocity = world.surfaceVelocity(ground->collider, ground->point, t);
-    state_.groundCollider = static_cast<std::int32_t>(ground->collider);
+    state_.groundCollider = ground->collider;
     state_.groundPoint = ground->point;
   } else {
     state_.groundNormal = up;
-    state_.groundCollider = -1;
+    state_.groundCollider = {};
     state_.groundPoint = Vec3(0.0f);
   }
 }

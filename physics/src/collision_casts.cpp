@@ -11,16 +11,16 @@ namespace floptle::physics {
 std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, float maxDistance,
                                              double t) const {
   float best = maxDistance;
-  ColliderId bestId = 0;
+  std::uint32_t bestIndex = 0;
   bool found = false, bestInside = false;
   // The best hit's normal when its shape's fast cast already computed normal(centre, t).
   bool haveNormal = false;
   Vec3 bestNormal{0.0f};
   const Ray ray{origin, dir};
   // Inlined into the broadphase walk: as a call it cost a sixth of a one-sphere query.
-  auto visit = [&](std::uint32_t id, float tEnter, float tExit) __attribute__((always_inline)) {
-    if (!colliders_[id].collidable) return;
-    const CollisionShape& shape = *colliders_[id].shape;
+  auto visit = [&](std::uint32_t index, float tEnter, float tExit) __attribute__((always_inline)) {
+    if (!colliders_[index].collidable) return;
+    const CollisionShape& shape = *colliders_[index].shape;
     const float end = std::min(tExit, best);
     std::optional<detail::March> m;
     // A shape with a faster exact cast (a mesh BVH, a lone sphere) answers itself.
@@ -31,9 +31,9 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
       m = detail::marchShape(shape, origin, dir, r, tEnter, end, t);
     }
     if (!m || m->distance > best) return;
-    if (!found || m->distance < best || (m->distance == best && id < bestId)) {
+    if (!found || m->distance < best || (m->distance == best && index < bestIndex)) {
       best = m->distance;
-      bestId = id;
+      bestIndex = index;
       bestInside = m->inside;
       found = true;
       haveNormal = fast.handled && fast.normalIsShapeNormal && !m->inside;
@@ -44,17 +44,17 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
     bvh_.forEachOnRay(ray, r, [&] { return best; }, visit);
   } else {
     const Vec3 invDir = 1.0f / dir;
-    for (std::uint32_t id = 0; id < colliders_.size(); ++id) {
+    for (std::uint32_t index = 0; index < colliders_.size(); ++index) {
       float tEnter, tExit;
-      if (ColliderBvh::rayBox(boxes_[id].inflated(r), origin, invDir, maxDistance, tEnter, tExit))
-        visit(id, tEnter, tExit);
+      if (ColliderBvh::rayBox(boxes_[index].inflated(r), origin, invDir, maxDistance, tEnter, tExit))
+        visit(index, tEnter, tExit);
     }
   }
   if (!found) return std::nullopt;
-  const CollisionShape& shape = *colliders_[bestId].shape;
+  const CollisionShape& shape = *colliders_[bestIndex].shape;
   const Vec3 centre = origin + dir * best;
   const Vec3 n = haveNormal ? bestNormal : shape.normal(centre, t);
-  Hit hit = makeHit(bestId, centre, n, best, bestInside, -dir);
+  Hit hit = makeHit(idAt(bestIndex), centre, n, best, bestInside, -dir);
   // Rays: the surface point itself. Spheres: the sphere's point touching the surface.
   if (r > 0.0f) hit.point = centre - hit.normal * r;
   return hit;
@@ -132,11 +132,11 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
   swept = swept.inflated(cap.radius);
 
   float best = length;
-  ColliderId bestId = 0;
+  ColliderId bestId;
   Vec3 bestCentre{0.0f};
   bool found = false, bestInside = false;
   forEachOverlapping(swept, [&](ColliderId id) {
-    const CollisionShape& shape = *colliders_[id].shape;
+    const CollisionShape& shape = *colliders_[id.index].shape;
     auto conservative = [&](float s) {
       float m = std::numeric_limits<float>::infinity();
       for (int i = 0; i <= intervals; ++i)
@@ -184,7 +184,7 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
       if (clearance < detail::hitEpsilon(centre)) break;
       s += clearance;
     }
-    if (s > best || (s == best && found && id > bestId)) return;
+    if (s > best || (s == best && found && id.index > bestId.index)) return;
     best = s;
     bestId = id;
     bestCentre = centre;
@@ -192,7 +192,7 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
     found = true;
   });
   if (!found) return std::nullopt;
-  const Vec3 n = colliders_[bestId].shape->normal(bestCentre, t);
+  const Vec3 n = colliders_[bestId.index].shape->normal(bestCentre, t);
   Hit hit = makeHit(bestId, bestCentre, n, best, bestInside, -dir);
   hit.point = bestCentre - hit.normal * cap.radius;
   return hit;

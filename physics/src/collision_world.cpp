@@ -2,7 +2,9 @@
 // The casts live in collision_casts.cpp.
 #include "floptle/physics/collision_world.h"
 
+#include <cassert>
 #include <cmath>
+#include <string>
 
 #include "collision_detail.h"
 
@@ -24,30 +26,80 @@ std::string_view bodyKindName(BodyKind kind) {
   return "static";
 }
 
+ColliderId CollisionWorld::place(NewCollider c) {
+  assert(c.shape);
+  const std::uint32_t index = slots_.create().index - 1;
+  if (index == colliders_.size()) {
+    colliders_.emplace_back();
+    boxes_.emplace_back();
+  }
+  Collider& slot = colliders_[index];
+  boxes_[index] = c.shape->aabb(refitTime_);
+  slot.shape = std::move(c.shape);
+  slot.node = std::move(c.node);
+  slot.body = c.body;
+  slot.collidable = c.collidable;
+  return idAt(index);
+}
+
 ColliderId CollisionWorld::add(std::unique_ptr<CollisionShape> shape, std::string node,
                                BodyKind body, bool collidable) {
-  const auto id = static_cast<ColliderId>(colliders_.size());
-  boxes_.push_back(shape->aabb(refitTime_));
-  colliders_.push_back({std::move(shape), std::move(node), body, collidable});
-  bvh_.build(boxes_);
+  const ColliderId id = place({std::move(shape), std::move(node), body, collidable});
+  colliders_[id.index].leaf = bvh_.insert(id.index, boxes_[id.index]);
   return id;
+}
+
+std::vector<ColliderId> CollisionWorld::addMany(std::vector<NewCollider> colliders) {
+  std::vector<ColliderId> added;
+  added.reserve(colliders.size());
+  for (NewCollider& c : colliders) added.push_back(place(std::move(c)));
+  std::vector<std::uint32_t> items;
+  std::vector<Aabb> boxes;
+  items.reserve(size());
+  boxes.reserve(size());
+  for (ColliderId id : ids()) {
+    items.push_back(id.index);
+    boxes.push_back(boxes_[id.index]);
+  }
+  std::vector<ColliderBvh::Leaf> leaves(items.size());
+  bvh_.build(items, boxes, leaves);
+  for (std::size_t i = 0; i < items.size(); ++i) colliders_[items[i]].leaf = leaves[i];
+  return added;
+}
+
+Expected<void> CollisionWorld::remove(ColliderId id) {
+  if (id.null()) return Error{"collider", "the null id names no collider"};
+  if (!valid(id))
+    return Error{"collider", "id (index " + std::to_string(id.index) + ", generation " +
+                                 std::to_string(id.generation) + ") is stale: its collider was removed"};
+  Collider& slot = colliders_[id.index];
+  bvh_.remove(slot.leaf);
+  slot = Collider{};
+  slot.collidable = false;
+  boxes_[id.index] = Aabb{};
+  slots_.destroy(EntityId{id.index + 1, id.generation});
+  return {};
 }
 
 void CollisionWorld::refit(double t) {
   refitTime_ = t;
-  for (std::size_t i = 0; i < colliders_.size(); ++i) boxes_[i] = colliders_[i].shape->aabb(t);
+  for (std::size_t i = 0; i < colliders_.size(); ++i)
+    if (colliders_[i].shape) boxes_[i] = colliders_[i].shape->aabb(t);
   bvh_.refit(boxes_);
 }
 
 void CollisionWorld::refitColliders(const std::vector<ColliderId>& ids, double t) {
-  for (ColliderId id : ids)
-    if (id < colliders_.size()) boxes_[id] = colliders_[id].shape->aabb(t);
-  bvh_.refit(boxes_);
+  for (ColliderId id : ids) {
+    assert(valid(id));
+    if (!valid(id)) continue;
+    boxes_[id.index] = colliders_[id.index].shape->aabb(t);
+    bvh_.setLeafBox(colliders_[id.index].leaf, boxes_[id.index]);
+  }
 }
 
 std::optional<ColliderId> CollisionWorld::find(std::string_view node) const {
-  for (std::size_t i = 0; i < colliders_.size(); ++i)
-    if (colliders_[i].node == node) return static_cast<ColliderId>(i);
+  for (ColliderId id : ids())
+    if (colliders_[id.index].node == node) return id;
   return std::nullopt;
 }
 
@@ -71,9 +123,10 @@ Vec3 CollisionWorld::surfaceVelocity(ColliderId id, Vec3 p, double t, double dt)
 }
 
 namespace {
-/// (value, id) order: the smaller value wins, ties to the lower id.
-bool better(float value, ColliderId id, float bestValue, ColliderId bestId) {
-  return value < bestValue || (value == bestValue && id < bestId);
+/// (value, slot index) order: the smaller value wins, ties to the lower index (live
+/// colliders have distinct indices, so this is the lower id).
+bool better(float value, std::uint32_t index, float bestValue, std::uint32_t bestIndex) {
+  return value < bestValue || (value == bestValue && index < bestIndex);
 }
 }  // namespace
 
@@ -81,15 +134,15 @@ Expected<std::optional<Hit>> CollisionWorld::closest(Vec3 p, double t) const {
   if (auto e = detail::checkFinite(p, "p")) return *e;
   if (auto e = detail::checkFinite(t, "t")) return *e;
   float best = std::numeric_limits<float>::infinity();
-  ColliderId bestId = 0;
+  std::uint32_t bestIndex = 0;
   bool found = false;
-  auto visit = [&](std::uint32_t id, float /*boxDistance*/) {
-    if (!colliders_[id].collidable) return;
-    const float f = colliders_[id].shape->distance(p, t);
+  auto visit = [&](std::uint32_t index, float /*boxDistance*/) {
+    if (!colliders_[index].collidable) return;
+    const float f = colliders_[index].shape->distance(p, t);
     if (!(f == f)) return;
-    if (!found || better(f, id, best, bestId)) {
+    if (!found || better(f, index, best, bestIndex)) {
       best = f;
-      bestId = id;
+      bestIndex = index;
       found = true;
     }
   };
@@ -98,11 +151,11 @@ Expected<std::optional<Hit>> CollisionWorld::closest(Vec3 p, double t) const {
     // than the best distance so far cannot hold a nearer surface.
     bvh_.forEachNear(p, [&] { return best; }, visit);
   } else {
-    for (std::uint32_t id = 0; id < colliders_.size(); ++id) visit(id, 0.0f);
+    for (std::uint32_t index = 0; index < colliders_.size(); ++index) visit(index, 0.0f);
   }
   if (!found) return std::optional<Hit>{};
-  const Vec3 n = colliders_[bestId].shape->normal(p, t);
-  Hit hit = makeHit(bestId, p, n, best, best < 0.0f, kUp);
+  const Vec3 n = colliders_[bestIndex].shape->normal(p, t);
+  Hit hit = makeHit(idAt(bestIndex), p, n, best, best < 0.0f, kUp);
   hit.point = p - hit.normal * best;
   return std::optional<Hit>{hit};
 }
@@ -112,19 +165,19 @@ Expected<std::optional<Hit>> CollisionWorld::sphereOverlap(Vec3 c, float r, doub
   if (auto e = detail::checkRadius(r, "radius")) return *e;
   if (auto e = detail::checkFinite(t, "t")) return *e;
   float bestF = std::numeric_limits<float>::infinity();
-  ColliderId bestId = 0;
+  ColliderId bestId;
   bool found = false;
   forEachOverlapping(Aabb::fromCenterHalf(c, Vec3(r)), [&](ColliderId id) {
-    const float f = colliders_[id].shape->distance(c, t);
+    const float f = colliders_[id.index].shape->distance(c, t);
     if (!(f < r)) return;  // also drops NaN
-    if (!found || better(f, id, bestF, bestId)) {
+    if (!found || better(f, id.index, bestF, bestId.index)) {
       bestF = f;
       bestId = id;
       found = true;
     }
   });
   if (!found) return std::optional<Hit>{};
-  const Vec3 n = colliders_[bestId].shape->normal(c, t);
+  const Vec3 n = colliders_[bestId.index].shape->normal(c, t);
   Hit hit = makeHit(bestId, c, n, r - bestF, true, kUp);
   hit.point = c - hit.normal * r;
   return std::optional<Hit>{hit};
@@ -194,12 +247,12 @@ Expected<std::optional<Hit>> CollisionWorld::capsuleOverlap(Vec3 a, Vec3 b, floa
   box.expand(b);
   box = box.inflated(r);
   float bestF = std::numeric_limits<float>::infinity();
-  ColliderId bestId = 0;
+  ColliderId bestId;
   Vec3 bestCentre{0.0f};
   bool found = false;
   const bool segment = glm::dot(b - a, b - a) > 0.0f;
   forEachOverlapping(box, [&](ColliderId id) {
-    const CollisionShape& s = *colliders_[id].shape;
+    const CollisionShape& s = *colliders_[id.index].shape;
     const float fa = s.distance(a, t);
     const float fb = segment ? s.distance(b, t) : fa;
     float f = fa;
@@ -217,7 +270,7 @@ Expected<std::optional<Hit>> CollisionWorld::capsuleOverlap(Vec3 a, Vec3 b, floa
       }
     }
     if (!(f < r)) return;
-    if (!found || better(f, id, bestF, bestId)) {
+    if (!found || better(f, id.index, bestF, bestId.index)) {
       bestF = f;
       bestId = id;
       bestCentre = centre;
@@ -225,7 +278,7 @@ Expected<std::optional<Hit>> CollisionWorld::capsuleOverlap(Vec3 a, Vec3 b, floa
     }
   });
   if (!found) return std::optional<Hit>{};
-  const Vec3 n = colliders_[bestId].shape->normal(bestCentre, t);
+  const Vec3 n = colliders_[bestId.index].shape->normal(bestCentre, t);
   Hit hit = makeHit(bestId, bestCentre, n, r - bestF, true, kUp);
   hit.point = bestCentre - hit.normal * r;
   return std::optional<Hit>{hit};

@@ -37,15 +37,15 @@ void RigidBodySystem::findWorldContacts(const CollisionWorld& world, double t, f
       auto hit = world.closest(p, t);
       if (!hit.ok() || !hit.value()) continue;
       const Hit& h = *hit.value();
-      if (static_cast<std::int32_t>(h.collider) == d.worldCollider) continue;
+      if (h.collider == d.worldCollider) continue;
       const float gap = h.distance - samples[k].radius;
       if (gap >= reach) continue;
       const SurfaceMaterial surface =
-          h.collider < worldMaterials_.size() ? worldMaterials_[h.collider] : SurfaceMaterial{};
+          h.collider.index < worldMaterials_.size() ? worldMaterials_[h.collider.index] : SurfaceMaterial{};
       Contact c;
       c.bodyA = i;
       c.bodyB = -1;
-      c.worldCollider = static_cast<std::int32_t>(h.collider);
+      c.worldCollider = static_cast<std::int32_t>(h.collider.index);
       c.feature = k;
       c.normal = h.normal;
       c.point = p - h.normal * samples[k].radius;

@@ -68,14 +68,16 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
 
 Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
                                              const std::filesystem::path& sceneDir) {
-  CollisionWorld world;
+  std::vector<CollisionWorld::NewCollider> colliders;
   for (const scene::SceneNode& node : scene.nodes) {
     if (node.collider && !node.collider->collidable) continue;
     auto shape = colliderFor(node, sceneDir);
     if (!shape) return shape.error();
     if (!shape.value()) continue;
-    world.add(std::move(shape.value()), node.name, bodyKindOf(node));
+    colliders.push_back({std::move(shape.value()), node.name, bodyKindOf(node)});
   }
+  CollisionWorld world;
+  world.addMany(std::move(colliders));
   world.refit(0.0);
   return world;
 }

@@ -30,7 +30,7 @@ Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
   for (const SurfaceMaterial& m : worldMaterials) worldMorphs_ = worldMorphs_ || m.morphs;
   bodies_.setWorldMaterials(std::move(worldMaterials));
   world_->refit(0.0);
-  for (ColliderId id = 0; id < world_->size(); ++id)
+  for (ColliderId id : world_->ids())
     if (world_->shape(id).updatesEachStep()) updatedColliders_.push_back(id);
 }
 
@@ -172,8 +172,8 @@ void Simulation::showBodiesToCharacters(double tEnd) {
     const ColliderId id = world_->add(std::make_unique<BodyCollider>(bodies_.desc(i).shape),
                                       bodies_.desc(i).name, BodyKind::Dynamic, false);
     bodyColliders_.push_back(id);
-    bodyOfCollider_.resize(world_->size(), -1);
-    bodyOfCollider_[id] = static_cast<std::int32_t>(i);
+    bodyOfCollider_.resize(world_->slotCount(), -1);
+    bodyOfCollider_[id.index] = static_cast<std::int32_t>(i);
   }
   for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
     auto& collider = static_cast<BodyCollider&>(world_->shape(bodyColliders_[i]));
@@ -189,8 +189,8 @@ void Simulation::hideBodiesFromCharacters() {
 
 void Simulation::applyCharacterContacts() {
   if (bodyColliders_.empty()) return;
-  auto bodyOf = [&](std::int64_t collider) -> std::int32_t {
-    return collider >= 0 && std::size_t(collider) < bodyOfCollider_.size() ? bodyOfCollider_[std::size_t(collider)] : -1;
+  auto bodyOf = [&](ColliderId collider) -> std::int32_t {
+    return !collider.null() && collider.index < bodyOfCollider_.size() ? bodyOfCollider_[collider.index] : -1;
   };
   for (std::size_t k = 0; k < characters_.size(); ++k) {
     CharacterController& c = characters_[k];

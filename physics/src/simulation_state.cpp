@@ -1,38 +1,10 @@
 // Simulation state: save / restore and the state hash.
 #include <cstdio>
-#include <cstring>
 
+#include "floptle/core/fnv_hash.h"
 #include "floptle/physics/simulation.h"
 
 namespace floptle::physics {
-namespace {
-
-/// FNV-1a 64 over bit patterns, fed field by field (never struct padding).
-class StateHasher {
- public:
-  void bytes(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) {
-      hash_ ^= p[i];
-      hash_ *= 0x100000001b3ull;
-    }
-  }
-  void u64(std::uint64_t v) { bytes(&v, sizeof v); }
-  void f32(float v) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    bytes(&bits, sizeof bits);
-  }
-  void vec(Vec3 v) { f32(v.x), f32(v.y), f32(v.z); }
-  void quat(Quat q) { f32(q.x), f32(q.y), f32(q.z), f32(q.w); }
-  std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 0xcbf29ce484222325ull;
-};
-
-}  // namespace
-
 SimulationState Simulation::save() const {
   SimulationState s;
   s.tick = tick_;
@@ -44,6 +16,7 @@ SimulationState Simulation::save() const {
   s.characterGravity = characterGravity_;
   s.bodyGravity = bodyGravity_;
   s.collidersCurrent = collidersCurrent_;
+  for (ColliderId id : updatedColliders_) s.colliders.push_back(world_->shape(id).saveStepState());
   return s;
 }
 
@@ -62,6 +35,8 @@ void Simulation::restore(const SimulationState& s) {
   bodyGravity_ = s.bodyGravity;
   bodyGravity_.resize(bodies_.size(), settings_.gravity);
   collidersCurrent_ = s.collidersCurrent;
+  for (std::size_t i = 0; i < updatedColliders_.size() && i < s.colliders.size(); ++i)
+    if (s.colliders[i]) world_->shape(updatedColliders_[i]).restoreStepState(*s.colliders[i]);
   nextEvent_ = 0;
   while (nextEvent_ < events_.size() && events_[nextEvent_].tick < tick_) ++nextEvent_;
   clock_.reset();
@@ -69,7 +44,7 @@ void Simulation::restore(const SimulationState& s) {
 }
 
 std::uint64_t Simulation::stateHash() const {
-  StateHasher h;
+  Fnv1a64 h;
   h.u64(tick_);
   const RigidBodySystem::Snapshot b = bodies_.save();
   for (const BodyState& s : b.states) {
@@ -81,7 +56,9 @@ std::uint64_t Simulation::stateHash() const {
     const CharacterState& s = c.state();
     h.vec(s.position), h.vec(s.velocity), h.vec(s.surfaceVelocity), h.vec(s.groundNormal);
     h.vec(s.wallNormal), h.u64(s.grounded), h.u64(s.touchingWall), h.u64(s.onFeet);
-    h.u64(static_cast<std::uint64_t>(std::int64_t(s.groundCollider))), h.vec(s.groundPoint);
+    // The index, -1 for none (the pinned hashes predate generations).
+    const std::int64_t ground = s.groundCollider.null() ? -1 : std::int64_t(s.groundCollider.index);
+    h.u64(static_cast<std::uint64_t>(ground)), h.vec(s.groundPoint);
     h.vec(s.up), h.vec(s.forward);
   }
   for (Vec3 g : characterGravity_) h.vec(g);
@@ -90,6 +67,8 @@ std::uint64_t Simulation::stateHash() const {
   for (const Vehicle& v : vehicles_)
     for (const WheelState& w : v.wheels()) h.f32(w.compression), h.f32(w.load), h.u64(w.contact), h.u64(w.hadContact);
   for (const VehicleInput& in : vehicleInputs_) h.f32(in.throttle), h.f32(in.brake), h.f32(in.steer);
+  // Only colliders that update each step have step state: other scenes hash as before.
+  for (ColliderId id : updatedColliders_) h.u64(world_->shape(id).stepStateHash());
   return h.value();
 }
 

@@ -60,17 +60,19 @@ Expected<BodyPlacement> bodyFromShape(const field::FieldNode& shape, float scale
   }
 }
 
-/// The surface of each world collider: its node's material friction and restitution, and
-/// whether its field changes with time. One place for the build and the live tuning.
+/// The surface of each world collider, by collider index: its node's material friction and
+/// restitution, and whether its field changes with time. One place for the build and the
+/// live tuning.
 std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const CollisionWorld& world) {
-  std::vector<SurfaceMaterial> surfaces(world.size());
-  for (ColliderId id = 0; id < world.size(); ++id) {
-    surfaces[id].morphs = world.shape(id).changesWithTime();
+  std::vector<SurfaceMaterial> surfaces(world.slotCount());
+  for (ColliderId id : world.ids()) {
+    SurfaceMaterial& surface = surfaces[id.index];
+    surface.morphs = world.shape(id).changesWithTime();
     const int n = sc.findNode(world.nodeName(id));
     if (n < 0) continue;
     if (const scene::Material* m = sc.material(sc.nodes[std::size_t(n)].material)) {
-      surfaces[id].friction = m->friction;
-      surfaces[id].restitution = m->restitution;
+      surface.friction = m->friction;
+      surface.restitution = m->restitution;
     }
   }
   return surfaces;
@@ -97,7 +99,7 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   if (!built) return built.error();
   CollisionWorld world = std::move(built.value());
   // Only fixed geometry answers world queries: moving bodies and controllers are simulated.
-  for (ColliderId id = 0; id < world.size(); ++id) {
+  for (ColliderId id : world.ids()) {
     const int n = sc.findNode(world.nodeName(id));
     if (n < 0) continue;
     const scene::SceneNode& node = sc.nodes[std::size_t(n)];

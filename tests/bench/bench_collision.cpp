@@ -3,6 +3,11 @@
 // query" (11.7 M/s on this machine kind; target >= 12 M/s). Run:
 //   build/tests/bench_collision --benchmark_min_time=1
 //
+// Building worlds: BM_BuildWorld/N adds N sphere colliders in one CollisionWorld::addMany
+// (the binned SAH build a scene load uses), BM_AddOneByOne/N the same by N add()s (incremental
+// inserts); BM_RemoveAndAdd removes a random collider of a 100,000-sphere world and adds a
+// new one (one pair per iteration). Shapes are made outside the timed region.
+//
 // Two figures: BM_RaycastOneSphere is the sphere node as authored (a field that is one sphere
 // answers casts in closed form through CollisionShape::castSphere, as Jolt's sphere does);
 // BM_RaycastOneSphereMarched forces the general path (sphere marching the compiled field).
@@ -13,6 +18,8 @@
 // answer is consumed so nothing is optimized away.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -108,6 +115,83 @@ void BM_ClosestOneSphere(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 BENCHMARK(BM_ClosestOneSphere);
+
+/// `count` unit-ish spheres scattered in a cube that holds them at about 8 per 10 m^3.
+std::vector<std::unique_ptr<CollisionShape>> scatteredSpheres(int count, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  const float side = std::cbrt(static_cast<float>(count) * 1.25f);
+  std::uniform_real_distribution<float> u(0.0f, side);
+  std::vector<std::unique_ptr<CollisionShape>> shapes;
+  shapes.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    field::FieldNode sphere = field::makeDefaultNode(field::NodeType::Sphere);
+    sphere.params[0] = 0.25f + 0.25f * (u(rng) / side);
+    Transform at;
+    at.position = Vec3(u(rng), u(rng), u(rng));
+    shapes.push_back(std::make_unique<FieldCollider>(FieldCollider::make(sphere, at).value()));
+  }
+  return shapes;
+}
+
+void BM_BuildWorld(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::vector<CollisionWorld::NewCollider> batch;
+    for (auto& shape : scatteredSpheres(count, 1)) batch.push_back({std::move(shape), "s"});
+    CollisionWorld world;
+    state.ResumeTiming();
+    world.addMany(std::move(batch));
+    benchmark::DoNotOptimize(world);
+    state.PauseTiming();
+    { CollisionWorld gone = std::move(world); }  // freeing is not building
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * count);
+}
+BENCHMARK(BM_BuildWorld)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_AddOneByOne(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::vector<std::unique_ptr<CollisionShape>> shapes = scatteredSpheres(count, 1);
+    CollisionWorld world;
+    state.ResumeTiming();
+    for (auto& shape : shapes) world.add(std::move(shape), "s");
+    benchmark::DoNotOptimize(world);
+    state.PauseTiming();
+    { CollisionWorld gone = std::move(world); }
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * count);
+}
+BENCHMARK(BM_AddOneByOne)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_RemoveAndAdd(benchmark::State& state) {
+  constexpr int kCount = 100000;
+  constexpr int kSpare = 4096;
+  CollisionWorld world;
+  std::vector<CollisionWorld::NewCollider> batch;
+  for (auto& shape : scatteredSpheres(kCount, 1)) batch.push_back({std::move(shape), "s"});
+  std::vector<ColliderId> ids = world.addMany(std::move(batch));
+  std::vector<std::unique_ptr<CollisionShape>> spare = scatteredSpheres(kSpare, 2);
+  std::mt19937 rng(3);
+  std::size_t next = 0;
+  for (auto _ : state) {
+    if (next == spare.size()) {
+      state.PauseTiming();
+      spare = scatteredSpheres(kSpare, static_cast<std::uint32_t>(rng()));
+      next = 0;
+      state.ResumeTiming();
+    }
+    const std::size_t k = rng() % ids.size();
+    benchmark::DoNotOptimize(world.remove(ids[k]));
+    ids[k] = world.add(std::move(spare[next++]), "s");
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_RemoveAndAdd);
 
 }  // namespace
 

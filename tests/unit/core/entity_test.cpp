@@ -26,6 +26,20 @@ TEST(EntityRegistry, StaleIdsAreCaughtAfterTheSlotIsReused) {
   EXPECT_EQ(reg.aliveCount(), 2u);
 }
 
+TEST(EntityRegistry, IdOfSlotNamesTheLiveIdOrNull) {
+  EntityRegistry reg;
+  const EntityId a = reg.create(), b = reg.create();
+  EXPECT_EQ(reg.slotCount(), 2u);
+  EXPECT_EQ(reg.idOfSlot(a.index - 1), a);
+  EXPECT_EQ(reg.idOfSlot(b.index - 1), b);
+  EXPECT_TRUE(reg.destroy(a));
+  EXPECT_TRUE(reg.idOfSlot(a.index - 1).isNull());
+  EXPECT_TRUE(reg.idOfSlot(7).isNull());  // never handed out
+  const EntityId c = reg.create();
+  EXPECT_EQ(reg.idOfSlot(c.index - 1), c);
+  EXPECT_EQ(reg.slotCount(), 2u);
+}
+
 TEST(ComponentStore, IteratesInIdOrderWhateverTheInsertionOrder) {
   EntityRegistry reg;
   std::vector<EntityId> ids;

@@ -3,51 +3,16 @@
 // queries within the near radius of a body read the exact shape.
 #include <gtest/gtest.h>
 
-#include "floptle/physics/baked_field_collider.h"
-#include "floptle/physics/simulation.h"
+#include "baked_sphere_fixture.h"
 
-namespace floptle::physics {
+namespace floptle::physics::testing {
 namespace {
-
-/// Sphere about the origin whose radius grows: r(t) = 1 + 0.25 t (m). Its box covers r <= 2.
-class GrowingSphere final : public CollisionShape {
- public:
-  static float radius(double t) { return 1.0f + 0.25f * static_cast<float>(t); }
-  float distance(Vec3 p, double t) const override { return glm::length(p) - radius(t); }
-  Vec3 normal(Vec3 p, double) const override { return glm::normalize(p); }
-  Aabb aabb(double) const override { return Aabb::fromCenterHalf(Vec3(0.0f), Vec3(2.0f)); }
-};
-
-constexpr float kCell = 0.1f;
-
-Simulation simulationWithBakedSphere(float nearRadius, int budget) {
-  BakedFieldSettings settings;
-  settings.cellSize = kCell;
-  settings.nearRadius = nearRadius;
-  settings.rebakeBudget = budget;
-  settings.rebakeRadius = 1.0f;
-  auto baked = BakedFieldCollider::bake(std::make_unique<GrowingSphere>(), settings, 0.0);
-  EXPECT_TRUE(baked.ok());
-  CollisionWorld world;
-  world.add(std::move(baked).value(), "blob");
-  SimulationSettings sim;
-  sim.gravity = Vec3(0.0f);
-  return Simulation(sim, std::move(world), {SurfaceMaterial{0.5f, 0.0f, true}});
-}
-
-RigidBodyDesc pebbleAt(Vec3 p) {
-  RigidBodyDesc d;
-  d.name = "pebble";
-  d.shape = BodyShape::sphere(0.02f);
-  d.position = p;
-  return d;
-}
 
 TEST(BakedFieldSimulation, RebakeFollowsAGrowingFieldNearTheBodies) {
   Simulation sim = simulationWithBakedSphere(/*nearRadius=*/0.0f, /*budget=*/8);
   const Vec3 nearBody(1.55f, 0.0f, 0.0f), farAway(-1.55f, 0.0f, 0.0f);
   sim.addBody(pebbleAt(nearBody));
-  const auto& blob = static_cast<const BakedFieldCollider&>(sim.world().shape(0));
+  const auto& blob = bakedBlob(sim);
   // Baked at t = 0: 0.55 m outside the surface.
   EXPECT_NEAR(blob.brickMap().distance(nearBody), 0.55f, 0.5f * kCell);
   for (int i = 0; i < 120; ++i) sim.step();  // 2 s: r = 1.5 m
@@ -68,7 +33,7 @@ TEST(BakedFieldSimulation, NearTheBodiesQueriesReadTheExactShape) {
   Simulation sim = simulationWithBakedSphere(/*nearRadius=*/0.5f, /*budget=*/0);
   const Vec3 nearBody(1.45f, 0.35f, 0.1f), farAway(-1.05f, 0.3f, 0.1f);
   sim.addBody(pebbleAt(nearBody));
-  const auto& blob = static_cast<const BakedFieldCollider&>(sim.world().shape(0));
+  const auto& blob = bakedBlob(sim);
   EXPECT_FALSE(blob.inNearField(nearBody)) << "no active bodies before the first step";
   for (int i = 0; i < 60; ++i) sim.step();  // 1 s: r = 1.25 m; the static bake says r = 1
   const double t = sim.time();
@@ -80,4 +45,4 @@ TEST(BakedFieldSimulation, NearTheBodiesQueriesReadTheExactShape) {
 }
 
 }  // namespace
-}  // namespace floptle::physics
+}  // namespace floptle::physics::testing

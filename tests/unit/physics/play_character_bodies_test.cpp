@@ -72,8 +72,8 @@ TEST(PlayCharacterBodies, StandsOnACrateWhichCarriesItsWeight) {
   for (int i = 0; i < 120; ++i) sim.step();
   const CharacterState& c = sim.characters()[0].state();
   ASSERT_TRUE(c.grounded);
-  ASSERT_GE(c.groundCollider, 0);
-  EXPECT_EQ(sim.world().nodeName(ColliderId(c.groundCollider)), "crate");
+  ASSERT_TRUE(sim.world().valid(c.groundCollider));
+  EXPECT_EQ(sim.world().nodeName(c.groundCollider), "crate");
   // Feet on the crate's top (the crate sinks into the ground by at most the solver's slop).
   const float top = sim.bodies().state(id).position.y + 0.5f;
   EXPECT_NEAR(c.position.y - 0.9f, top, 0.01f);

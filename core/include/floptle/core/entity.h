@@ -30,6 +30,13 @@ class EntityRegistry {
   bool destroy(EntityId id);
   bool alive(EntityId id) const;
   std::size_t aliveCount() const { return alive_; }
+  /// Slots ever handed out (live or free): one past the largest slot index.
+  std::size_t slotCount() const { return generations_.size(); }
+  /// The live id of slot `slot` (its index is slot + 1); null when the slot is free.
+  EntityId idOfSlot(std::uint32_t slot) const {
+    if (slot >= generations_.size() || (generations_[slot] & 1u) == 0) return {};
+    return {slot + 1, generations_[slot]};
+  }
 
  private:
   std::vector<std::uint32_t> generations_;  // per slot; odd = alive

@@ -65,6 +65,11 @@ class BakedFieldCollider final : public CollisionShape {
   }
   /// setActiveBodies(activeBodies), then rebake(t).
   void updateForStep(std::span<const Vec3> activeBodies, double t) override;
+  /// The brick map (bricks shared copy-on-write, see BrickMap::Snapshot) and the active bodies.
+  std::shared_ptr<const StepState> saveStepState() const override;
+  void restoreStepState(const StepState& state) override;
+  /// The map's content hash, mixed with the active bodies' positions.
+  std::uint64_t stepStateHash() const override;
   float distance(Vec3 p, double t) const override;
   Vec3 normal(Vec3 p, double t) const override;
   Aabb aabb(double t) const override;

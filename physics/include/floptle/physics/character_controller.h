@@ -66,15 +66,15 @@ struct CharacterState {
   /// The ground was found by the feet probe (the round bottom may dip into a slope by
   /// r (1/cos - 1)); 0 when the rounded bottom holds the body (a ledge's rim, a crease).
   std::uint8_t onFeet = 0;
-  /// The collider it stands on (-1: none) and the contact point there (m): a dynamic body
+  /// The collider it stands on (null: none) and the contact point there (m): a dynamic body
   /// under the feet carries the character's weight.
-  std::int32_t groundCollider = -1;
+  ColliderId groundCollider;
   Vec3 groundPoint{0.0f};
 };
 
 /// The character walked into a dynamic body's collider this step (scratch, not state).
 struct CharacterPush {
-  ColliderId collider = 0;
+  ColliderId collider;
   Vec3 point{0.0f};     ///< contact on the body's surface (m)
   Vec3 normal{0.0f};    ///< out of the body, towards the character
   float speed = 0.0f;   ///< the character's velocity into the body along -normal (m/s), > 0

@@ -3,6 +3,7 @@
 // Implemented by analytic field colliders, baked sparse brickmaps and triangle-mesh BVHs.
 // All queries are const and thread-safe. Positions in world meters, time t in seconds.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,6 +33,20 @@ class CollisionShape {
   /// bodies that matter this step (m) and the step's end time t (s). Only called when
   /// updatesEachStep().
   virtual void updateForStep(std::span<const Vec3> /*activeBodies*/, double /*t*/) {}
+
+  /// What updateForStep changed, for Simulation::save / restore: a value of the shape's own
+  /// kind, opaque to everyone else. Immutable once saved; may be restored many times.
+  class StepState {
+   public:
+    virtual ~StepState() = default;
+  };
+  /// The shape's step state now; null for shapes that keep none.
+  virtual std::shared_ptr<const StepState> saveStepState() const { return nullptr; }
+  /// Puts back a state that saveStepState() of this same shape returned: afterwards the shape
+  /// answers, and updates, bit for bit as it did when it was saved.
+  virtual void restoreStepState(const StepState& /*state*/) {}
+  /// FNV-1a 64 of the step state's bits (0 without one), for Simulation::stateHash.
+  virtual std::uint64_t stepStateHash() const { return 0; }
 
   /// Label of the face nearest p (a material slot index), only for shapes with several
   /// surfaces (meshes). Costs its own closest-point search: read on demand, never on the

@@ -1,8 +1,9 @@
 #pragma once
-// CollisionWorld: one per scene. Holds colliders densely (index = ColliderId), a BVH over
-// their AABBs that is refit (not rebuilt) each step, and answers the queries every
-// controller and the solver build on (seed 000, "The collision world"): closest,
-// sphereOverlap, capsuleOverlap, raycast, spherecast and sweep.
+// CollisionWorld: one per scene. Holds colliders in slots (ColliderId = slot index and
+// generation), a dynamic AABB tree over their boxes (colliders come and go by insert and
+// remove; a step only refits), and answers the queries every controller and the solver
+// build on (seed 000, "The collision world"): closest, sphereOverlap, capsuleOverlap,
+// raycast, spherecast and sweep.
 //
 // Conventions (all queries):
 //  - Positions (m), time t (s). Bad arguments (NaN or infinite numbers, a zero direction or
@@ -11,10 +12,13 @@
 //  - A miss is std::nullopt. Every hit is built by one function (makeHit) and names its
 //    collider; nodeName(hit) is the node, material(hit) the face label resolved on read.
 //  - Among several colliders the best hit wins (nearest / deepest); ties go to the lower
-//    ColliderId, so results never depend on traversal order.
+//    ColliderId (by index, then generation), so results never depend on traversal order,
+//    nor on the history of adds and removes that shaped the tree: a query with the
+//    broadphase gives the same bits as the scan of setUseBroadphase(false).
 //  - Queries use the AABBs of the last refit(t): call refit(t) once per step (or before
 //    querying at a new time when colliders morph or move).
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -23,10 +27,12 @@
 #include <string_view>
 #include <vector>
 
+#include "floptle/core/entity.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/core/vec_divide.h"
 #include "floptle/physics/collider_bvh.h"
+#include "floptle/physics/collider_id.h"
 #include "floptle/physics/collision_shape.h"
 
 namespace floptle::physics {
@@ -36,16 +42,12 @@ enum class BodyKind : std::uint8_t { Static, Kinematic, Dynamic };
 std::optional<BodyKind> bodyKindFromName(std::string_view name);  ///< "static" ...
 std::string_view bodyKindName(BodyKind kind);
 
-/// Dense index of a collider in its world; valid for the world's lifetime (colliders are
-/// only ever added).
-using ColliderId = std::uint32_t;
-
 /// One hit on a collider's surface. What `distance` means depends on the query:
 ///   raycast / spherecast / sweep: distance travelled along the unit direction (m);
 ///   closest: signed distance from the query point (m), negative inside;
 ///   sphereOverlap / capsuleOverlap: penetration depth (m), > 0.
 struct Hit {
-  ColliderId collider = 0;
+  ColliderId collider;
   /// Surface point for rays and closest; the deepest point of the swept or overlapping
   /// sphere (centre - radius * normal) for sphere and capsule queries (m).
   Vec3 point{0.0f};
@@ -88,34 +90,65 @@ class CollisionWorld {
   CollisionWorld(CollisionWorld&&) noexcept = default;
   CollisionWorld& operator=(CollisionWorld&&) noexcept = default;
 
-  /// Adds a collider for `node` and rebuilds the broadphase (adding is a load-time event;
-  /// stepping only refits). The world owns the shape.
+  /// Adds a collider for `node`, inserted into the broadphase in O(log n) (no rebuild).
+  /// The world owns the shape (not null). Its box is read at refitTime().
   ColliderId add(std::unique_ptr<CollisionShape> shape, std::string node,
                  BodyKind body = BodyKind::Static, bool collidable = true);
+  /// One collider of addMany.
+  struct NewCollider {
+    std::unique_ptr<CollisionShape> shape;
+    std::string node;
+    BodyKind body = BodyKind::Static;
+    bool collidable = true;
+  };
+  /// Adds many colliders at once (a scene being loaded): the broadphase is rebuilt over all
+  /// colliders by a binned SAH build, O(n log n), a better tree than as many add()s. Ids in
+  /// the order given.
+  std::vector<ColliderId> addMany(std::vector<NewCollider> colliders);
+  /// Removes a collider (O(log n)); its id and every copy of it become invalid. Error for a
+  /// null or stale id.
+  Expected<void> remove(ColliderId id);
+  /// Whether `id` names a collider of this world now (not null, not removed).
+  bool valid(ColliderId id) const {
+    return id.generation != 0 && id.index < colliders_.size() &&
+           slots_.alive(EntityId{id.index + 1, id.generation});
+  }
+
   /// Re-reads every collider's aabb(t) and refits the BVH bottom-up (topology unchanged).
   void refit(double t);
   double refitTime() const { return refitTime_; }
-  /// Re-reads only the listed colliders' aabb(t) (the others keep theirs) and refits the
-  /// BVH: for a few moving colliders in a large static world.
+  /// Re-reads only the listed colliders' aabb(t) (the others keep theirs) and refits their
+  /// paths to the root: for a few moving colliders in a large static world.
   void refitColliders(const std::vector<ColliderId>& ids, double t);
 
-  std::size_t size() const { return colliders_.size(); }
-  const std::string& nodeName(ColliderId id) const { return colliders_[id].node; }
+  /// Number of colliders.
+  std::size_t size() const { return slots_.aliveCount(); }
+  /// One past the largest slot index in use: the size of side tables indexed by id.index.
+  std::size_t slotCount() const { return colliders_.size(); }
+  class IdRange;
+  /// The live ids in index order: `for (ColliderId id : world.ids())`.
+  IdRange ids() const;
+
+  // Accessors: `id` must be valid (asserted in debug builds).
+  const std::string& nodeName(ColliderId id) const { return at(id).node; }
   const std::string& nodeName(const Hit& hit) const { return nodeName(hit.collider); }
-  BodyKind body(ColliderId id) const { return colliders_[id].body; }
-  bool collidable(ColliderId id) const { return colliders_[id].collidable; }
+  BodyKind body(ColliderId id) const { return at(id).body; }
+  bool collidable(ColliderId id) const { return at(id).collidable; }
   /// Non-collidable colliders are skipped by every query.
-  void setCollidable(ColliderId id, bool collidable) { colliders_[id].collidable = collidable; }
-  const CollisionShape& shape(ColliderId id) const { return *colliders_[id].shape; }
+  void setCollidable(ColliderId id, bool collidable) { at(id).collidable = collidable; }
+  const CollisionShape& shape(ColliderId id) const { return *at(id).shape; }
   /// Mutable access (moving kinematic bodies); refit afterwards.
-  CollisionShape& shape(ColliderId id) { return *colliders_[id].shape; }
+  CollisionShape& shape(ColliderId id) { return *at(id).shape; }
   /// The collider's box as of the last refit (m).
-  const Aabb& colliderAabb(ColliderId id) const { return boxes_[id]; }
-  /// The collider whose node is `name`, if any (first by id).
+  const Aabb& colliderAabb(ColliderId id) const {
+    assert(valid(id));
+    return boxes_[id.index];
+  }
+  /// The collider whose node is `name`, if any (first by index).
   std::optional<ColliderId> find(std::string_view node) const;
 
-  /// false: every query visits every collider in id order (brute force), for tests that
-  /// hold the BVH to it. Results are identical either way.
+  /// false: every query visits every collider in index order (brute force), for tests
+  /// that hold the BVH to it. Results are identical either way.
   void setUseBroadphase(bool use) { useBroadphase_ = use; }
 
   // ---- queries -------------------------------------------------------------------------
@@ -157,12 +190,26 @@ class CollisionWorld {
                      bool inside, Vec3 fallbackNormal, float toi = 0.0f);
 
  private:
+  /// One slot. A free slot has no shape, is not collidable and has an empty box.
   struct Collider {
     std::unique_ptr<CollisionShape> shape;
     std::string node;
     BodyKind body = BodyKind::Static;
     bool collidable = true;
+    ColliderBvh::Leaf leaf = ColliderBvh::kNoLeaf;
   };
+  Collider& at(ColliderId id) {
+    assert(valid(id));
+    return colliders_[id.index];
+  }
+  const Collider& at(ColliderId id) const {
+    assert(valid(id));
+    return colliders_[id.index];
+  }
+  /// The live collider in slot `index`.
+  ColliderId idAt(std::uint32_t index) const { return {index, slots_.idOfSlot(index).generation}; }
+  /// A slot for a new collider (the lowest free one first); the broadphase is not touched.
+  ColliderId place(NewCollider collider);
 
   template <class Visit>
   void forEachOverlapping(const Aabb& box, Visit&& visit) const;
@@ -170,13 +217,54 @@ class CollisionWorld {
                                double t) const;
   std::optional<Hit> sweepCapsule(const SweepShape& shape, Vec3 motion, double t) const;
 
-  std::vector<Collider> colliders_;
-  /// boxes_[id] = colliders_[id].shape->aabb(refitTime_).
+  /// Slot s holds collider index s; its EntityId (index s + 1) carries the generation.
+  EntityRegistry slots_;
+  std::vector<Collider> colliders_;  ///< by slot index
+  /// boxes_[i] = colliders_[i].shape->aabb(refitTime_); empty for a free slot.
   std::vector<Aabb> boxes_;
   ColliderBvh bvh_;
   double refitTime_ = 0.0;
   bool useBroadphase_ = true;
 };
+
+/// The live ids of a world in index order (the world must outlive it, unchanged).
+class CollisionWorld::IdRange {
+ public:
+  class iterator {
+   public:
+    using value_type = ColliderId;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const CollisionWorld* world, std::uint32_t index) : world_(world), index_(index) { skipFree(); }
+    ColliderId operator*() const { return world_->idAt(index_); }
+    iterator& operator++() {
+      ++index_;
+      skipFree();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const iterator& o) const { return index_ == o.index_; }
+
+   private:
+    void skipFree() {
+      while (index_ < world_->colliders_.size() && !world_->colliders_[index_].shape) ++index_;
+    }
+    const CollisionWorld* world_ = nullptr;
+    std::uint32_t index_ = 0;
+  };
+  explicit IdRange(const CollisionWorld& world) : world_(&world) {}
+  iterator begin() const { return {world_, 0}; }
+  iterator end() const { return {world_, static_cast<std::uint32_t>(world_->colliders_.size())}; }
+
+ private:
+  const CollisionWorld* world_;
+};
+
+inline CollisionWorld::IdRange CollisionWorld::ids() const { return IdRange(*this); }
 
 // In the header so the casts inline it: it runs once per hit of every query.
 inline Hit CollisionWorld::makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance,
@@ -196,13 +284,13 @@ inline Hit CollisionWorld::makeHit(ColliderId collider, Vec3 point, Vec3 normal,
 
 template <class Visit>
 void CollisionWorld::forEachOverlapping(const Aabb& box, Visit&& visit) const {
-  auto guarded = [&](std::uint32_t id) {
-    if (colliders_[id].collidable && boxes_[id].overlaps(box)) visit(static_cast<ColliderId>(id));
+  auto guarded = [&](std::uint32_t index) {
+    if (colliders_[index].collidable && boxes_[index].overlaps(box)) visit(idAt(index));
   };
   if (useBroadphase_) {
     bvh_.forEachOverlapping(box, guarded);
   } else {
-    for (std::uint32_t id = 0; id < colliders_.size(); ++id) guarded(id);
+    for (std::uint32_t index = 0; index < colliders_.size(); ++index) guarded(index);
   }
 }
 

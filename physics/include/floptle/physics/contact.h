@@ -24,7 +24,7 @@ namespace floptle::physics {
 struct Contact {
   std::uint32_t bodyA = 0;          ///< dynamic body
   std::int32_t bodyB = -1;          ///< other body, or -1 for the collision world
-  std::int32_t worldCollider = -1;  ///< collider hit when bodyB == -1
+  std::int32_t worldCollider = -1;  ///< index of the collider hit when bodyB == -1
   std::uint32_t feature = 0;        ///< which sample made it (warm-start key)
   Vec3 point{0.0f};                 ///< on B's surface (m)
   Vec3 normal{0.0f, 1.0f, 0.0f};    ///< unit, from B towards A

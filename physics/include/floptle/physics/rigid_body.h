@@ -7,6 +7,7 @@
 
 #include "floptle/core/math.h"
 #include "floptle/physics/body_shape.h"
+#include "floptle/physics/collider_id.h"
 
 namespace floptle::physics {
 
@@ -34,9 +35,9 @@ struct RigidBodyDesc {
   float friction = 0.5f;
   /// Coefficient of restitution (-), in [0, 1]: rebound speed / impact speed.
   float restitution = 0.0f;
-  /// Index of this body's own collider in the collision world (excluded from its queries),
-  /// or -1 when the body is not in the world.
-  std::int32_t worldCollider = -1;
+  /// This body's own collider in the collision world (excluded from its queries), null when
+  /// the body is not in the world.
+  ColliderId worldCollider;
 };
 
 /// What the solver integrates (60 bytes, hot).

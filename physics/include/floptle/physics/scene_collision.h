@@ -2,8 +2,9 @@
 // Building a scene's collision world: one collider per node that has a shape (a field
 // collider under the node's world transform), a "mesh" component (a triangle-mesh collider)
 // or a "terrain" component (its drawn triangles, or its field with "collision": "field"),
-// unless its "collider" component says "collidable": false. Colliders are added in the
-// scene's node order (depth-first, document order), so ColliderIds are deterministic.
+// unless its "collider" component says "collidable": false. Colliders are added at once
+// (CollisionWorld::addMany) in the scene's node order (depth-first, document order), so
+// collider i of the scene has index i.
 #include <filesystem>
 
 #include "floptle/core/expected.h"

@@ -89,6 +89,9 @@ struct SimulationState {
   std::vector<Vec3> bodyGravity;
   /// The colliders were updated for this tick (updateColliders ran at the end of the last).
   bool collidersCurrent = false;
+  /// The step state of each collider that updates each step (re-baked bricks), in the
+  /// simulation's order of them; shared, copy on write (CollisionShape::saveStepState).
+  std::vector<std::shared_ptr<const CollisionShape::StepState>> colliders;
 };
 
 class Simulation;
@@ -105,7 +108,7 @@ class SimulationStage {
 class Simulation {
  public:
   /// Assembles from parts (runtime::buildSimulation, tests, benchmarks). `worldMaterials[i]`
-  /// is collider i's surface.
+  /// is the surface of the collider of index i.
   Simulation(SimulationSettings settings, CollisionWorld world,
              std::vector<SurfaceMaterial> worldMaterials);
 
@@ -219,7 +222,7 @@ class Simulation {
   RigidBodySystem bodies_;
   std::vector<std::uint32_t> freeBodies_;  ///< rigid bodies that are not vehicle chassis
   std::vector<ColliderId> bodyColliders_;     ///< world collider of each body (characters)
-  std::vector<std::int32_t> bodyOfCollider_;  ///< body of each world collider, or -1
+  std::vector<std::int32_t> bodyOfCollider_;  ///< by collider index: its body, or -1
   std::vector<CharacterController> characters_;
   std::vector<CharacterInput> characterInputs_;
   std::vector<Vehicle> vehicles_;

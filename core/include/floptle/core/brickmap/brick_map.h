@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -98,6 +99,21 @@ class BrickMap {
   /// near, frees one where it left. Returns how many cells were re-baked.
   int rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points, int budget,
                     float searchRadius);
+
+  /// What rebakeNearest changes, for saving and restoring a simulation. Bricks are copied on
+  /// write: a brick's samples are shared by the map and every snapshot taken since it was
+  /// last re-baked, so a snapshot after a step copies only the bricks re-baked since the one
+  /// before, plus the top grid's per-cell arrays (17 bytes a top cell). Immutable once taken.
+  struct Snapshot;
+  /// Not concurrently with itself or with a bake (it fills the map's cache of brick copies);
+  /// queries may run meanwhile.
+  Snapshot snapshot() const;
+  /// Puts back a snapshot of this map (same grid): afterwards every query, and every
+  /// rebake, gives the bits they gave when it was taken. Rewrites only the bricks that differ.
+  void restore(const Snapshot& snapshot);
+  /// FNV-1a 64 of what queries and re-bakes read: per top cell its centre value, re-bake
+  /// epoch, empty reach and brick samples, in cell order, and the re-bake epoch.
+  std::uint64_t contentHash() const;
 
   // Layout, for tests, benchmarks and writers.
   float cellSize() const { return cellSize_; }
@@ -244,6 +260,25 @@ class BrickMap {
   std::vector<std::int32_t> freeBricks_;
   std::uint32_t epoch_ = 0;
   int liveBricks_ = 0;
+  /// One brick's stored samples, shared between the map and its snapshots.
+  struct BrickCopy {
+    std::int16_t samples[kBrickSamples];
+  };
+  /// Per pool brick: the copy its samples equal, null once re-baked since (snapshot()
+  /// fills it, storeBrick clears it).
+  mutable std::vector<std::shared_ptr<const BrickCopy>> brickCopies_;
+};
+
+struct BrickMap::Snapshot {
+  std::vector<std::int32_t> brickOf;
+  std::vector<float> centre;
+  std::vector<std::uint32_t> bakedAt;
+  std::vector<float> cellBrickMin;
+  std::vector<std::uint8_t> emptyReach;
+  std::vector<std::shared_ptr<const BrickCopy>> bricks;  ///< per pool brick
+  std::vector<std::int32_t> freeBricks;
+  std::uint32_t epoch = 0;
+  int liveBricks = 0;
 };
 
 }  // namespace floptle

@@ -8,6 +8,8 @@
 #include "commands.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
+#include "floptle/gravity/gravity_field.h"
+#include "floptle/gravity/scene_gravity.h"
 #include "floptle/physics/query_protocol.h"
 #include "floptle/physics/scene_collision.h"
 
@@ -34,10 +36,16 @@ int runQuery(Args args) {
     std::fprintf(stderr, "floptle query: %s\n", world.error().message().c_str());
     return 1;
   }
+  auto gravityField = gravity::sceneGravityField(model.value());
+  if (!gravityField) {
+    std::fprintf(stderr, "floptle query: %s\n", gravityField.error().message().c_str());
+    return 1;
+  }
+  const gravity::GravityField field(std::move(gravityField.value()));
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // empty line
-    const std::string answer = physics::answerQueryLine(world.value(), line)
+    const std::string answer = physics::answerQueryLine(world.value(), line, &field)
                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::fwrite(answer.data(), 1, answer.size(), stdout);
     std::fputc('\n', stdout);

@@ -140,7 +140,7 @@ ordered_json fromExpected(const Expected<T>& result, auto&& answer) {
 
 }  // namespace
 
-ordered_json answerQuery(CollisionWorld& world, const json& request) {
+ordered_json answerQuery(CollisionWorld& world, const json& request, const GravitySampler* gravity) {
   if (!request.is_object()) return errorAnswer("a query must be a JSON object");
   auto opIt = request.find("op");
   if (opIt == request.end() || !opIt->is_string())
@@ -164,6 +164,12 @@ ordered_json answerQuery(CollisionWorld& world, const json& request) {
     return fromExpected(world.spherecast(*origin, *dir, static_cast<float>(*radius),
                                          static_cast<float>(*max), *t),
                         cast);
+  }
+  if (op == "gravity") {
+    const auto p = in.vec3("p");
+    if (in.failed()) return errorAnswer(in.problem);
+    if (!gravity) return errorAnswer("this world has no gravity field");
+    return ordered_json{{"g", vecJson(gravity->sample(*p, *t))}};
   }
   if (op == "closest") {
     const auto p = in.vec3("p");
@@ -216,10 +222,10 @@ ordered_json answerQuery(CollisionWorld& world, const json& request) {
                         [&](const std::optional<Hit>& h) { return sweepAnswer(world, h); });
   }
   return errorAnswer("unknown op \"" + op +
-                     "\" (raycast, spherecast, closest, sphere_overlap, capsule_overlap, sweep)");
+                     "\" (raycast, spherecast, closest, sphere_overlap, capsule_overlap, sweep, gravity)");
 }
 
-ordered_json answerQueryLine(CollisionWorld& world, std::string_view line) {
+ordered_json answerQueryLine(CollisionWorld& world, std::string_view line, const GravitySampler* gravity) {
   json request;
   try {
     request = json::parse(line.begin(), line.end());
@@ -231,7 +237,7 @@ ordered_json answerQueryLine(CollisionWorld& world, std::string_view line) {
     return errorAnswer("not valid JSON: " + std::string(what));
   }
   try {
-    return answerQuery(world, request);
+    return answerQuery(world, request, gravity);
   } catch (const std::exception& e) {  // nothing may escape the protocol
     return errorAnswer(std::string("internal error: ") + e.what());
   }

@@ -37,13 +37,13 @@ Simulation::Simulation(SimulationSettings settings, CollisionWorld world,
 BodyId Simulation::addBody(const RigidBodyDesc& desc) {
   const std::uint32_t i = bodies_.add(desc);
   freeBodies_.push_back(i);
-  bodyGravity_.push_back(gravityAt(desc.position, time()));
+  bodyGravity_.push_back(desc.gravityResponse * gravityAt(desc.position, time()));
   collidersCurrent_ = false;  // a new active body for the near field and the re-bake
   return bodyId(i);
 }
 
 CharacterId Simulation::addCharacter(const CharacterDesc& desc) {
-  const Vec3 g = gravityAt(desc.position, time());
+  const Vec3 g = desc.gravityResponse * gravityAt(desc.position, time());
   characters_.emplace_back(desc);
   characters_.back().placeOnGround(*world_, time(), g);
   characterInputs_.emplace_back();
@@ -56,7 +56,7 @@ VehicleId Simulation::addVehicle(const VehicleDesc& desc) {
   vehicles_.emplace_back(desc, bodies_);
   vehicleInputs_.emplace_back();
   while (bodyGravity_.size() < bodies_.size())  // the chassis
-    bodyGravity_.push_back(gravityAt(desc.position, time()));
+    bodyGravity_.push_back(desc.gravityResponse * gravityAt(desc.position, time()));
   collidersCurrent_ = false;
   return vehicleId(static_cast<std::uint32_t>(vehicles_.size() - 1));
 }
@@ -112,9 +112,19 @@ void Simulation::step() {
 
 void Simulation::sampleGravity(double tStart) {
   for (std::size_t i = 0; i < characters_.size(); ++i)
-    characterGravity_[i] = gravityAt(characters_[i].state().position, tStart);
-  for (std::uint32_t i = 0; i < bodies_.size(); ++i)
-    bodyGravity_[i] = gravityAt(bodies_.state(i).position, tStart);
+    characterGravity_[i] = characters_[i].desc().gravityResponse *
+                           gravityAt(characters_[i].state().position, tStart);
+  // A body's free flight is velocity Verlet across ticks: the last tick kicked it by its old
+  // gravity for the whole step; half the change to the new one completes the kick (exactly
+  // nothing where gravity is uniform), and the step's trapezoid drifts it by the new one.
+  const float halfDt = 0.5f * static_cast<float>(settings_.fixedDt);
+  for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
+    BodyState& s = bodies_.state(i);
+    const Vec3 g = bodies_.desc(i).gravityResponse * gravityAt(s.position, tStart);
+    if (g != bodyGravity_[i] && bodies_.desc(i).motion == BodyMotion::Dynamic && !s.asleep)
+      s.linearVelocity += (g - bodyGravity_[i]) * halfDt;
+    bodyGravity_[i] = g;
+  }
 }
 
 void Simulation::stepMatter(double tEnd, float dt) {

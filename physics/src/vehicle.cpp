@@ -12,6 +12,7 @@ Vehicle::Vehicle(const VehicleDesc& desc, RigidBodySystem& bodies) : desc_(desc)
   chassis.shape = BodyShape::box(desc.halfExtents);
   chassis.motion = BodyMotion::Dynamic;
   chassis.position = desc.position;
+  chassis.gravityResponse = desc.gravityResponse;
   chassis.rotation = desc.rotation;
   chassis.mass = desc.mass;
   chassis.friction = desc.friction;

@@ -6,7 +6,10 @@
 #include <glm/gtx/quaternion.hpp>
 
 #include "floptle/core/field/field_program.h"
+#include "floptle/core/scene/component_values.h"
 #include "floptle/core/scene/scene.h"
+#include "floptle/gravity/gravity_field.h"
+#include "floptle/gravity/scene_gravity.h"
 #include "floptle/physics/scene_collision.h"
 #include "floptle/runtime/controller_descs.h"
 
@@ -85,6 +88,26 @@ const scene::Material& materialOf(const scene::Scene& sc, const scene::SceneNode
   return m ? *m : fallback;
 }
 
+/// A node's "gravity" receiver component: the fraction of g it obeys (1 without one).
+Expected<float> gravityResponseOf(const scene::SceneNode& node) {
+  float response = 1.0f;
+  if (!node.hasComponent("gravity")) return response;
+  auto in = scene::ComponentReader::open(node.components["gravity"], "gravity", node.pointer + "/gravity");
+  if (!in) return in.error();
+  if (auto r = in->number("response", response); !r) return r.error();
+  return response;
+}
+
+/// A dynamic node's "collider" velocity at the start (m/s), zero when absent.
+Expected<Vec3> startVelocityOf(const scene::SceneNode& node) {
+  Vec3 v(0.0f);
+  if (!node.hasComponent("collider")) return v;
+  auto in = scene::ComponentReader::open(node.components["collider"], "collider", node.pointer + "/collider");
+  if (!in) return in.error();
+  if (auto r = in->vec3("velocity", v); !r) return r.error();
+  return v;
+}
+
 }  // namespace
 
 Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const BuildOptions& options) {
@@ -109,17 +132,26 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   }
   std::vector<SurfaceMaterial> surfaces = worldSurfaces(sc, world);
   physics::Simulation sim(settings, std::move(world), std::move(surfaces));
+  if (!gravity::isUniform(sc)) {
+    auto field = gravity::sceneGravityField(sc);
+    if (!field) return field.error();
+    sim.setGravitySampler(std::make_shared<gravity::GravityField>(std::move(field.value())));
+  }
 
   for (const scene::SceneNode& node : sc.nodes) {
+    auto response = gravityResponseOf(node);
+    if (!response) return response.error();
     if (node.hasComponent("character")) {
       auto d = characterFromNode(node, sc);
       if (!d) return d.error();
+      d->gravityResponse = *response;
       sim.addCharacter(d.value());
       continue;
     }
     if (node.hasComponent("vehicle")) {
       auto d = vehicleFromNode(node, sc);
       if (!d) return d.error();
+      d->gravityResponse = *response;
       sim.addVehicle(d.value());
       continue;
     }
@@ -138,6 +170,10 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
     d.mass = mat.density * d.shape.volume();
     d.friction = mat.friction;
     d.restitution = mat.restitution;
+    d.gravityResponse = *response;
+    auto velocity = startVelocityOf(node);
+    if (!velocity) return velocity.error();
+    d.linearVelocity = *velocity;
     if (!(d.mass > 0.0f) || !std::isfinite(d.mass))
       return Error{node.pointer, "a dynamic body needs a positive mass (density x volume)"};
     sim.addBody(d);

@@ -297,3 +297,34 @@ TEST_F(QueryCli, BadSceneAndUsageAreRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(QueryCli, GravityIsTheScenesFieldAtThePoint) {
+  // kScene has no "gravity": the default (0, -9.81, 0) everywhere.
+  int code = -1;
+  auto lines = run(R"({"op":"gravity","p":[3,4,5]})" "\n", code);
+  ASSERT_EQ(code, 0);
+  ASSERT_EQ(lines.size(), 1u);
+  expectVec(json::parse(lines[0])["g"], 0, -9.81, 0, 1e-6);
+  // A field of a point mass (G 2, M 50 at the origin) and a planet emitter node.
+  json scene = json::parse(kScene);
+  scene["settings"]["gravity"] = json::parse(R"({"G": 2, "global": [0, -1, 0],
+      "sources": [{"type": "point", "center": [0, 0, 0], "mass": 50}]})");
+  scene["nodes"].push_back(json::parse(R"({"name": "moon", "transform": {"position": [100, 0, 0]},
+      "shape": {"type": "sphere", "radius": 5},
+      "gravity_source": {"type": "planet", "strength": 3, "r_outer": 20}})"));
+  std::ofstream(dir_ / "scene.json") << scene.dump();
+  lines = run(R"({"op":"gravity","p":[0,10,0],"t":1.5})" "\n" R"({"op":"gravity","p":[110,0,0]})" "\n"
+              R"({"op":"gravity","p":[0,0]})" "\n",
+              code);
+  ASSERT_EQ(code, 0);
+  ASSERT_EQ(lines.size(), 3u);
+  // -G M / r^2 along -y at r = 10, plus the global -1.
+  expectVec(json::parse(lines[0])["g"], 0, -1 - 2.0 * 50 / 100, 0, 1e-5);
+  // Beside the moon: its planet pull (3 towards it) + the global + the point mass.
+  expectVec(json::parse(lines[1])["g"], -3 - 2.0 * 50 / (110.0 * 110.0), -1, 0, 1e-5);
+  EXPECT_TRUE(json::parse(lines[2]).contains("error")) << lines[2];
+}
+
+}  // namespace

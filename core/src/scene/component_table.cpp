@@ -76,6 +76,71 @@ constexpr std::string_view kBodies[] = {"static", "dynamic", "kinematic"};
 constexpr ValueSpec kCollider[] = {
     choice("body", kBodies, 0, "How the node moves: static, dynamic or kinematic"),
     flag("collidable", true, "False: drawn but never collided with"),
+    vector("velocity", ValueKind::Vec3, -kBig, kBig, {}, "m/s", "A dynamic body's velocity at the start"),
+};
+
+// Gravity (seed 001): the scene's field ("settings": {"gravity": {...}}), its regions and
+// sources (one table per kind, told apart by "shape" / "type"), and a body's response.
+constexpr ValueSpec kGravityField[] = {
+    positive("G", 0, kBig, 1, "m^3/(kg s^2)", "Game-feel gravitational constant of the Newtonian sources"),
+    vector("global", ValueKind::Vec3, -kBig, kBig, {}, "m/s^2", "Constant gravity everywhere (absent: none)"),
+};
+constexpr std::string_view kBoxShape[] = {"box"};
+constexpr std::string_view kSphereShape[] = {"sphere"};
+constexpr std::string_view kRadial[] = {"in", "out"};
+constexpr ValueSpec kGravityBoxRegion[] = {
+    required(choice("shape", kBoxShape, 0, "A box region")),
+    vector("center", ValueKind::Vec3, -kBig, kBig, {}, "m", "Box centre"),
+    required(vector("half_extents", ValueKind::Vec3, 0, kBig, {}, "m", "Box half size")),
+    vector("rotation", ValueKind::Quat, -kBig, kBig, {0, 0, 0, 1}, "-", "Box rotation quaternion [x, y, z, w]"),
+    required(vector("direction", ValueKind::Vec3, -kBig, kBig, {}, "-", "World direction of the pull (normalized)")),
+    required(number("strength", 0, kBig, 9.81, "m/s^2", "Acceleration inside the box")),
+};
+constexpr ValueSpec kGravitySphereRegion[] = {
+    required(choice("shape", kSphereShape, 0, "A sphere region")),
+    vector("center", ValueKind::Vec3, -kBig, kBig, {}, "m", "Sphere centre"),
+    required(positive("radius", 0, kBig, 1, "m", "Sphere radius")),
+    choice("radial", kRadial, 0, "Pull towards the centre (in) or away from it (out)"),
+    required(number("strength", 0, kBig, 9.81, "m/s^2", "Acceleration inside the sphere")),
+};
+constexpr std::string_view kPointType[] = {"point"};
+constexpr std::string_view kSphereType[] = {"sphere"};
+constexpr std::string_view kLineType[] = {"line"};
+constexpr std::string_view kPlanetType[] = {"planet"};
+constexpr ValueSpec kGravityPoint[] = {
+    required(choice("type", kPointType, 0, "A point mass")),
+    vector("center", ValueKind::Vec3, -kBig, kBig, {}, "m", "Where the mass is"),
+    required(positive("mass", 0, 1e12, 1, "kg", "Mass (pull G M / r^2)")),
+};
+constexpr ValueSpec kGravitySphere[] = {
+    required(choice("type", kSphereType, 0, "A uniform ball")),
+    vector("center", ValueKind::Vec3, -kBig, kBig, {}, "m", "Ball centre"),
+    required(positive("mass", 0, 1e12, 1, "kg", "Mass (pull G M / r^2 outside)")),
+    required(positive("radius", 0, kBig, 1, "m", "Ball radius: the pull falls linearly to 0 inside")),
+    positive("r_outer", 0, kBig, 0, "m", "No pull past this distance (absent: none)"),
+};
+constexpr ValueSpec kGravityLine[] = {
+    required(choice("type", kLineType, 0, "A rod")),
+    required(vector("a", ValueKind::Vec3, -kBig, kBig, {}, "m", "One end")),
+    required(vector("b", ValueKind::Vec3, -kBig, kBig, {}, "m", "The other end")),
+    required(positive("lambda", 0, 1e12, 1, "kg/m", "Mass per length (pull 2 G lambda / r)")),
+    positive("r_outer", 0, kBig, 0, "m", "No pull past this distance (absent: none)"),
+};
+constexpr ValueSpec kGravityPlanet[] = {
+    required(choice("type", kPlanetType, 0, "A simple planet: constant pull towards its centre")),
+    vector("center", ValueKind::Vec3, -kBig, kBig, {}, "m", "Planet centre"),
+    required(number("strength", 0, kBig, 9.81, "m/s^2", "Pull towards the centre")),
+    required(positive("r_outer", 0, kBig, 1, "m", "No pull past this distance")),
+};
+constexpr std::string_view kEmitterTypes[] = {"planet", "newtonian"};
+constexpr ValueSpec kGravityEmitter[] = {
+    required(choice("type", kEmitterTypes, 0, "planet: constant pull to the node's centre; newtonian: G rho V / r^2")),
+    number("strength", 0, kBig, 9.81, "m/s^2", "A planet's pull towards the node's centre"),
+    positive("r_outer", 0, kBig, 0, "m", "No pull past this distance from the node's centre"),
+};
+constexpr ValueSpec kGravityReceiver[] = {
+    number("response", 0, 100, 1, "-", "Fraction of g the body obeys: 1 a walker, 0 a free-flying ship"),
+    number("align_rate", 0, 1000, 10, "1/s", "How fast a character's up turns towards -g"),
 };
 
 constexpr ValueSpec kDrift[] = {
@@ -152,6 +217,15 @@ constexpr ComponentSpec kTables[] = {
     {"interaction", "interaction", kInteraction},
     {"camera", "camera", kCamera},
     {"settings", "settings", kSettings},
+    {"gravity_field", "gravity_field", kGravityField},
+    {"gravity_box_region", "gravity_box_region", kGravityBoxRegion},
+    {"gravity_sphere_region", "gravity_sphere_region", kGravitySphereRegion},
+    {"gravity_point", "gravity_point", kGravityPoint},
+    {"gravity_sphere", "gravity_sphere", kGravitySphere},
+    {"gravity_line", "gravity_line", kGravityLine},
+    {"gravity_planet", "gravity_planet", kGravityPlanet},
+    {"gravity", "gravity_receiver", kGravityReceiver},
+    {"gravity_source", "gravity_emitter", kGravityEmitter},
     {"transform", "transform", kTransform},
     {"node", "node", kNode},
     {"input_event", "", kInputEvent},

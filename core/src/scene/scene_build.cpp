@@ -16,8 +16,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 /// Component keys a node may carry; kept raw so later systems read them unchanged.
-constexpr std::string_view kComponentKeys[] = {"collider", "character", "vehicle", "gravity", "matter",
-                                               "drift",    "mesh",      "terrain", "baked_field"};
+constexpr std::string_view kComponentKeys[] = {"collider", "character", "vehicle", "gravity", "gravity_source",
+                                               "matter",   "drift",     "mesh",    "terrain", "baked_field"};
 
 class SceneBuilder {
  public:
@@ -165,7 +165,17 @@ class SceneBuilder {
     if (!in) return;
     Settings& settings = scene_.settings;
     note(problems_, in->number("fixed_dt", settings.fixedDt));
-    note(problems_, in->vec3("gravity", settings.gravity));
+    if (found->contains("gravity") && (*found)["gravity"].is_object()) {
+      auto field = readGravityField((*found)["gravity"], "/settings/gravity");
+      if (field) {
+        settings.gravity = field->global.value_or(Vec3(0.0f));
+        settings.gravityField = std::move(field.value());
+      } else {
+        problems_.add(field.error().where, field.error().what);
+      }
+    } else {
+      note(problems_, in->vec3("gravity", settings.gravity));
+    }
     note(problems_, in->number("slope_limit", settings.slopeLimitDegrees));
   }
 

@@ -30,6 +30,20 @@ const json& resolve(const json& schema, const json& property) {
   return *at;
 }
 
+/// The alternative of a "oneOf" property that holds the row's kind of value (settings.gravity
+/// is a vector or the gravity field object): an array for vectors, else the first.
+const json& resolveFor(const json& schema, const json& property, ValueKind kind) {
+  const json& p = resolve(schema, property);
+  if (!p.contains("oneOf")) return p;
+  const bool array = kind == ValueKind::Vec2 || kind == ValueKind::Vec3 || kind == ValueKind::Quat ||
+                     kind == ValueKind::Objects;
+  for (const json& alternative : p["oneOf"]) {
+    const json& a = resolve(schema, alternative);
+    if ((a.value("type", "") == "array") == array) return a;
+  }
+  return p;
+}
+
 int componentsOf(ValueKind kind) {
   return kind == ValueKind::Vec2 ? 2 : kind == ValueKind::Vec3 ? 3 : 4;
 }
@@ -56,7 +70,7 @@ TEST(ComponentTableSchema, EveryRowIsASchemaPropertyWithTheSameRange) {
     for (const ValueSpec& row : table.values) {
       const std::string name = def + "." + std::string(row.key);
       ASSERT_TRUE(properties.contains(row.key)) << name << " is not in the schema";
-      const json& p = resolve(schema, properties[std::string(row.key)]);
+      const json& p = resolveFor(schema, properties[std::string(row.key)], row.kind);
       switch (row.kind) {
         case ValueKind::Number:
         case ValueKind::Integer:

@@ -35,6 +35,7 @@ struct CharacterDesc {
   float slopeLimit = 1.0471976f;  ///< steepest walkable surface (rad); 60 degrees by default
   float stepHeight = 0.3f;   ///< highest ledge climbed by walking into it (m)
   float mass = 80.0f;        ///< what it weighs on and pushes dynamic bodies with (kg), > 0
+  float gravityResponse = 1.0f;  ///< fraction of the sampled gravity it obeys (-)
   Vec3 position{0.0f};       ///< capsule centre at the start (m)
 
   float halfSegment() const { return std::max(0.0f, 0.5f * height - radius); }

@@ -17,6 +17,8 @@
 //       -> {"hit":true,"distance":d,"point":[..],"normal":[..],"node":"name",
 //           "material":"slot"|null,"toi":f} or {"hit":false}; toi in [0, 1] is the fraction of
 //          motion travelled before contact, distance = toi * |motion|.
+//   {"op":"gravity","p":[..],"t":t}
+//       -> {"g":[x,y,z]}: the scene's gravity field at p (m/s^2), no receiver's response.
 // Anything else (not JSON, not an object, unknown op, missing or mistyped key, non-finite
 // number, zero direction, negative radius) -> {"error":"what is wrong"}.
 #include <string_view>
@@ -24,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floptle/physics/collision_world.h"
+#include "floptle/physics/gravity_sampler.h"
 
 namespace floptle::physics {
 
@@ -31,10 +34,12 @@ namespace floptle::physics {
 inline constexpr float kDefaultMaxDistance = 1.0e4f;
 
 /// Answers one request line. Refits the world when the request's t differs from its last
-/// refit time. Never throws.
-nlohmann::ordered_json answerQueryLine(CollisionWorld& world, std::string_view line);
+/// refit time. `gravity` answers the gravity op (null: the op is refused). Never throws.
+nlohmann::ordered_json answerQueryLine(CollisionWorld& world, std::string_view line,
+                                       const GravitySampler* gravity = nullptr);
 
 /// Same for an already parsed request.
-nlohmann::ordered_json answerQuery(CollisionWorld& world, const nlohmann::json& request);
+nlohmann::ordered_json answerQuery(CollisionWorld& world, const nlohmann::json& request,
+                                   const GravitySampler* gravity = nullptr);
 
 }  // namespace floptle::physics

@@ -35,6 +35,8 @@ struct RigidBodyDesc {
   float friction = 0.5f;
   /// Coefficient of restitution (-), in [0, 1]: rebound speed / impact speed.
   float restitution = 0.0f;
+  /// Fraction of the sampled gravity the body obeys (-): 1 falls, 0 flies on (a ship).
+  float gravityResponse = 1.0f;
   /// This body's own collider in the collision world (excluded from its queries), null when
   /// the body is not in the world.
   ColliderId worldCollider;

@@ -40,6 +40,7 @@ struct VehicleDesc {
   float mass = 1200.0f;                ///< chassis mass (kg)
   float antiRoll = 0.0f;               ///< anti-roll bar rate (N/m)
   float friction = 0.5f;               ///< chassis body against the world (-)
+  float gravityResponse = 1.0f;        ///< fraction of the sampled gravity obeyed (-)
   std::vector<WheelDesc> wheels;
   Vec3 position{0.0f};                 ///< chassis centre at the start (m)
   Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};

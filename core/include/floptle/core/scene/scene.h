@@ -13,6 +13,7 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/field/field_node.h"
 #include "floptle/core/math.h"
+#include "floptle/core/scene/gravity_desc.h"
 
 namespace floptle::scene {
 
@@ -58,8 +59,11 @@ struct Interaction {
 struct Settings {
   /// Fixed simulation step (s).
   double fixedDt = 1.0 / 60.0;
-  /// Uniform gravity acceleration (m/s^2).
+  /// Uniform gravity acceleration (m/s^2): the vector form, or the field's "global" (zero
+  /// when the field has none).
   Vec3 gravity{0.0f, -9.81f, 0.0f};
+  /// The object form of "gravity" (regions, sources, ...); absent for the vector form.
+  std::optional<GravityFieldDesc> gravityField;
   /// Steepest surface that counts as ground (deg).
   float slopeLimitDegrees = 60.0f;
 };

@@ -1,0 +1,61 @@
+#pragma once
+// The scene's gravity field as authored ("settings": {"gravity": {...}}, seed 001): the sum of
+// opt-in tiers. Tier 0: a constant vector and regions; tier 1: analytic sources. gravity/'s
+// GravityField turns it into the field bodies sample. The vector form "gravity": [x, y, z]
+// means {"global": [x, y, z]}. Values and ranges: core's component table (gravity_* rows).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/math.h"
+
+namespace floptle::scene {
+
+/// Inside the (rotated) box, g = strength x direction (world frame, normalized).
+struct GravityBoxRegion {
+  Vec3 center{0.0f};       ///< (m)
+  Vec3 halfExtents{1.0f};  ///< (m)
+  Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  Vec3 direction{0.0f, -1.0f, 0.0f};  ///< unit
+  float strength = 9.81f;  ///< (m/s^2)
+};
+
+/// Inside the sphere, g = -strength normalize(p - c) ("in") or +strength normalize(p - c) ("out").
+struct GravitySphereRegion {
+  Vec3 center{0.0f};  ///< (m)
+  float radius = 1.0f;  ///< (m)
+  bool outward = false;
+  float strength = 9.81f;  ///< (m/s^2)
+};
+
+/// An analytic source (tier 1). rOuter 0 = no cut-off.
+struct GravitySource {
+  enum class Type { Point, Sphere, Line, Planet };
+  Type type = Type::Point;
+  Vec3 center{0.0f};  ///< point, sphere, planet centre (m); a line's end a
+  Vec3 end{0.0f};     ///< a line's end b (m)
+  float mass = 1.0f;  ///< point, sphere (kg); a line's mass per length lambda (kg/m)
+  float radius = 1.0f;  ///< sphere (m)
+  float strength = 9.81f;  ///< planet (m/s^2)
+  float rOuter = 0.0f;  ///< no pull at or past this distance (m); 0 = none
+};
+
+struct GravityFieldDesc {
+  /// Game-feel gravitational constant of the Newtonian sources (m^3/(kg s^2)).
+  float G = 1.0f;
+  /// Constant part (m/s^2); absent = none.
+  std::optional<Vec3> global;
+  std::vector<GravityBoxRegion> boxes;
+  std::vector<GravitySphereRegion> spheres;
+  std::vector<GravitySource> sources;
+};
+
+/// Reads "settings/gravity" in either form; errors name the JSON pointer under `pointer`.
+/// Tiers this build cannot run yet ("sdf", "density") are refused by name, never ignored.
+Expected<GravityFieldDesc> readGravityField(const nlohmann::ordered_json& gravity,
+                                            const std::string& pointer);
+
+}  // namespace floptle::scene

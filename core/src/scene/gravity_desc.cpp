@@ -1,0 +1,146 @@
+// readGravityField: "settings/gravity" through the component table's gravity rows.
+#include "floptle/core/scene/gravity_desc.h"
+
+#include <cmath>
+#include <initializer_list>
+
+#include "floptle/core/scene/component_values.h"
+
+namespace floptle::scene {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Expected<void> all(std::initializer_list<Expected<void>> reads) {
+  for (const Expected<void>& r : reads)
+    if (!r) return r.error();
+  return {};
+}
+
+Expected<Vec3> unit(Vec3 v, const std::string& where) {
+  const float len = glm::length(v);
+  if (!(len > 1e-6f)) return Error{where, "must not be zero"};
+  return v / len;
+}
+
+Expected<void> readRegion(const Json& item, const std::string& at, GravityFieldDesc& out) {
+  if (!item.is_object() || !item.contains("shape") || !item["shape"].is_string())
+    return Error{at + "/shape", "a region needs \"shape\": \"box\" or \"sphere\""};
+  const std::string shape = item["shape"].get<std::string>();
+  if (shape == "box") {
+    auto in = ComponentReader::open(item, "gravity_box_region", at);
+    if (!in) return in.error();
+    GravityBoxRegion r;
+    auto read = all({in->onlyKnownKeys(), in->vec3("center", r.center), in->vec3("half_extents", r.halfExtents),
+                     in->vec3("direction", r.direction), in->number("strength", r.strength)});
+    if (!read) return read.error();
+    if (in->has("rotation")) {
+      double q[4];
+      if (auto rot = in->vector("rotation", q); !rot) return rot.error();
+      r.rotation = glm::normalize(Quat(float(q[3]), float(q[0]), float(q[1]), float(q[2])));
+    }
+    auto direction = unit(r.direction, at + "/direction");
+    if (!direction) return direction.error();
+    r.direction = *direction;
+    out.boxes.push_back(r);
+    return {};
+  }
+  if (shape == "sphere") {
+    auto in = ComponentReader::open(item, "gravity_sphere_region", at);
+    if (!in) return in.error();
+    GravitySphereRegion r;
+    std::string radial = "in";
+    auto read = all({in->onlyKnownKeys(), in->vec3("center", r.center), in->number("radius", r.radius),
+                     in->string("radial", radial), in->number("strength", r.strength)});
+    if (!read) return read.error();
+    r.outward = radial == "out";
+    out.spheres.push_back(r);
+    return {};
+  }
+  return Error{at + "/shape", "must be \"box\" or \"sphere\", found \"" + shape + "\""};
+}
+
+Expected<void> readSource(const Json& item, const std::string& at, GravityFieldDesc& out) {
+  if (!item.is_object() || !item.contains("type") || !item["type"].is_string())
+    return Error{at + "/type", "a source needs \"type\": \"point\", \"sphere\", \"line\" or \"planet\""};
+  const std::string type = item["type"].get<std::string>();
+  GravitySource s;
+  Expected<void> read;
+  if (type == "point") {
+    auto in = ComponentReader::open(item, "gravity_point", at);
+    if (!in) return in.error();
+    s.type = GravitySource::Type::Point;
+    read = all({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass)});
+  } else if (type == "sphere") {
+    auto in = ComponentReader::open(item, "gravity_sphere", at);
+    if (!in) return in.error();
+    s.type = GravitySource::Type::Sphere;
+    read = all({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass),
+                in->number("radius", s.radius), in->number("r_outer", s.rOuter)});
+  } else if (type == "line") {
+    auto in = ComponentReader::open(item, "gravity_line", at);
+    if (!in) return in.error();
+    s.type = GravitySource::Type::Line;
+    read = all({in->onlyKnownKeys(), in->vec3("a", s.center), in->vec3("b", s.end),
+                in->number("lambda", s.mass), in->number("r_outer", s.rOuter)});
+  } else if (type == "planet") {
+    auto in = ComponentReader::open(item, "gravity_planet", at);
+    if (!in) return in.error();
+    s.type = GravitySource::Type::Planet;
+    read = all({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("strength", s.strength),
+                in->number("r_outer", s.rOuter)});
+  } else {
+    return Error{at + "/type", "must be \"point\", \"sphere\", \"line\" or \"planet\", found \"" + type + "\""};
+  }
+  if (!read) return read.error();
+  out.sources.push_back(s);
+  return {};
+}
+
+}  // namespace
+
+Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::string& pointer) {
+  GravityFieldDesc desc;
+  if (gravity.is_array()) {
+    // The vector form: {"global": [x, y, z]}.
+    Json wrapped = Json::object();
+    wrapped["global"] = gravity;
+    auto in = ComponentReader::open(wrapped, "gravity_field", pointer);
+    if (!in) return in.error();
+    Vec3 g(0.0f);
+    if (auto r = in->vec3("global", g); !r) return Error{pointer, r.error().what};
+    desc.global = g;
+    return desc;
+  }
+  for (const char* tier : {"sdf", "density"})
+    if (gravity.is_object() && gravity.contains(tier))
+      return Error{pointer + "/" + tier, "this gravity tier is not supported by this build yet"};
+  auto in = ComponentReader::open(gravity, "gravity_field", pointer);
+  if (!in) return in.error();
+  if (auto r = in->number("G", desc.G); !r) return r.error();
+  if (in->has("global")) {
+    Vec3 g(0.0f);
+    if (auto r = in->vec3("global", g); !r) return r.error();
+    desc.global = g;
+  }
+  for (const char* list : {"regions", "sources"}) {
+    if (!gravity.contains(list)) continue;
+    const Json& items = gravity[list];
+    const std::string at = pointer + "/" + list;
+    if (!items.is_array()) return Error{at, "must be an array"};
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string item = at + "/" + std::to_string(i);
+      auto read = std::string(list) == "regions" ? readRegion(items[i], item, desc)
+                                                 : readSource(items[i], item, desc);
+      if (!read) return read.error();
+    }
+  }
+  for (auto it = gravity.begin(); it != gravity.end(); ++it) {
+    const std::string& key = it.key();
+    if (key != "G" && key != "global" && key != "regions" && key != "sources")
+      return Error{pointer + "/" + key, "is not a key of the gravity field (G, global, regions, sources)"};
+  }
+  return desc;
+}
+
+}  // namespace floptle::scene

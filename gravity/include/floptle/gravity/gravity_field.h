@@ -1,0 +1,32 @@
+#pragma once
+// GravityField: the scene's gravity as the field bodies sample (seed 001, tiers 0 and 1):
+//   g(p) = global + sum of the regions p is inside + sum of the sources
+// Regions: a rotated box (strength x its unit world direction inside) and a sphere (radial,
+// in or out, inside). Sources: a point mass, g = -G M (p - c) / |p - c|^3; a uniform ball,
+// the same outside its radius and -G M (p - c) / R^3 inside (the shell theorem); a rod,
+// g = -2 G lambda (p - c_perp) / |p - c_perp|^2 with c_perp the nearest point of the segment;
+// a simple planet, -strength normalize(p - c). A source with rOuter > 0 pulls nothing at or
+// past that distance. At a source's singular point (p on a point mass or on the rod) it
+// pulls nothing. Absent tiers cost nothing: an empty field is one addition.
+#include "floptle/core/scene/gravity_desc.h"
+#include "floptle/physics/gravity_sampler.h"
+
+namespace floptle::gravity {
+
+class GravityField final : public physics::GravitySampler {
+ public:
+  explicit GravityField(scene::GravityFieldDesc desc) : desc_(std::move(desc)) {}
+
+  Vec3 sample(Vec3 p, double t) const override;
+  const scene::GravityFieldDesc& desc() const { return desc_; }
+
+  /// One term of the sum, for tests and the editor's drawing (m/s^2).
+  static Vec3 boxRegion(const scene::GravityBoxRegion& r, Vec3 p);
+  static Vec3 sphereRegion(const scene::GravitySphereRegion& r, Vec3 p);
+  static Vec3 source(const scene::GravitySource& s, float G, Vec3 p);
+
+ private:
+  scene::GravityFieldDesc desc_;
+};
+
+}  // namespace floptle::gravity

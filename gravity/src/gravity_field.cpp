@@ -1,0 +1,58 @@
+// GravityField: the sum of the scene's gravity terms at a point (closed forms in the header).
+#include "floptle/gravity/gravity_field.h"
+
+#include <cmath>
+
+namespace floptle::gravity {
+
+using scene::GravitySource;
+
+Vec3 GravityField::boxRegion(const scene::GravityBoxRegion& r, Vec3 p) {
+  const Vec3 local = glm::conjugate(r.rotation) * (p - r.center);
+  const Vec3 a = glm::abs(local);
+  if (a.x > r.halfExtents.x || a.y > r.halfExtents.y || a.z > r.halfExtents.z) return Vec3(0.0f);
+  return r.direction * r.strength;
+}
+
+Vec3 GravityField::sphereRegion(const scene::GravitySphereRegion& r, Vec3 p) {
+  const Vec3 d = p - r.center;
+  const float len = glm::length(d);
+  if (!(len < r.radius) || !(len > 0.0f)) return Vec3(0.0f);
+  return (r.outward ? r.strength : -r.strength) * (d / len);
+}
+
+Vec3 GravityField::source(const GravitySource& s, float G, Vec3 p) {
+  Vec3 d;
+  if (s.type == GravitySource::Type::Line) {
+    const Vec3 ab = s.end - s.center;
+    const float len2 = glm::dot(ab, ab);
+    const float u = len2 > 0.0f ? std::clamp(glm::dot(p - s.center, ab) / len2, 0.0f, 1.0f) : 0.0f;
+    d = p - (s.center + ab * u);
+  } else {
+    d = p - s.center;
+  }
+  const float r = glm::length(d);
+  if (!(r > 0.0f) || (s.rOuter > 0.0f && r >= s.rOuter)) return Vec3(0.0f);
+  switch (s.type) {
+    case GravitySource::Type::Point:
+      return -G * s.mass * d / (r * r * r);
+    case GravitySource::Type::Sphere:
+      if (r < s.radius) return -G * s.mass * d / (s.radius * s.radius * s.radius);
+      return -G * s.mass * d / (r * r * r);
+    case GravitySource::Type::Line:
+      return -2.0f * G * s.mass * d / (r * r);
+    case GravitySource::Type::Planet:
+      return -s.strength * (d / r);
+  }
+  return Vec3(0.0f);
+}
+
+Vec3 GravityField::sample(Vec3 p, double) const {
+  Vec3 g = desc_.global.value_or(Vec3(0.0f));
+  for (const scene::GravityBoxRegion& r : desc_.boxes) g += boxRegion(r, p);
+  for (const scene::GravitySphereRegion& r : desc_.spheres) g += sphereRegion(r, p);
+  for (const GravitySource& s : desc_.sources) g += source(s, desc_.G, p);
+  return isFinite(g) ? g : Vec3(0.0f);
+}
+
+}  // namespace floptle::gravity

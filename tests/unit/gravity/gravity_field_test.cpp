@@ -1,0 +1,110 @@
+// The gravity field's tiers 0 and 1 against their closed forms, composition as the sum, and
+// the scene's two forms of "gravity".
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "floptle/core/scene/scene.h"
+#include "floptle/gravity/gravity_field.h"
+
+namespace floptle::gravity {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using scene::GravitySource;
+constexpr float kPi = 3.14159265358979f;
+
+void expectNear(Vec3 a, Vec3 b, float tolerance) {
+  EXPECT_LE(glm::length(a - b), tolerance) << "(" << a.x << ", " << a.y << ", " << a.z << ") vs (" << b.x
+                                           << ", " << b.y << ", " << b.z << ")";
+}
+
+scene::GravityFieldDesc parsed(const char* text) {
+  auto desc = scene::readGravityField(Json::parse(text), "/settings/gravity");
+  EXPECT_TRUE(desc) << (desc ? "" : desc.error().message());
+  return desc ? desc.value() : scene::GravityFieldDesc{};
+}
+
+TEST(GravityField, ThePointSourceIsNewtonsLaw) {
+  const GravityField field(parsed(R"({"G": 2, "sources": [{"type": "point", "center": [1, 2, 3], "mass": 50}]})"));
+  for (Vec3 p : {Vec3(4, 2, 3), Vec3(1, -8, 3), Vec3(3, 4, 5)}) {
+    const Vec3 d = p - Vec3(1, 2, 3);
+    const float r = glm::length(d);
+    expectNear(field.sample(p, 0.0), -2.0f * 50.0f * d / (r * r * r), 1e-6f);
+  }
+  expectNear(field.sample(Vec3(1, 2, 3), 0.0), Vec3(0.0f), 0.0f);  // the singular point pulls nothing
+}
+
+TEST(GravityField, TheBallIsLinearInsideAndCutOffPastItsOuterRadius) {
+  const GravityField field(parsed(
+      R"({"sources": [{"type": "sphere", "center": [0, 0, 0], "mass": 1000, "radius": 10, "r_outer": 50}]})"));
+  // Outside: G M / r^2 towards the centre; inside: G M r / R^3 (shell theorem); past r_outer: 0.
+  expectNear(field.sample(Vec3(20, 0, 0), 0.0), Vec3(-1000.0f / 400.0f, 0, 0), 1e-6f);
+  expectNear(field.sample(Vec3(0, 5, 0), 0.0), Vec3(0, -1000.0f * 5.0f / 1000.0f, 0), 1e-6f);
+  expectNear(field.sample(Vec3(0, 0, 10), 0.0), Vec3(0, 0, -10.0f), 1e-5f);  // continuous at R
+  expectNear(field.sample(Vec3(0, 0, 50), 0.0), Vec3(0.0f), 0.0f);
+}
+
+TEST(GravityField, TheRodPullsTowardsItsNearestPointAsTwoGLambdaOverR) {
+  const GravityField field(parsed(
+      R"({"G": 0.5, "sources": [{"type": "line", "a": [0, 0, 0], "b": [0, 10, 0], "lambda": 8}]})"));
+  // Beside the rod: towards the axis, 2 G lambda / r.
+  expectNear(field.sample(Vec3(2, 5, 0), 0.0), Vec3(-2.0f * 0.5f * 8.0f / 2.0f, 0, 0), 1e-6f);
+  // Past its end: towards the end point.
+  const Vec3 d = Vec3(0, 13, 4) - Vec3(0, 10, 0);
+  expectNear(field.sample(Vec3(0, 13, 4), 0.0), -2.0f * 0.5f * 8.0f * d / glm::dot(d, d), 1e-6f);
+}
+
+TEST(GravityField, ThePlanetPullsWithConstantStrengthInsideItsOuterRadius) {
+  const GravityField field(parsed(
+      R"({"sources": [{"type": "planet", "center": [0, -20, 0], "strength": 9.81, "r_outer": 60}]})"));
+  expectNear(field.sample(Vec3(0, 0, 0), 0.0), Vec3(0, -9.81f, 0), 1e-5f);
+  expectNear(field.sample(Vec3(30, -20, 0), 0.0), Vec3(-9.81f, 0, 0), 1e-5f);
+  expectNear(field.sample(Vec3(0, 40, 0), 0.0), Vec3(0.0f), 0.0f);
+}
+
+TEST(GravityField, RegionsApplyInsideAndNothingOutside) {
+  // A box turned 90 degrees about Z (half extents 1 x 4 x 1 become 4 x 1 x 1 in the world),
+  // pulling up; a sphere pushing out.
+  const float s = std::sqrt(0.5f);
+  Json text = Json::parse(R"({"regions": [
+      {"shape": "box", "center": [0, 0, 0], "half_extents": [1, 4, 1], "direction": [0, 2, 0], "strength": 5},
+      {"shape": "sphere", "center": [10, 0, 0], "radius": 3, "radial": "out", "strength": 2}]})");
+  text["regions"][0]["rotation"] = {0.0f, 0.0f, s, s};
+  auto desc = scene::readGravityField(text, "/settings/gravity");
+  ASSERT_TRUE(desc) << desc.error().message();
+  const GravityField field(desc.value());
+  expectNear(field.sample(Vec3(3.5f, 0, 0), 0.0), Vec3(0, 5, 0), 1e-6f);  // inside the turned box
+  expectNear(field.sample(Vec3(0, 3.5f, 0), 0.0), Vec3(0.0f), 0.0f);      // outside it
+  expectNear(field.sample(Vec3(12, 0, 0), 0.0), Vec3(2, 0, 0), 1e-6f);
+  expectNear(field.sample(Vec3(14, 0, 0), 0.0), Vec3(0.0f), 0.0f);
+}
+
+TEST(GravityField, TheFieldIsTheSumOfItsTerms) {
+  const GravityField field(parsed(R"({"G": 3, "global": [0, -1, 0],
+      "regions": [{"shape": "sphere", "center": [0, 0, 0], "radius": 100, "strength": 1}],
+      "sources": [{"type": "point", "center": [5, 0, 0], "mass": 10},
+                  {"type": "planet", "center": [0, 0, 5], "strength": 2, "r_outer": 100}]})"));
+  const scene::GravityFieldDesc& d = field.desc();
+  for (Vec3 p : {Vec3(1, 2, 3), Vec3(-7, 4, 0.5f), Vec3(20, -3, 9)}) {
+    Vec3 sum = *d.global + GravityField::sphereRegion(d.spheres[0], p);
+    for (const GravitySource& s : d.sources) sum += GravityField::source(s, d.G, p);
+    EXPECT_EQ(field.sample(p, 0.0), sum);
+  }
+}
+
+TEST(GravityField, TheVectorFormIsTheGlobalTierAndBadInputNamesWhere) {
+  const scene::GravityFieldDesc vector = parsed("[0, -3, 0]");
+  ASSERT_TRUE(vector.global);
+  EXPECT_EQ(*vector.global, Vec3(0, -3, 0));
+  auto bad = scene::readGravityField(Json::parse(R"({"sources": [{"type": "point", "mass": -1}]})"),
+                                     "/settings/gravity");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().where, "/settings/gravity/sources/0/mass");
+  auto tier = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81}})"), "/settings/gravity");
+  ASSERT_FALSE(tier);
+  EXPECT_EQ(tier.error().where, "/settings/gravity/sdf");
+}
+
+}  // namespace
+}  // namespace floptle::gravity

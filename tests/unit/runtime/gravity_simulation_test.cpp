@@ -1,0 +1,75 @@
+// Bodies in the scene's gravity field, assembled by the runtime: an orbit's period against
+// Kepler's, and a ship (response 0) that obeys none of the field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "floptle/core/scene/scene.h"
+#include "floptle/runtime/scene_runtime.h"
+
+namespace floptle::runtime {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr float kPi = 3.14159265358979f;
+
+void expectNear(Vec3 a, Vec3 b, float tolerance) {
+  EXPECT_LE(glm::length(a - b), tolerance) << "(" << a.x << ", " << a.y << ", " << a.z << ") vs (" << b.x
+                                           << ", " << b.y << ", " << b.z << ")";
+}
+
+/// A scene of one dynamic ball (response r) at (r0, 0, 0) moving at v along +Z around a
+/// point mass M at the origin (G = 1), nothing to collide with.
+Json orbitScene(float r0, float mass, float speed, float response) {
+  Json doc = Json::parse(R"({"format": "floptle.scene", "version": 1,
+    "materials": [{"id": "m", "color": [1, 1, 1], "density": 100}],
+    "settings": {"gravity": {"sources": [{"type": "point", "center": [0, 0, 0]}]}},
+    "nodes": [{"name": "moon", "shape": {"type": "sphere", "radius": 0.1}, "material": "m",
+               "collider": {"body": "dynamic"}}]})");
+  doc["settings"]["gravity"]["sources"][0]["mass"] = mass;
+  doc["nodes"][0]["transform"]["position"] = {r0, 0.0f, 0.0f};
+  doc["nodes"][0]["collider"]["velocity"] = {0.0f, 0.0f, speed};
+  doc["nodes"][0]["gravity"]["response"] = response;
+  return doc;
+}
+
+SceneRuntime built(const Json& doc) {
+  auto sc = scene::buildScene(doc);
+  EXPECT_TRUE(sc) << (sc ? "" : sc.error().message());
+  auto rt = SceneRuntime::build(doc, sc.value());
+  EXPECT_TRUE(rt) << (rt ? "" : rt.error().message());
+  return std::move(rt.value());
+}
+
+TEST(GravityInTheSimulation, ABodyAtCircularSpeedOrbitsWithKeplersPeriod) {
+  const float r0 = 10.0f, M = 1000.0f;
+  const float v = std::sqrt(M / r0);  // G = 1
+  const double period = 2.0 * kPi * std::sqrt(r0 * r0 * r0 / M);
+  SceneRuntime rt = built(orbitScene(r0, M, v, 1.0f));
+  physics::Simulation& sim = *rt.physics();
+  // The period: the time between two crossings of the +X axis going the same way (z: - to +).
+  double lastZ = 0.0, firstCrossing = -1.0, secondCrossing = -1.0;
+  for (int i = 0; i < 2000 && secondCrossing < 0.0; ++i) {
+    rt.step();
+    const Vec3 p = sim.bodies().state(0).position;
+    ASSERT_NEAR(glm::length(p), r0, 0.05f * r0) << "tick " << sim.tick();
+    if (p.x > 0.0f && lastZ < 0.0 && p.z >= 0.0f) {
+      const double t = sim.time() - sim.settings().fixedDt * double(p.z) / (double(p.z) - lastZ);
+      (firstCrossing < 0.0 ? firstCrossing : secondCrossing) = t;
+    }
+    lastZ = p.z;
+  }
+  ASSERT_GT(secondCrossing, 0.0);
+  EXPECT_NEAR(secondCrossing - firstCrossing, period, 0.02 * period);
+}
+
+TEST(GravityInTheSimulation, AShipWithResponseZeroFliesStraightOn) {
+  SceneRuntime rt = built(orbitScene(10.0f, 1000.0f, 3.0f, 0.0f));
+  physics::Simulation& sim = *rt.physics();
+  for (int i = 0; i < 120; ++i) rt.step();
+  expectNear(sim.bodies().state(0).position, Vec3(10.0f, 0.0f, 3.0f * 2.0f), 1e-4f);
+  expectNear(sim.bodyGravity(0), Vec3(0.0f), 0.0f);
+}
+
+}  // namespace
+}  // namespace floptle::runtime

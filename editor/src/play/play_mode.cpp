@@ -30,7 +30,7 @@ const char* kTintFrame = "border: 3px solid #e8921a; background: transparent;";
 
 }  // namespace
 
-PlayMode::PlayMode(MainWindow& window) : QObject(nullptr), window_(window) {
+PlayMode::PlayMode(MainWindow& window) : QObject(nullptr), window_(window), session_(&window.meshCache()) {
   connect(&session_, &PlaySession::stateChanged, this, &PlayMode::onStateChanged);
   connect(&session_, &PlaySession::ticked, this, &PlayMode::onTicked);
   connect(&session_, &PlaySession::message, window_.log(), &LogPanel::appendMessage);

@@ -11,7 +11,8 @@
 
 namespace floptle::editor {
 
-PlaySession::PlaySession(QObject* parent) : QObject(parent) {
+PlaySession::PlaySession(physics::MeshColliderCache* meshCache, QObject* parent)
+    : QObject(parent), meshCache_(meshCache) {
   timer_ = new QTimer(this);
   timer_->setInterval(16);  // ~60 Hz frames; the fixed-step clock decides the ticks
   connect(timer_, &QTimer::timeout, this, &PlaySession::onTimer);
@@ -27,8 +28,10 @@ Expected<void> PlaySession::start(const Json& documentJson, const QString& fileP
   const std::filesystem::path dir =
       filePath.isEmpty() ? std::filesystem::path()
                          : std::filesystem::path(QFileInfo(filePath).absolutePath().toStdString());
-  auto built = runtime::SceneRuntime::build(copy->json(), copy->derived().scene,
-                                            runtime::BuildOptions{dir});
+  runtime::BuildOptions options;
+  options.sceneDir = dir;
+  options.meshCache = meshCache_;
+  auto built = runtime::SceneRuntime::build(copy->json(), copy->derived().scene, options);
   if (!built) return built.error();
   copy_ = std::move(copy);
   filePath_ = filePath;

@@ -9,6 +9,8 @@
 // the values the running simulation can take live (material friction / restitution /
 // density, character and vehicle controller values, the whole Drift tuning) are installed in
 // it at once; geometry edits wait for the next Play. stop() drops the copy and the simulation.
+// Mesh colliders are built through the mesh cache the session is given (the editor's), so a
+// second Play neither imports nor bakes.
 //
 // Time: a QTimer (~60 Hz) measures the wall time between frames and feeds it to the
 // simulation's FixedStepClock (the same clamp / tick cap / debt rules as Simulation::advance
@@ -32,6 +34,7 @@
 class QTimer;
 
 namespace floptle::physics {
+class MeshColliderCache;
 class Simulation;
 }
 namespace floptle::drift {
@@ -61,7 +64,8 @@ class PlaySession : public QObject {
   Q_OBJECT
 
  public:
-  explicit PlaySession(QObject* parent = nullptr);
+  /// Mesh colliders are built through `meshCache` (null: none); it must outlive the session.
+  explicit PlaySession(physics::MeshColliderCache* meshCache = nullptr, QObject* parent = nullptr);
   ~PlaySession() override;
 
   /// Builds the simulation from a copy of `documentJson` and starts playing. `filePath`
@@ -152,6 +156,7 @@ class PlaySession : public QObject {
   QTimer* timer_ = nullptr;
   QElapsedTimer frameClock_;
   double stepMs_ = 0.0;
+  physics::MeshColliderCache* meshCache_ = nullptr;
 };
 
 }  // namespace floptle::editor

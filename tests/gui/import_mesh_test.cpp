@@ -4,6 +4,7 @@
 // document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field",
 // and Play (and any collision world of the scene) finds that bake in the mesh collider cache.
 #include "import_test_support.h"
+#include "play_test_support.h"
 
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -244,6 +245,7 @@ TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
   PlaySession& session = window().playMode()->session();
   for (int play = 0; play < 2; ++play) {
     window().action("actionPlay")->trigger();
+    ASSERT_TRUE(waitForBuild(session));
     ASSERT_EQ(session.state(), PlayState::Playing);
     const physics::MeshColliderCacheStats played = window().meshCache().stats();
     EXPECT_EQ(played.bakes, 1u) << "Play baked the imported mesh again";

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "commands.h"
-#include "progress_lines.h"
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/brickmap/brick_map_vdb.h"
 #include "floptle/core/scene/scene.h"
@@ -18,6 +17,7 @@
 #include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/physics/scene_collision.h"
 #include "floptle/physics/tri_mesh_collider.h"
+#include "progress_lines.h"
 
 namespace floptle::cli {
 namespace {

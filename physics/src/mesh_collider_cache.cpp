@@ -216,8 +216,10 @@ std::optional<MeshKey> keyOf(const MeshColliderRequest& request) {
 
 }  // namespace
 
-Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request, MeshColliderCache* owner,
-                                              const BakeProgress& progress, const std::atomic<bool>* cancel) {
+Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request,
+                                              MeshColliderCache* owner,
+                                              const BakeProgress& progress,
+                                              const std::atomic<bool>* cancel) {
   const float importShare = request.bakeField ? kImportShareWithBake : kImportShareWithoutBake;
   auto report = [&](float fraction, std::string_view stage) {
     if (progress) progress(fraction, stage);
@@ -267,10 +269,17 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
   return built;
 }
 
-MeshColliderCache::MeshColliderCache(std::size_t budgetBytes) : store_(std::make_unique<Store>(budgetBytes)) {}
+MeshColliderCache::MeshColliderCache(std::size_t budgetBytes)
+    : store_(std::make_unique<Store>(budgetBytes)) {}
 MeshColliderCache::~MeshColliderCache() = default;
-MeshColliderCacheStats MeshColliderCache::stats() const { return store_->stats(); }
-void MeshColliderCache::clear() { store_->clear(); }
-void MeshColliderCache::setBudget(std::size_t bytes) { store_->setBudget(bytes); }
+MeshColliderCacheStats MeshColliderCache::stats() const {
+  return store_->stats();
+}
+void MeshColliderCache::clear() {
+  store_->clear();
+}
+void MeshColliderCache::setBudget(std::size_t bytes) {
+  store_->setBudget(bytes);
+}
 
 }  // namespace floptle::physics

@@ -70,7 +70,8 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
                                              const std::filesystem::path& sceneDir,
                                              const ColliderBuildOptions& options) {
   CollisionWorld world;
-  const float share = scene.nodes.empty() ? 1.0f : 1.0f / float(scene.nodes.size());  // per node (-)
+  const float share =
+      scene.nodes.empty() ? 1.0f : 1.0f / float(scene.nodes.size());  // per node (-)
   for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
     const scene::SceneNode& node = scene.nodes[i];
     if (options.cancel && options.cancel->load()) return Error{"", "cancelled"};
@@ -78,7 +79,8 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
     ColliderBuildOptions nodeOptions = options;
     if (options.progress) {
       const float start = float(i) * share;
-      nodeOptions.progress = [&options, &node, start, share](float fraction, std::string_view stage) {
+      nodeOptions.progress = [&options, &node, start, share](float fraction,
+                                                             std::string_view stage) {
         options.progress(start + fraction * share, "'" + node.name + "': " + std::string(stage));
       };
       options.progress(start, "'" + node.name + "'");

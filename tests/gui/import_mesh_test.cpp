@@ -271,7 +271,8 @@ TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
   QTemporaryDir dir;
   const MeshImportRequest request = bakedCubeRequest(dir);
   std::vector<float> fractions;
-  auto result = runMeshImport(request, cache, [&](float f, std::string_view) { fractions.push_back(f); });
+  auto result =
+      runMeshImport(request, cache, [&](float f, std::string_view) { fractions.push_back(f); });
   ASSERT_TRUE(result.ok()) << result.error().message();
   EXPECT_EQ(result->mesh.triangleCount(), 12u);
   EXPECT_GT(result->bakedBricks, 0u);
@@ -297,7 +298,11 @@ TEST(ImportMeshJob, SceneBuiltAfterTheImportReusesItsBake) {
   // Cancelled once the bake runs: an error, nothing cached.
   std::atomic<bool> cancel{false};
   auto cancelled = runMeshImport(
-      request, cache, [&](float, std::string_view stage) { if (stage == "sampling bricks") cancel.store(true); }, &cancel);
+      request, cache,
+      [&](float, std::string_view stage) {
+        if (stage == "sampling bricks") cancel.store(true);
+      },
+      &cancel);
   ASSERT_FALSE(cancelled.ok());
   EXPECT_EQ(cancelled.error().what, "cancelled");
   EXPECT_EQ(cache.stats().entries, 0u);

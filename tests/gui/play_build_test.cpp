@@ -24,7 +24,8 @@ namespace {
 /// A height-field terrain of cells x cells quads (2 triangles each), `spacing` m apart, as OBJ.
 std::string terrainObj(int cells, float spacing) {
   std::string obj;
-  obj.reserve(std::size_t(cells + 1) * std::size_t(cells + 1) * 40 + std::size_t(cells) * cells * 60);
+  obj.reserve(std::size_t(cells + 1) * std::size_t(cells + 1) * 40 +
+              std::size_t(cells) * cells * 60);
   const float half = 0.5f * float(cells) * spacing;
   for (int j = 0; j <= cells; ++j)
     for (int i = 0; i <= cells; ++i) {
@@ -96,7 +97,8 @@ TEST_F(PlayBuildTest, LargeMeshBuildShowsProgressKeepsTheWindowLiveAndCancels) {
   EXPECT_TRUE(window().action("actionStop")->isEnabled());
   frames = 0;
   // Longer than kBuildDialogDelayMs: the progress dialog shows, the event loop runs meanwhile.
-  ASSERT_TRUE(waitFor([&] { return play().buildProgressDialog() != nullptr || !session().building(); }, 30000));
+  ASSERT_TRUE(waitFor(
+      [&] { return play().buildProgressDialog() != nullptr || !session().building(); }, 30000));
   ASSERT_TRUE(session().building()) << "the terrain was built before its dialog could show";
   QProgressDialog* dialog = play().buildProgressDialog();
   ASSERT_NE(dialog, nullptr);

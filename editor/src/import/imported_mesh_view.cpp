@@ -112,7 +112,8 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
     }
     sync();
   });
-  watcher->setFuture(QtConcurrent::run([path = source.path, options = source.options, cache = meshCache_] {
+  watcher->setFuture(QtConcurrent::run([path = source.path, options = source.options,
+                                        cache = meshCache_] {
     auto load = std::make_shared<Load>();
     load->path = path;
     if (cache) {
@@ -129,8 +130,10 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
     }
     // No cache, or a mesh the collider refuses (degenerate: drawn, not pickable): the file alone.
     auto mesh = asset::importMesh(std::filesystem::path(path), options);
-    if (mesh.ok()) load->mesh = std::make_shared<const asset::TriangleMesh>(std::move(mesh).value());
-    else load->error = mesh.error().message();
+    if (mesh.ok())
+      load->mesh = std::make_shared<const asset::TriangleMesh>(std::move(mesh).value());
+    else
+      load->error = mesh.error().message();
     return load;
   }));
 }

@@ -31,7 +31,8 @@ constexpr int kProgressPollMs = 50;
 constexpr int kProgressSteps = 1000;
 }  // namespace
 
-MeshImporter::MeshImporter(EditorDocument& document, physics::MeshColliderCache& cache, QWidget* dialogParent)
+MeshImporter::MeshImporter(EditorDocument& document, physics::MeshColliderCache& cache,
+                           QWidget* dialogParent)
     : QObject(dialogParent), document_(document), cache_(cache), dialogParent_(dialogParent) {
   watcher_ = new QFutureWatcher<Expected<MeshImportResult>>(this);
   connect(watcher_, &QFutureWatcherBase::finished, this, &MeshImporter::onFinished);

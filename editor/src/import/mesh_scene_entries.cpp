@@ -6,7 +6,8 @@
 
 namespace floptle::editor {
 
-Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request, physics::MeshColliderCache& cache,
+Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
+                                         physics::MeshColliderCache& cache,
                                          const asset::ImportProgress& progress,
                                          const std::atomic<bool>* cancel) {
   const std::string file = request.file.string();

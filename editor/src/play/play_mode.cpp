@@ -36,7 +36,8 @@ constexpr int kProgressSteps = 1000;
 
 }  // namespace
 
-PlayMode::PlayMode(MainWindow& window) : QObject(nullptr), window_(window), session_(&window.meshCache()) {
+PlayMode::PlayMode(MainWindow& window)
+    : QObject(nullptr), window_(window), session_(&window.meshCache()) {
   connect(&session_, &PlaySession::stateChanged, this, &PlayMode::onStateChanged);
   connect(&session_, &PlaySession::buildingChanged, this, &PlayMode::onBuildingChanged);
   connect(&session_, &PlaySession::buildProgress, this, &PlayMode::onBuildProgress);
@@ -143,7 +144,8 @@ void PlayMode::onBuildProgress(float fraction, const QString& stage) {
   if (!buildDialog_) {
     if (buildClock_.elapsed() < kBuildDialogDelayMs) return;
     // Not modal: the window stays usable, and Play or Stop in it cancels as Cancel here does.
-    buildDialog_ = new QProgressDialog(tr("Building the simulation..."), tr("Cancel"), 0, kProgressSteps, &window_);
+    buildDialog_ = new QProgressDialog(tr("Building the simulation..."), tr("Cancel"), 0,
+                                       kProgressSteps, &window_);
     buildDialog_->setObjectName("playBuildProgress");
     buildDialog_->setWindowTitle(tr("Play"));
     buildDialog_->setWindowModality(Qt::NonModal);
@@ -327,7 +329,8 @@ void PlayMode::updateActions() {
     playAction_->setToolTip(tr("Cancel building the simulation (Ctrl+P / F5)"));
   } else {
     playAction_->setText(state == PlayState::Playing ? tr("&Pause") : tr("&Play"));
-    playAction_->setToolTip(state == PlayState::Playing ? tr("Pause (Ctrl+P / F5)") : tr("Play (Ctrl+P / F5)"));
+    playAction_->setToolTip(state == PlayState::Playing ? tr("Pause (Ctrl+P / F5)")
+                                                        : tr("Play (Ctrl+P / F5)"));
   }
   stopAction_->setEnabled(state != PlayState::Stopped || session_.building());
 }

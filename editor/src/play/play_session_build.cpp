@@ -57,9 +57,9 @@ Expected<void> PlaySession::start(const Json& documentJson, const QString& fileP
   auto build = std::make_shared<Build>();
   build->document = &copy->json();
   build->scene = &copy->derived().scene;
-  build->options.sceneDir = filePath.isEmpty()
-                                ? std::filesystem::path()
-                                : std::filesystem::path(QFileInfo(filePath).absolutePath().toStdString());
+  build->options.sceneDir =
+      filePath.isEmpty() ? std::filesystem::path()
+                         : std::filesystem::path(QFileInfo(filePath).absolutePath().toStdString());
   build->options.meshCache = meshCache_;
   buildCopy_ = std::move(copy);
   filePath_ = filePath;
@@ -104,12 +104,14 @@ void PlaySession::onBuildFinished() {
   emit buildingChanged(false);
   // A cancel wins even over a finished build: the user asked for nothing to run.
   if (build->cancel.load()) {
-    emit buildFailed(tr("Play cancelled while the simulation was being built; the scene is as it was"), true);
+    emit buildFailed(
+        tr("Play cancelled while the simulation was being built; the scene is as it was"), true);
     emit buildFinished(false);
     return;
   }
   if (!build->result || !build->result->ok()) {
-    const std::string why = build->result ? build->result->error().message() : "the build did not run";
+    const std::string why =
+        build->result ? build->result->error().message() : "the build did not run";
     emit buildFailed(QString::fromStdString(why), false);
     emit buildFinished(false);
     return;

@@ -36,10 +36,9 @@ Aabb regionFor(const Aabb& box) {
 /// mesh is taken as its triangle mesh even when it collides as a baked field (the same
 /// surface, without the bake's cost). Also fills the drawn-surface settings: a terrain draws
 /// at its own cell size and bounds.
-Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(const scene::SceneNode& node,
-                                                              const std::filesystem::path& sceneDir,
-                                                              physics::MeshColliderCache* meshCache,
-                                                              physics::DrawnSurfaceSettings& settings) {
+Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(
+    const scene::SceneNode& node, const std::filesystem::path& sceneDir,
+    physics::MeshColliderCache* meshCache, physics::DrawnSurfaceSettings& settings) {
   if (node.collider && !node.collider->collidable) return std::unique_ptr<physics::CollisionShape>{};
   if (node.hasComponent("mesh")) {
     nlohmann::ordered_json component = node.components["mesh"];

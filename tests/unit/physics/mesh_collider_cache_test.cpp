@@ -160,7 +160,8 @@ TEST_F(MeshColliderCacheTest, APassingTransformIsFoundButNotKept) {
   Transform moved;
   moved.position = Vec3(3.0f, 0.0f, 0.0f);
   for (int i = 0; i < 2; ++i) {
-    auto passing = makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, through(cache_, false));
+    auto passing =
+        makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, through(cache_, false));
     ASSERT_TRUE(passing.ok());
     EXPECT_NEAR((*passing)->distance(Vec3(3.0f, 0.0f, 0.0f), 0.0), -0.5f, 1e-6f);
   }
@@ -340,7 +341,7 @@ TEST_F(MeshColliderCacheTest, LeastRecentlyUsedGoesBeyondTheBudget) {
   ASSERT_GT(one, 0u);
   ASSERT_TRUE(make({{"file", "b.obj"}}));
   EXPECT_EQ(cache_.stats().bytes, 2 * one);
-  cache_.setBudget(2 * one + one / 2);  // room for two
+  cache_.setBudget(2 * one + one / 2);            // room for two
   ASSERT_TRUE(make({{"file", "a.obj"}}));         // a is now the most recent
   EXPECT_EQ(cache_.stats().hits, 1u);
   ASSERT_TRUE(make({{"file", "c.obj"}}));         // b goes
@@ -374,14 +375,16 @@ TEST_F(MeshColliderCacheTest, CancelledBakeCachesNothing) {
       request,
       [&](float f, std::string_view stage) {
         fractions.push_back(f);
-        if (stage.find("BVH") != std::string_view::npos) cancel.store(true);  // just before the bake
+        if (stage.find("BVH") != std::string_view::npos)
+          cancel.store(true);  // just before the bake
       },
       &cancel);
   ASSERT_FALSE(cancelled.ok());
   EXPECT_EQ(cache_.stats().entries, 0u);
   cancel.store(false);
   fractions.clear();
-  auto built = cache_.build(request, [&](float f, std::string_view) { fractions.push_back(f); }, &cancel);
+  auto built = cache_.build(
+      request, [&](float f, std::string_view) { fractions.push_back(f); }, &cancel);
   ASSERT_TRUE(built.ok()) << built.error().message();
   EXPECT_FALSE(built->fromCache);
   ASSERT_TRUE(built->field);
@@ -397,7 +400,11 @@ TEST_F(MeshColliderCacheTest, CancelledBakeCachesNothing) {
   request.cellSize = 0.04f;
   cancel.store(false);
   auto midBake = cache_.build(
-      request, [&](float f, std::string_view) { if (f > 0.5f && f < 1.0f) cancel.store(true); }, &cancel);
+      request,
+      [&](float f, std::string_view) {
+        if (f > 0.5f && f < 1.0f) cancel.store(true);
+      },
+      &cancel);
   EXPECT_FALSE(midBake.ok());
   cancel.store(false);
   const std::uint64_t bakes = cache_.stats().bakes;
@@ -413,8 +420,8 @@ TEST_F(MeshColliderCacheTest, ErrorsAreTheComponentsAsBefore) {
   EXPECT_EQ(missing.error().where, "mesh/file");
   EXPECT_NE(missing.error().what.find("gone.obj"), std::string::npos);
   floptle::testing::writeText(dir_ / "points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n");
-  auto empty = makeMeshCollider(Json{{"file", "points.obj"}, {"collision", "field"}}, dir_, Transform{},
-                                through(cache_));
+  auto empty = makeMeshCollider(Json{{"file", "points.obj"}, {"collision", "field"}}, dir_,
+                                Transform{}, through(cache_));
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error().where, "mesh/file");
   EXPECT_EQ(cache_.stats().entries, 0u);

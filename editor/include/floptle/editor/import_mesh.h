@@ -5,10 +5,10 @@
 //
 // The import (core/asset/mesh_import.h), the triangle collider and, for "baked field" collision,
 // the bake (at the cell size the physics will use when the scene loads) go through the editor's
-// mesh collider cache (physics/mesh_collider_cache.h, the main window's), so Play reuses them. They run on
-// a worker thread behind a QProgressDialog that reports progress and can be cancelled. Cancel,
-// an unreadable file or an empty one leave the document untouched; the last two show an error
-// dialog and a log line.
+// mesh collider cache (physics/mesh_collider_cache.h, the main window's), so Play reuses them. They
+// run on a worker thread behind a QProgressDialog that reports progress and can be cancelled.
+// Cancel, an unreadable file or an empty one leave the document untouched; the last two show an
+// error dialog and a log line.
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -69,7 +69,8 @@ struct MeshImportResult {
 /// caches nothing.
 /// progress: fraction of the whole job in [0, 1] and the stage in words; cancel: polled.
 /// Errors name the file; a cancelled job answers an error with what = "cancelled".
-Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request, physics::MeshColliderCache& cache,
+Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
+                                         physics::MeshColliderCache& cache,
                                          const asset::ImportProgress& progress = {},
                                          const std::atomic<bool>* cancel = nullptr);
 

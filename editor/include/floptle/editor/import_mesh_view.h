@@ -60,8 +60,8 @@ class ImportedMeshView : public QObject {
 
  public:
   /// Loads through `meshCache` (null: reads the files alone), which must outlive this object.
-  ImportedMeshView(EditorDocument& document, RaymarchView& view, physics::MeshColliderCache* meshCache,
-                   QObject* parent = nullptr);
+  ImportedMeshView(EditorDocument& document, RaymarchView& view,
+                   physics::MeshColliderCache* meshCache, QObject* parent = nullptr);
   ~ImportedMeshView() override;
 
   /// Hands over a mesh already in memory (right after an import) so the view need not read

@@ -6,9 +6,9 @@
 //    that takes longer than kBuildDialogDelayMs shows a progress dialog with Cancel, the
 //    window staying usable. Play or Stop pressed during the build cancels it: the editor stays
 //    in edit mode, the document untouched, and the log says so. A failed build is refused in
-//    the log and the status bar. The window is tinted (amber menu bar, status bar and viewport frame) while
-//    playing, and a HUD shows tick, step time (ms) and contacts, with a live plot of the
-//    player's speed (m/s) and height (m).
+//    the log and the status bar. The window is tinted (amber menu bar, status bar and viewport
+//    frame) while playing, and a HUD shows tick, step time (ms) and contacts, with a live plot of
+//    the player's speed (m/s) and height (m).
 //  - The scene tree, inspector and materials docks are bound to the play copy: edits made
 //    while playing go to the copy (its own undo stack, shown in History and behind Undo/Redo),
 //    and the running simulation takes what it can live (see PlaySession). Stop drops the copy
@@ -29,8 +29,8 @@
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QPointer>
 #include <QPointF>
+#include <QPointer>
 #include <QProgressDialog>
 #include <QStringList>
 

@@ -60,12 +60,10 @@ float wireframeCellSize(const Aabb& box);
 /// kept, its children not included). A node that makes no collider gives no lines. Errors
 /// come from the collider build or the extraction (cancel included). A mesh is looked up in
 /// `meshCache` (null: none) but not kept there (see MeshColliderRequest::keep). Thread-safe.
-Expected<std::vector<OverlayLine>> extractColliderWireframe(const scene::SceneNode& node,
-                                                            const std::vector<scene::Material>& materials,
-                                                            const std::filesystem::path& sceneDir,
-                                                            double t,
-                                                            physics::MeshColliderCache* meshCache = nullptr,
-                                                            const std::atomic<bool>* cancel = nullptr);
+Expected<std::vector<OverlayLine>> extractColliderWireframe(
+    const scene::SceneNode& node, const std::vector<scene::Material>& materials,
+    const std::filesystem::path& sceneDir, double t,
+    physics::MeshColliderCache* meshCache = nullptr, const std::atomic<bool>* cancel = nullptr);
 
 class ColliderWireframes : public QObject {
   Q_OBJECT
@@ -73,8 +71,8 @@ class ColliderWireframes : public QObject {
  public:
   /// Observes `document` and draws into `view`'s "colliders" layer; meshes are looked up in
   /// `meshCache` (null: none), which must outlive this object.
-  ColliderWireframes(EditorDocument& document, RaymarchView& view, physics::MeshColliderCache* meshCache,
-                     QObject* parent = nullptr);
+  ColliderWireframes(EditorDocument& document, RaymarchView& view,
+                     physics::MeshColliderCache* meshCache, QObject* parent = nullptr);
   ~ColliderWireframes() override;
 
   /// The global toggle (off at start).

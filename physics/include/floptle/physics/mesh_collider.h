@@ -27,9 +27,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "floptle/core/brickmap/brick_map.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
-#include "floptle/core/brickmap/brick_map.h"
 #include "floptle/physics/collision_shape.h"
 
 namespace floptle::physics {
@@ -52,10 +52,9 @@ struct ColliderBuildOptions {
 };
 
 /// `world` is the node's full world transform, applied to the mesh's vertices.
-Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& meshComponent,
-                                                           const std::filesystem::path& sceneDir,
-                                                           const Transform& world,
-                                                           const ColliderBuildOptions& options = {});
+Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(
+    const nlohmann::ordered_json& meshComponent, const std::filesystem::path& sceneDir,
+    const Transform& world, const ColliderBuildOptions& options = {});
 
 /// `field` is the terrain node's analytic field collider (its shape under its full transform).
 Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::ordered_json& terrainComponent,

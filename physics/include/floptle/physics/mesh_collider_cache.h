@@ -100,7 +100,8 @@ class MeshColliderCache;
 /// Errors: where = "file" (unreadable file, no triangles, bad vertices after the transform;
 /// what always names the path) or "cell_size" (a bad cell, a cancelled bake; what does not
 /// name the file). A cancelled import or bake is an error and caches nothing.
-Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request, MeshColliderCache* cache,
+Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request,
+                                              MeshColliderCache* cache,
                                               const BakeProgress& progress = {},
                                               const std::atomic<bool>* cancel = nullptr);
 
@@ -115,7 +116,8 @@ class MeshColliderCache {
   MeshColliderCache& operator=(const MeshColliderCache&) = delete;
 
   /// buildMeshCollider through this cache.
-  Expected<MeshColliderBuild> build(const MeshColliderRequest& request, const BakeProgress& progress = {},
+  Expected<MeshColliderBuild> build(const MeshColliderRequest& request,
+                                    const BakeProgress& progress = {},
                                     const std::atomic<bool>* cancel = nullptr) {
     return buildMeshCollider(request, this, progress, cancel);
   }
@@ -127,8 +129,9 @@ class MeshColliderCache {
   void setBudget(std::size_t bytes);
 
  private:
-  friend Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest&, MeshColliderCache*,
-                                                       const BakeProgress&, const std::atomic<bool>*);
+  friend Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest&,
+                                                       MeshColliderCache*, const BakeProgress&,
+                                                       const std::atomic<bool>*);
   struct Store;
   std::unique_ptr<Store> store_;
 };

@@ -9,14 +9,15 @@
 #include <string>
 
 #include "commands.h"
-#include "progress_lines.h"
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/brickmap/brick_map_vdb.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
 #include "floptle/physics/baked_field_file.h"
+#include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/physics/scene_collision.h"
 #include "floptle/physics/tri_mesh_collider.h"
+#include "progress_lines.h"
 
 namespace floptle::cli {
 namespace {
@@ -63,7 +64,10 @@ Expected<BrickMap> bakeInput(const std::filesystem::path& input, const std::stri
   if (!document) return document.error();
   auto model = scene::buildScene(document.value());
   if (!model) return model.error();
-  auto world = physics::buildCollisionWorld(model.value(), input.parent_path());
+  physics::MeshColliderCache meshCache;  // this run's
+  physics::ColliderBuildOptions colliders;
+  colliders.meshCache = &meshCache;
+  auto world = physics::buildCollisionWorld(model.value(), input.parent_path(), colliders);
   if (!world) return world.error();
   std::optional<physics::ColliderId> id;
   if (!nodeName.empty()) {

@@ -10,6 +10,7 @@
 #include "floptle/core/scene/scene_io.h"
 #include "floptle/gravity/gravity_field.h"
 #include "floptle/gravity/scene_gravity.h"
+#include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/physics/query_protocol.h"
 #include "floptle/physics/scene_collision.h"
 
@@ -31,7 +32,10 @@ int runQuery(Args args) {
     std::fprintf(stderr, "floptle query: %s\n", model.error().message().c_str());
     return 1;
   }
-  auto world = physics::buildCollisionWorld(model.value(), path.parent_path());
+  physics::MeshColliderCache meshCache;  // this run's
+  physics::ColliderBuildOptions colliders;
+  colliders.meshCache = &meshCache;
+  auto world = physics::buildCollisionWorld(model.value(), path.parent_path(), colliders);
   if (!world) {
     std::fprintf(stderr, "floptle query: %s\n", world.error().message().c_str());
     return 1;

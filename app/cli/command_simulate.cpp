@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/scene/scene_io.h"
+#include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/runtime/replay.h"
 
 namespace floptle::cli {
@@ -110,7 +111,9 @@ int runSimulate(Args args) {
     return fail(Error{parsed->scene + (e.where.empty() ? "" : ": " + e.where), e.what});
   }
 
+  physics::MeshColliderCache meshCache;  // this run's
   runtime::ReplayOptions options;
+  options.meshCache = &meshCache;
   options.ticks = parsed->ticks;
   options.sceneName = parsed->scene;
   std::optional<nlohmann::json> inputs;

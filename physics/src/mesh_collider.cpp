@@ -49,7 +49,8 @@ Expected<Vec3> vec3At(const nlohmann::ordered_json& v, const std::string& where)
 
 Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& component,
                                                            const std::filesystem::path& sceneDir,
-                                                           const Transform& world, bool keepInCache) {
+                                                           const Transform& world,
+                                                           const ColliderBuildOptions& build) {
   const std::string where = "mesh";
   if (!component.is_object()) return Error{where, "must be an object"};
   if (!component.contains("file") || !component["file"].is_string() || component["file"].get<std::string>().empty())
@@ -78,10 +79,10 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
   request.world = world;
   request.bakeField = *collision == "field";
   request.cellSize = *cellSize;
-  request.keep = keepInCache;
+  request.keep = build.keepInCache;
   // Through the cache: a second world over the same file, options and transform reuses the
   // BVH (shared, immutable) and the baked map (copied: a world's field re-bakes in place).
-  auto built = buildMeshCollider(request);
+  auto built = buildMeshCollider(request, build.meshCache, build.progress, build.cancel);
   if (!built) return Error{where + "/" + built.error().where, built.error().what};
   if (!request.bakeField) return std::unique_ptr<CollisionShape>(built->mesh->share());
   BakedFieldSettings settings;

@@ -1,4 +1,4 @@
-// buildMeshCollider and the process-wide mesh collider cache (see mesh_collider_cache.h).
+// buildMeshCollider and MeshColliderCache (see mesh_collider_cache.h).
 #include "floptle/physics/mesh_collider_cache.h"
 
 #include <array>
@@ -80,13 +80,12 @@ std::size_t entryBytes(const Entry& e) {
   return bytes;
 }
 
-/// The cache. Lookups and inserts hold the mutex; imports and bakes run outside it.
-class Cache {
+}  // namespace
+
+/// The cache's state. Lookups and inserts hold the mutex; imports and bakes run outside it.
+class MeshColliderCache::Store {
  public:
-  static Cache& instance() {
-    static Cache cache;
-    return cache;
-  }
+  explicit Store(std::size_t budget) : budget_(budget) {}
 
   /// The prototype and (if asked) field for key; counts a hit when both are there.
   /// beside: the entry's stamps of the files beside the mesh file, for an insert after a bake.
@@ -136,7 +135,7 @@ class Cache {
     evictLocked();
   }
 
-  MeshColliderCacheStats stats() {
+  MeshColliderCacheStats stats() const {
     std::lock_guard lock(mutex_);
     MeshColliderCacheStats s = stats_;
     s.entries = lru_.size();
@@ -184,13 +183,15 @@ class Cache {
     }
   }
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::list<Entry> lru_;  // front: most recently used
   std::map<MeshKey, std::list<Entry>::iterator> index_;
   std::size_t bytes_ = 0;
-  std::size_t budget_ = kMeshColliderCacheDefaultBudget;
+  std::size_t budget_;
   MeshColliderCacheStats stats_;
 };
+
+namespace {
 
 /// The key, or nothing when the file cannot be identified (then importMesh reports why).
 std::optional<MeshKey> keyOf(const MeshColliderRequest& request) {
@@ -215,7 +216,9 @@ std::optional<MeshKey> keyOf(const MeshColliderRequest& request) {
 
 }  // namespace
 
-Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request, const BakeProgress& progress,
+Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request,
+                                              MeshColliderCache* owner,
+                                              const BakeProgress& progress,
                                               const std::atomic<bool>* cancel) {
   const float importShare = request.bakeField ? kImportShareWithBake : kImportShareWithoutBake;
   auto report = [&](float fraction, std::string_view stage) {
@@ -224,18 +227,18 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
   const std::optional<MeshKey> key = keyOf(request);
   const std::optional<std::uint32_t> cell =
       request.bakeField ? std::optional(std::bit_cast<std::uint32_t>(request.cellSize)) : std::nullopt;
-  Cache& cache = Cache::instance();
+  MeshColliderCache::Store* cache = owner ? owner->store_.get() : nullptr;
   MeshColliderBuild built;
   std::vector<FileStamp> beside;  // of the mesh built or found
-  if (key) {
-    cache.find(*key, cell, built, beside);
+  if (key && cache) {
+    cache->find(*key, cell, built, beside);
     if (built.fromCache) {
       report(1.0f, "done (cached)");
       return built;
     }
   }
 
-  bool cacheable = key && request.keep;
+  bool cacheable = cache && key && request.keep;
   if (!built.mesh) {
     auto mesh = asset::importMesh(
         request.file, request.options, [&](float f, std::string_view stage) { report(f * importShare, stage); },
@@ -254,20 +257,29 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
     MeshFieldBakeSettings bake;
     bake.cellSize = request.cellSize;
     bake.threads = 2;
-    cache.countBake();
+    if (cache) cache->countBake();
     auto map = bakeMeshField(
         *built.mesh, bake,
         [&](float f, std::string_view stage) { report(importShare + f * (1.0f - importShare), stage); }, cancel);
     if (!map) return Error{"cell_size", map.error().message()};
     built.field = std::make_shared<const BrickMap>(std::move(map).value());
   }
-  if (cacheable) cache.insert(*key, cell, built, std::move(beside));
+  if (cacheable) cache->insert(*key, cell, built, std::move(beside));
   report(1.0f, "done");
   return built;
 }
 
-MeshColliderCacheStats meshColliderCacheStats() { return Cache::instance().stats(); }
-void clearMeshColliderCache() { Cache::instance().clear(); }
-void setMeshColliderCacheBudget(std::size_t bytes) { Cache::instance().setBudget(bytes); }
+MeshColliderCache::MeshColliderCache(std::size_t budgetBytes)
+    : store_(std::make_unique<Store>(budgetBytes)) {}
+MeshColliderCache::~MeshColliderCache() = default;
+MeshColliderCacheStats MeshColliderCache::stats() const {
+  return store_->stats();
+}
+void MeshColliderCache::clear() {
+  store_->clear();
+}
+void MeshColliderCache::setBudget(std::size_t bytes) {
+  store_->setBudget(bytes);
+}
 
 }  // namespace floptle::physics

@@ -5,7 +5,6 @@
 
 #include "floptle/physics/baked_field_file.h"
 #include "floptle/physics/field_collider.h"
-
 #include "floptle/physics/mesh_collider.h"
 
 namespace floptle::physics {
@@ -42,9 +41,10 @@ Expected<std::unique_ptr<CollisionShape>> fieldShape(const scene::SceneNode& nod
 /// level set) to baked_field_file.h's (their errors name the member, "mesh/file"; the node's
 /// pointer is prefixed here).
 Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& node,
-                                                      const std::filesystem::path& sceneDir) {
+                                                      const std::filesystem::path& sceneDir,
+                                                      const ColliderBuildOptions& options) {
   if (node.hasComponent("mesh")) {
-    auto mesh = makeMeshCollider(node.components["mesh"], sceneDir, node.world);
+    auto mesh = makeMeshCollider(node.components["mesh"], sceneDir, node.world, options);
     if (!mesh) return atNode(node, "", mesh.error());
     return std::move(mesh.value());
   }
@@ -67,18 +67,34 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
 }  // namespace
 
 Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
-                                             const std::filesystem::path& sceneDir) {
+                                             const std::filesystem::path& sceneDir,
+                                             const ColliderBuildOptions& options) {
   std::vector<CollisionWorld::NewCollider> colliders;
-  for (const scene::SceneNode& node : scene.nodes) {
+  const float share =
+      scene.nodes.empty() ? 1.0f : 1.0f / float(scene.nodes.size());  // per node (-)
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+    const scene::SceneNode& node = scene.nodes[i];
+    if (options.cancel && options.cancel->load()) return Error{"", "cancelled"};
     if (node.collider && !node.collider->collidable) continue;
-    auto shape = colliderFor(node, sceneDir);
+    ColliderBuildOptions nodeOptions = options;
+    if (options.progress) {
+      const float start = float(i) * share;
+      nodeOptions.progress = [&options, &node, start, share](float fraction,
+                                                             std::string_view stage) {
+        options.progress(start + fraction * share, "'" + node.name + "': " + std::string(stage));
+      };
+      options.progress(start, "'" + node.name + "'");
+    }
+    auto shape = colliderFor(node, sceneDir, nodeOptions);
     if (!shape) return shape.error();
     if (!shape.value()) continue;
     colliders.push_back({std::move(shape.value()), node.name, bodyKindOf(node)});
   }
+  if (options.cancel && options.cancel->load()) return Error{"", "cancelled"};
   CollisionWorld world;
   world.addMany(std::move(colliders));
   world.refit(0.0);
+  if (options.progress) options.progress(1.0f, "collision world built");
   return world;
 }
 

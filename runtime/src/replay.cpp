@@ -38,7 +38,10 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
   }
   auto scene = scene::buildScene(document);
   if (!scene) return in(options.sceneName, scene.error());
-  auto runtime = SceneRuntime::build(document, scene.value(), BuildOptions{sceneDir});
+  BuildOptions build;
+  build.sceneDir = sceneDir;
+  build.meshCache = options.meshCache;
+  auto runtime = SceneRuntime::build(document, scene.value(), build);
   if (!runtime) return in(options.sceneName, runtime.error());
   physics::Simulation& sim = *runtime->physics();
   for (std::size_t i = 0; i < events.size(); ++i) {

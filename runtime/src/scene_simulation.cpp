@@ -118,7 +118,11 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   if (!(settings.fixedDt > 0.0) || !std::isfinite(settings.fixedDt))
     return Error{"/settings/fixed_dt", "must be a positive number of seconds"};
 
-  auto built = physics::buildCollisionWorld(sc, options.sceneDir);
+  physics::ColliderBuildOptions colliders;
+  colliders.meshCache = options.meshCache;
+  colliders.progress = options.progress;
+  colliders.cancel = options.cancel;
+  auto built = physics::buildCollisionWorld(sc, options.sceneDir, colliders);
   if (!built) return built.error();
   CollisionWorld world = std::move(built.value());
   // Only fixed geometry answers world queries: moving bodies and controllers are simulated.

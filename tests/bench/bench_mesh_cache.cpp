@@ -43,16 +43,18 @@ const std::filesystem::path& terrainDir() {
 
 void run(benchmark::State& state, const char* collision, bool warm) {
   const nlohmann::ordered_json component = {{"file", "terrain.obj"}, {"collision", collision}};
-  physics::clearMeshColliderCache();
-  if (warm && !physics::makeMeshCollider(component, terrainDir(), Transform{}).ok())
+  physics::MeshColliderCache cache;  // this benchmark's own
+  physics::ColliderBuildOptions options;
+  options.meshCache = &cache;
+  if (warm && !physics::makeMeshCollider(component, terrainDir(), Transform{}, options).ok())
     state.SkipWithError("cannot build the terrain collider");
   for (auto _ : state) {
-    if (!warm) physics::clearMeshColliderCache();
-    auto shape = physics::makeMeshCollider(component, terrainDir(), Transform{});
+    if (!warm) cache.clear();
+    auto shape = physics::makeMeshCollider(component, terrainDir(), Transform{}, options);
     if (!shape.ok()) state.SkipWithError(shape.error().message().c_str());
     benchmark::DoNotOptimize(shape);
   }
-  const physics::MeshColliderCacheStats s = physics::meshColliderCacheStats();
+  const physics::MeshColliderCacheStats s = cache.stats();
   state.counters["entry_MB"] = double(s.bytes) / 1e6;
 }
 

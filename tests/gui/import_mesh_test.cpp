@@ -4,6 +4,7 @@
 // document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field",
 // and Play (and any collision world of the scene) finds that bake in the mesh collider cache.
 #include "import_test_support.h"
+#include "play_test_support.h"
 
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -228,7 +229,6 @@ TEST_F(ImportMeshTest, CancellingTheProgressDialogAddsNothing) {
 }
 
 TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
-  physics::clearMeshColliderCache();
   QSignalSpy messages(importer_, &MeshImporter::message);
   ASSERT_TRUE(importAndWait(path("cube.obj"), MeshCollision::BakedField));
   const Json node = *document().valueAt(document().nodePointer("cube"));
@@ -236,18 +236,23 @@ TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
   bool bakedNote = false;
   for (const auto& args : messages) bakedNote = bakedNote || args.at(0).toString().contains("bricks");
   EXPECT_TRUE(bakedNote);
-  const physics::MeshColliderCacheStats imported = physics::meshColliderCacheStats();
+  const physics::MeshColliderCacheStats imported = window().meshCache().stats();
   EXPECT_EQ(imported.bakes, 1u);
 
-  // Play builds the collision world from the document: the import's bake is found in the
-  // cache (the node as the scene holds it), not read and baked a second time.
-  window().action("actionPlay")->trigger();
-  ASSERT_EQ(window().playMode()->session().state(), PlayState::Playing);
-  const physics::MeshColliderCacheStats played = physics::meshColliderCacheStats();
-  EXPECT_EQ(played.bakes, 1u) << "Play baked the imported mesh again";
-  EXPECT_EQ(played.misses, imported.misses) << "Play built something the import had built";
-  EXPECT_GT(played.hits, imported.hits);
-  window().playMode()->stop();
+  // Play builds the collision world from the document through the window's cache: the
+  // import's bake is found there (the node as the scene holds it), not read and baked a
+  // second time; nor by a second Play.
+  PlaySession& session = window().playMode()->session();
+  for (int play = 0; play < 2; ++play) {
+    window().action("actionPlay")->trigger();
+    ASSERT_TRUE(waitForBuild(session));
+    ASSERT_EQ(session.state(), PlayState::Playing);
+    const physics::MeshColliderCacheStats played = window().meshCache().stats();
+    EXPECT_EQ(played.bakes, 1u) << "Play baked the imported mesh again";
+    EXPECT_EQ(played.misses, imported.misses) << "Play built something the import had built";
+    EXPECT_GT(played.hits, imported.hits);
+    window().playMode()->stop();
+  }
 }
 
 // The worker part alone: progress runs from 0 to 1 in order, a bake adds its stages.
@@ -262,11 +267,12 @@ MeshImportRequest bakedCubeRequest(const QTemporaryDir& dir) {
 }
 
 TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
-  physics::clearMeshColliderCache();
+  physics::MeshColliderCache cache;
   QTemporaryDir dir;
   const MeshImportRequest request = bakedCubeRequest(dir);
   std::vector<float> fractions;
-  auto result = runMeshImport(request, [&](float f, std::string_view) { fractions.push_back(f); });
+  auto result =
+      runMeshImport(request, cache, [&](float f, std::string_view) { fractions.push_back(f); });
   ASSERT_TRUE(result.ok()) << result.error().message();
   EXPECT_EQ(result->mesh.triangleCount(), 12u);
   EXPECT_GT(result->bakedBricks, 0u);
@@ -275,7 +281,7 @@ TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
   EXPECT_FLOAT_EQ(fractions.back(), 1.0f);
 
   std::atomic<bool> cancel{true};
-  auto cancelled = runMeshImport(request, {}, &cancel);
+  auto cancelled = runMeshImport(request, cache, {}, &cancel);
   EXPECT_FALSE(cancelled.ok());
 }
 
@@ -283,7 +289,7 @@ TEST(ImportMeshJob, ProgressIsMonotoneAndEndsAtOne) {
 // meshSceneEntries writes for the request (up axis, unit scale, default cell) finds them in the
 // cache. A cancelled bake leaves nothing behind (the next import bakes again).
 TEST(ImportMeshJob, SceneBuiltAfterTheImportReusesItsBake) {
-  physics::clearMeshColliderCache();
+  physics::MeshColliderCache cache;
   QTemporaryDir dir;
   MeshImportRequest request = bakedCubeRequest(dir);
   request.options.upAxis = asset::ImportOptions::UpAxis::Z;
@@ -292,15 +298,19 @@ TEST(ImportMeshJob, SceneBuiltAfterTheImportReusesItsBake) {
   // Cancelled once the bake runs: an error, nothing cached.
   std::atomic<bool> cancel{false};
   auto cancelled = runMeshImport(
-      request, [&](float, std::string_view stage) { if (stage == "sampling bricks") cancel.store(true); }, &cancel);
+      request, cache,
+      [&](float, std::string_view stage) {
+        if (stage == "sampling bricks") cancel.store(true);
+      },
+      &cancel);
   ASSERT_FALSE(cancelled.ok());
   EXPECT_EQ(cancelled.error().what, "cancelled");
-  EXPECT_EQ(physics::meshColliderCacheStats().entries, 0u);
+  EXPECT_EQ(cache.stats().entries, 0u);
 
-  auto result = runMeshImport(request);
+  auto result = runMeshImport(request, cache);
   ASSERT_TRUE(result.ok()) << result.error().message();
   EXPECT_FALSE(result->fromCache);
-  EXPECT_EQ(physics::meshColliderCacheStats().bakes, 2u);  // the cancelled one and this one
+  EXPECT_EQ(cache.stats().bakes, 2u);  // the cancelled one and this one
   // Z up, 0.3 m a unit: the box's y in [0, 2] becomes z in [-0.6, 0].
   EXPECT_NEAR(result->mesh.bounds().min.z, -0.6f, 1e-6f);
 
@@ -310,16 +320,18 @@ TEST(ImportMeshJob, SceneBuiltAfterTheImportReusesItsBake) {
                    {"materials", entries.materials}, {"nodes", Json::array({entries.node})}};
   auto scene = scene::buildScene(Json::parse(document.dump()));  // as read back from the file
   ASSERT_TRUE(scene.ok()) << scene.error().message();
-  const physics::MeshColliderCacheStats before = physics::meshColliderCacheStats();
-  auto world = physics::buildCollisionWorld(*scene, dir.path().toStdString());
+  const physics::MeshColliderCacheStats before = cache.stats();
+  physics::ColliderBuildOptions through;
+  through.meshCache = &cache;
+  auto world = physics::buildCollisionWorld(*scene, dir.path().toStdString(), through);
   ASSERT_TRUE(world.ok()) << world.error().message();
-  const physics::MeshColliderCacheStats after = physics::meshColliderCacheStats();
+  const physics::MeshColliderCacheStats after = cache.stats();
   EXPECT_EQ(after.bakes, before.bakes) << "the collision world baked the imported mesh again";
   EXPECT_EQ(after.misses, before.misses);
   EXPECT_EQ(after.hits, before.hits + 1);
 
   // A second import of the same file is answered from the cache.
-  auto again = runMeshImport(request);
+  auto again = runMeshImport(request, cache);
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again->fromCache);
   EXPECT_EQ(again->bakedBricks, result->bakedBricks);

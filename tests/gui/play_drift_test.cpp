@@ -121,6 +121,7 @@ TEST_F(PlayWindowTest, DriftScreenshotWhilePlaying) {
   openScene(driftScenePath());
   window().resize(1000, 640);
   window().action("actionPlay")->trigger();
+  ASSERT_TRUE(waitForBuild(session()));
   RaymarchView* view = window().viewport();
   render::Camera camera = view->camera();
   camera.position = Vec3(0.0f, 9.0f, 9.0f);

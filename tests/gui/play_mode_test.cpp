@@ -25,6 +25,7 @@ TEST_F(PlayWindowTest, PlayThenStopRestoresTheDocumentExactly) {
   const render::Camera camera = window().viewport()->camera();
 
   window().action("actionPlay")->trigger();
+  ASSERT_TRUE(waitForBuild(session()));
   ASSERT_TRUE(play().playing());
   EXPECT_TRUE(window().property("playTinted").toBool());
   EXPECT_TRUE(window().viewport()->findChild<QWidget*>("playTintFrame")->isVisible());

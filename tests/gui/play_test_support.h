@@ -3,6 +3,7 @@
 // dir (or a sample scene), and helpers to reach the play session.
 #include <QDir>
 #include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -12,6 +13,14 @@
 #include "gui_fixture.h"
 
 namespace floptle::editor::test {
+
+/// Play builds its simulation on a worker: waits, the event loop running, until `session`'s
+/// build is over (buildFinished). False on timeout (ms).
+inline bool waitForBuild(PlaySession& session, int timeoutMs = 60000) {
+  if (!session.building()) return true;
+  QSignalSpy finished(&session, &PlaySession::buildFinished);
+  return finished.wait(timeoutMs) || !session.building();
+}
 
 /// A flat ground plane, a character standing on it (capsule centre at y = 0.9, speed 4 m/s)
 /// and a dynamic rubber ball; materials with friction and restitution.
@@ -64,9 +73,10 @@ class PlayWindowTest : public ::testing::Test {
   EditorDocument& document() { return window_->document(); }
   PlayMode& play() { return *window_->playMode(); }
   PlaySession& session() { return window_->playMode()->session(); }
-  /// Starts play and pauses at once (no timer frame has run: tick 0).
+  /// Starts play, waits for the build and pauses at once (no timer frame has run: tick 0).
   void playPaused() {
     window_->action("actionPlay")->trigger();
+    ASSERT_TRUE(waitForBuild(session()));
     ASSERT_EQ(session().state(), PlayState::Playing);
     window_->action("actionPlay")->trigger();
     ASSERT_EQ(session().state(), PlayState::Paused);

@@ -156,7 +156,7 @@ TEST_F(WireframeTest, WireEndsLieOnTheSphere) {
     ASSERT_LE(std::abs(line.a.x), kWireframeUnboundedHalf + cell + 1e-3f);
   }
   std::atomic<bool> cancel{true};
-  EXPECT_FALSE(extractColliderWireframe(ball, {}, {}, 0.0, &cancel).ok());
+  EXPECT_FALSE(extractColliderWireframe(ball, {}, {}, 0.0, nullptr, &cancel).ok());
 }
 
 }  // namespace

@@ -15,13 +15,18 @@
 #include "floptle/core/file_path.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/editor_document.h"
+#include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/physics/tri_mesh_collider.h"
 
 namespace floptle::editor {
 
 struct ImportedMeshView::Load {
   std::string path;
-  std::optional<Expected<asset::TriangleMesh>> mesh;
+  /// The mesh read (null when it could not be: then error says why, naming the path).
+  std::shared_ptr<const asset::TriangleMesh> mesh;
+  std::string error;
+  /// The cache's collider over that mesh (null when read without the cache).
+  std::shared_ptr<const physics::TriMeshCollider> collider;
 };
 
 std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(const nlohmann::ordered_json& component,
@@ -41,8 +46,13 @@ std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(const nlohman
   return source;
 }
 
-ImportedMeshView::ImportedMeshView(EditorDocument& document, RaymarchView& view, QObject* parent)
-    : QObject(parent), document_(document), view_(view), watcher_(new QFileSystemWatcher(this)) {
+ImportedMeshView::ImportedMeshView(EditorDocument& document, RaymarchView& view,
+                                   physics::MeshColliderCache* meshCache, QObject* parent)
+    : QObject(parent),
+      document_(document),
+      view_(view),
+      meshCache_(meshCache),
+      watcher_(new QFileSystemWatcher(this)) {
   connect(&document_, &EditorDocument::documentChanged, this, &ImportedMeshView::sync);
   connect(watcher_, &QFileSystemWatcher::fileChanged, this, &ImportedMeshView::fileChanged);
   connect(watcher_, &QFileSystemWatcher::directoryChanged, this, &ImportedMeshView::fileChanged);
@@ -77,10 +87,11 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
     loading_.erase(key);
     watcher->deleteLater();
     const bool reload = meshes_.count(key) > 0;
-    if (load->mesh && load->mesh->ok()) {
-      watch(key, load->mesh->value().sourceFiles);
-      meshes_[key] = std::make_shared<const asset::TriangleMesh>(std::move(load->mesh->value()));
+    if (load->mesh) {
+      watch(key, load->mesh->sourceFiles);
+      meshes_[key] = load->mesh;
       pickColliders_.erase(key);
+      if (load->collider) pickColliders_[key] = load->collider;
       failed_.erase(key);
       if (reload) {
         // Uploaded again on the sync below: every layer drawn from this key.
@@ -94,17 +105,35 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
       failed_[key] = true;
       watch(key, {});  // the file, or its folder while it is missing
       // importMesh's errors start with the path already ("/x/rock.glb: file not found").
-      const std::string why = load->mesh ? load->mesh->error().message() : load->path + ": not loaded";
+      const std::string why = load->error.empty() ? load->path + ": not loaded" : load->error;
       emit message(reload ? tr("Viewport: cannot reload mesh, the last version stays drawn: %1")
                                 .arg(QString::fromStdString(why))
                           : tr("Viewport: cannot draw mesh: %1").arg(QString::fromStdString(why)));
     }
     sync();
   });
-  watcher->setFuture(QtConcurrent::run([path = source.path, options = source.options] {
+  watcher->setFuture(QtConcurrent::run([path = source.path, options = source.options,
+                                        cache = meshCache_] {
     auto load = std::make_shared<Load>();
     load->path = path;
-    load->mesh = asset::importMesh(std::filesystem::path(path), options);
+    if (cache) {
+      physics::MeshColliderRequest request;
+      request.file = std::filesystem::path(path);
+      request.options = options;
+      request.world = Transform::identity();
+      if (auto built = cache->build(request); built.ok()) {
+        load->collider = built->mesh;
+        // The collider's own mesh (under the identity: the file's vertices), not a copy.
+        load->mesh = std::shared_ptr<const asset::TriangleMesh>(built->mesh, &built->mesh->mesh());
+        return load;
+      }
+    }
+    // No cache, or a mesh the collider refuses (degenerate: drawn, not pickable): the file alone.
+    auto mesh = asset::importMesh(std::filesystem::path(path), options);
+    if (mesh.ok())
+      load->mesh = std::make_shared<const asset::TriangleMesh>(std::move(mesh).value());
+    else
+      load->error = mesh.error().message();
     return load;
   }));
 }

@@ -31,8 +31,9 @@ constexpr int kProgressPollMs = 50;
 constexpr int kProgressSteps = 1000;
 }  // namespace
 
-MeshImporter::MeshImporter(EditorDocument& document, QWidget* dialogParent)
-    : QObject(dialogParent), document_(document), dialogParent_(dialogParent) {
+MeshImporter::MeshImporter(EditorDocument& document, physics::MeshColliderCache& cache,
+                           QWidget* dialogParent)
+    : QObject(dialogParent), document_(document), cache_(cache), dialogParent_(dialogParent) {
   watcher_ = new QFutureWatcher<Expected<MeshImportResult>>(this);
   connect(watcher_, &QFutureWatcherBase::finished, this, &MeshImporter::onFinished);
   progressTimer_ = new QTimer(this);
@@ -86,9 +87,9 @@ bool MeshImporter::start(const QString& path, MeshCollision collision, const ass
   request.options = options;
   emit message(tr("Importing %1 (%2)...")
                    .arg(path, collision == MeshCollision::BakedField ? tr("baked field") : tr("triangle mesh")));
-  watcher_->setFuture(QtConcurrent::run([request, shared] {
+  watcher_->setFuture(QtConcurrent::run([request, shared, cache = &cache_] {
     return runMeshImport(
-        request,
+        request, *cache,
         [&shared](float fraction, std::string_view stage) {
           std::lock_guard lock(shared->mutex);
           shared->fraction = fraction;

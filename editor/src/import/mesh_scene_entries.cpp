@@ -1,5 +1,5 @@
 // runMeshImport: the worker-thread part of the editor's Import Mesh (import, collider, optional
-// bake, through the physics' mesh collider cache). The scene JSON comes from
+// bake, through the editor's mesh collider cache). The scene JSON comes from
 // asset::meshSceneEntries, shared with `floptle import`.
 
 #include "floptle/editor/import_mesh.h"
@@ -7,6 +7,7 @@
 namespace floptle::editor {
 
 Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
+                                         physics::MeshColliderCache& cache,
                                          const asset::ImportProgress& progress,
                                          const std::atomic<bool>* cancel) {
   const std::string file = request.file.string();
@@ -19,7 +20,7 @@ Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
   collider.bakeField = request.collision == MeshCollision::BakedField;
   collider.cellSize = kMeshFieldCellSize;
   if (cancel && cancel->load()) return Error{file, "cancelled"};
-  auto built = physics::buildMeshCollider(collider, progress, cancel);
+  auto built = cache.build(collider, progress, cancel);
   if (cancel && cancel->load()) return Error{file, "cancelled"};
   if (!built) {
     // "file" errors name the path in their text; a bake's ("cell_size") get it here.

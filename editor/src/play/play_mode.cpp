@@ -2,11 +2,15 @@
 // undo stack), the HUD widgets.
 #include "floptle/editor/play_mode.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProgressDialog>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QUndoGroup>
@@ -27,11 +31,22 @@ namespace {
 // The play tint: amber chrome, so nobody mistakes a play test for the edit state.
 const char* kTintBar = "background-color: #c77a12; color: white;";
 const char* kTintFrame = "border: 3px solid #e8921a; background: transparent;";
+/// Progress bar steps (-).
+constexpr int kProgressSteps = 1000;
 
 }  // namespace
 
-PlayMode::PlayMode(MainWindow& window) : QObject(nullptr), window_(window) {
+PlayMode::PlayMode(MainWindow& window)
+    : QObject(nullptr), window_(window), session_(&window.meshCache()) {
   connect(&session_, &PlaySession::stateChanged, this, &PlayMode::onStateChanged);
+  connect(&session_, &PlaySession::buildingChanged, this, &PlayMode::onBuildingChanged);
+  connect(&session_, &PlaySession::buildProgress, this, &PlayMode::onBuildProgress);
+  connect(&session_, &PlaySession::buildFinished, this, &PlayMode::onBuildFinished);
+  connect(&session_, &PlaySession::buildFailed, this, [this](const QString& why, bool cancelled) {
+    const QString text = cancelled ? why : tr("Play refused: %1").arg(why);
+    window_.log()->appendMessage(text);
+    window_.statusBar()->showMessage(text, 8000);
+  });
   connect(&session_, &PlaySession::ticked, this, &PlayMode::onTicked);
   connect(&session_, &PlaySession::message, window_.log(), &LogPanel::appendMessage);
   RaymarchView* view = window_.viewport();
@@ -41,7 +56,10 @@ PlayMode::PlayMode(MainWindow& window) : QObject(nullptr), window_(window) {
           [this](const QStringList& names) { forwardSelection(names); });
 }
 
-PlayMode::~PlayMode() { stop(); }
+PlayMode::~PlayMode() {
+  stop();
+  delete buildDialog_;
+}
 
 void PlayMode::createActions(QMenu* menu) {
   auto make = [this, menu](const QString& text, const QString& name,
@@ -78,6 +96,10 @@ void PlayMode::togglePlay() {
 }
 
 void PlayMode::play() {
+  if (session_.building()) {  // Play again during the build: cancel it
+    session_.cancelBuild();
+    return;
+  }
   if (session_.active()) {
     session_.setPaused(false);
     return;
@@ -92,14 +114,57 @@ void PlayMode::play() {
 }
 
 void PlayMode::step() {
+  if (session_.building()) return;
   if (!session_.active()) {
     play();
-    if (!session_.active()) return;
+    stepWhenStarted_ = session_.building();
+    return;
   }
   session_.stepOnce();
 }
 
 void PlayMode::stop() { session_.stop(); }
+
+void PlayMode::onBuildingChanged(bool building) {
+  updateActions();
+  if (building) {
+    buildClock_.start();
+    window_.statusBar()->showMessage(tr("Building the simulation... (Play or Stop cancels)"));
+    return;
+  }
+  if (buildDialog_) {
+    buildDialog_->close();
+    buildDialog_->deleteLater();
+  }
+  buildDialog_ = nullptr;
+}
+
+void PlayMode::onBuildProgress(float fraction, const QString& stage) {
+  if (!session_.building()) return;
+  if (!buildDialog_) {
+    if (buildClock_.elapsed() < kBuildDialogDelayMs) return;
+    // Not modal: the window stays usable, and Play or Stop in it cancels as Cancel here does.
+    buildDialog_ = new QProgressDialog(tr("Building the simulation..."), tr("Cancel"), 0,
+                                       kProgressSteps, &window_);
+    buildDialog_->setObjectName("playBuildProgress");
+    buildDialog_->setWindowTitle(tr("Play"));
+    buildDialog_->setWindowModality(Qt::NonModal);
+    buildDialog_->setMinimumDuration(0);
+    buildDialog_->setAutoClose(false);
+    buildDialog_->setAutoReset(false);
+    connect(buildDialog_, &QProgressDialog::canceled, &session_, &PlaySession::cancelBuild);
+    buildDialog_->show();
+  }
+  if (!stage.isEmpty()) buildDialog_->setLabelText(tr("Building the simulation: %1").arg(stage));
+  buildDialog_->setValue(int(std::lround(std::clamp(fraction, 0.0f, 1.0f) * (kProgressSteps - 1))));
+}
+
+void PlayMode::onBuildFinished(bool playing) {
+  const bool stepNow = stepWhenStarted_ && playing;
+  stepWhenStarted_ = false;
+  if (stepNow) session_.stepOnce();
+  if (!playing) updateActions();
+}
 
 void PlayMode::onStateChanged(PlayState state) {
   const bool wasTinted = frame_ != nullptr && frame_->isVisible();
@@ -259,9 +324,15 @@ void PlayMode::placeHudWidgets() {
 void PlayMode::updateActions() {
   if (!playAction_) return;
   const PlayState state = session_.state();
-  playAction_->setText(state == PlayState::Playing ? tr("&Pause") : tr("&Play"));
-  playAction_->setToolTip(state == PlayState::Playing ? tr("Pause (Ctrl+P / F5)") : tr("Play (Ctrl+P / F5)"));
-  stopAction_->setEnabled(state != PlayState::Stopped);
+  if (session_.building()) {
+    playAction_->setText(tr("Cancel &Build"));
+    playAction_->setToolTip(tr("Cancel building the simulation (Ctrl+P / F5)"));
+  } else {
+    playAction_->setText(state == PlayState::Playing ? tr("&Pause") : tr("&Play"));
+    playAction_->setToolTip(state == PlayState::Playing ? tr("Pause (Ctrl+P / F5)")
+                                                        : tr("Play (Ctrl+P / F5)"));
+  }
+  stopAction_->setEnabled(state != PlayState::Stopped || session_.building());
 }
 
 QString PlayMode::hudText() const { return hud_ ? hud_->text() : QString(); }

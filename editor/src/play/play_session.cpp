@@ -1,4 +1,5 @@
-// PlaySession: lifecycle (start / pause / step / stop) and the frame timer.
+// PlaySession: lifecycle (pause / step / stop) and the frame timer; the build that start()
+// runs is in play_session_build.cpp.
 #include "floptle/editor/play_session.h"
 
 #include <QFileInfo>
@@ -11,45 +12,8 @@
 
 namespace floptle::editor {
 
-PlaySession::PlaySession(QObject* parent) : QObject(parent) {
-  timer_ = new QTimer(this);
-  timer_->setInterval(16);  // ~60 Hz frames; the fixed-step clock decides the ticks
-  connect(timer_, &QTimer::timeout, this, &PlaySession::onTimer);
-}
-
-PlaySession::~PlaySession() = default;
-
-Expected<void> PlaySession::start(const Json& documentJson, const QString& filePath) {
-  stop();
-  // The copy: a document of its own. The editor's document is only read, here and never again.
-  auto copy = std::make_unique<EditorDocument>();
-  if (auto opened = copy->openJson(documentJson, filePath); !opened) return opened.error();
-  const std::filesystem::path dir =
-      filePath.isEmpty() ? std::filesystem::path()
-                         : std::filesystem::path(QFileInfo(filePath).absolutePath().toStdString());
-  auto built = runtime::SceneRuntime::build(copy->json(), copy->derived().scene,
-                                            runtime::BuildOptions{dir});
-  if (!built) return built.error();
-  copy_ = std::move(copy);
-  filePath_ = filePath;
-  runtime_ = std::move(built.value());
-  driftNode_ = QString::fromStdString(runtime_->driftNode());
-  kind_ = runtime_->kind() == runtime::SimulationKind::Drift ? PlayKind::Drift : PlayKind::Physics;
-  if (kind_ == PlayKind::Physics) collectMovedNodes();
-  // Edits of the copy (inspector, materials panel, undo / redo there) go live.
-  connect(copy_.get(), &EditorDocument::documentChanged, this,
-          [this](ChangeKind) { applyCopyToSimulation(); });
-  connect(copy_.get(), &EditorDocument::message, this, &PlaySession::message);
-  stepMs_ = 0.0;
-  state_ = PlayState::Playing;
-  frameClock_.start();
-  timer_->start();
-  emit stateChanged(state_);
-  emit ticked();
-  return {};
-}
-
 void PlaySession::stop() {
+  cancelBuild();
   if (state_ == PlayState::Stopped) return;
   timer_->stop();
   state_ = PlayState::Stopped;

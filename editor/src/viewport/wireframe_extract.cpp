@@ -36,17 +36,20 @@ Aabb regionFor(const Aabb& box) {
 /// mesh is taken as its triangle mesh even when it collides as a baked field (the same
 /// surface, without the bake's cost). Also fills the drawn-surface settings: a terrain draws
 /// at its own cell size and bounds.
-Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(const scene::SceneNode& node,
-                                                              const std::filesystem::path& sceneDir,
-                                                              physics::DrawnSurfaceSettings& settings) {
+Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(
+    const scene::SceneNode& node, const std::filesystem::path& sceneDir,
+    physics::MeshColliderCache* meshCache, physics::DrawnSurfaceSettings& settings) {
   if (node.collider && !node.collider->collidable) return std::unique_ptr<physics::CollisionShape>{};
   if (node.hasComponent("mesh")) {
     nlohmann::ordered_json component = node.components["mesh"];
     if (component.is_object()) component["collision"] = "mesh";
-    // Not kept in the physics' mesh cache: the overlay is rebuilt at every pose of a node being
-    // dragged, and each pose would keep a copy of the whole mesh there. Poses the physics
-    // built (Play, the import) are still found.
-    return physics::makeMeshCollider(component, sceneDir, node.world, false);
+    // Not kept in the mesh cache: the overlay is rebuilt at every pose of a node being dragged,
+    // and each pose would keep a copy of the whole mesh there. Poses the physics built through
+    // the same cache (Play, the import) are still found.
+    physics::ColliderBuildOptions options;
+    options.meshCache = meshCache;
+    options.keepInCache = false;
+    return physics::makeMeshCollider(component, sceneDir, node.world, options);
   }
   if (node.hasComponent("baked_field"))
     return physics::makeBakedFieldFileCollider(node.components["baked_field"], sceneDir, node.world);
@@ -89,11 +92,12 @@ Expected<std::vector<OverlayLine>> extractColliderWireframe(const scene::SceneNo
                                                             const std::vector<scene::Material>&,
                                                             const std::filesystem::path& sceneDir,
                                                             double t,
+                                                            physics::MeshColliderCache* meshCache,
                                                             const std::atomic<bool>* cancel) {
   physics::DrawnSurfaceSettings settings;
   settings.cellSize = 0.0f;  // 0: chosen from the box below
   settings.t = t;
-  auto shape = colliderOf(node, sceneDir, settings);
+  auto shape = colliderOf(node, sceneDir, meshCache, settings);
   if (!shape) return shape.error();
   if (!shape.value()) return std::vector<OverlayLine>{};
   const physics::CollisionShape& collider = **shape;

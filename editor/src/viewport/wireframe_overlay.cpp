@@ -32,11 +32,13 @@ struct ColliderWireframes::Job {
   std::vector<scene::Material> materials;
   std::filesystem::path sceneDir;
   double t = 0.0;
+  physics::MeshColliderCache* meshCache = nullptr;
   std::shared_ptr<std::atomic<bool>> cancel;
 };
 
-ColliderWireframes::ColliderWireframes(EditorDocument& document, RaymarchView& view, QObject* parent)
-    : QObject(parent), document_(document), view_(view) {
+ColliderWireframes::ColliderWireframes(EditorDocument& document, RaymarchView& view,
+                                       physics::MeshColliderCache* meshCache, QObject* parent)
+    : QObject(parent), document_(document), view_(view), meshCache_(meshCache) {
   debounce_.setSingleShot(true);
   debounce_.setInterval(kDebounceMs);
   connect(&debounce_, &QTimer::timeout, this, &ColliderWireframes::refresh);
@@ -124,6 +126,7 @@ void ColliderWireframes::refresh() {
                       ? std::filesystem::current_path()
                       : std::filesystem::path(QFileInfo(document_.filePath()).absolutePath().toStdString());
   job->t = time_;
+  job->meshCache = meshCache_;
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   job->cancel = cancel_;
   jobActive_ = true;
@@ -131,7 +134,7 @@ void ColliderWireframes::refresh() {
     for (Job::Item& item : job->items) {
       if (job->cancel->load()) break;
       item.result = extractColliderWireframe(item.node, job->materials, job->sceneDir, job->t,
-                                             job->cancel.get());
+                                             job->meshCache, job->cancel.get());
     }
     return job;
   }));

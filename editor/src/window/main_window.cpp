@@ -21,11 +21,14 @@
 #include "floptle/editor/recent_files.h"
 #include "floptle/editor/recovery_file.h"
 #include "floptle/editor/scene_tree_panel.h"
+#include "floptle/physics/mesh_collider_cache.h"
+#include "import/mesh_tools.h"
 
 namespace floptle::editor {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
+      meshCache_(std::make_unique<physics::MeshColliderCache>()),
       recovery_(std::make_unique<RecoveryFile>(document_)),
       recent_(std::make_unique<RecentFiles>()) {
   setObjectName("mainWindow");
@@ -64,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
   playMode_.reset();  // stops play: rebinds the docks to the document before they go
+  removeMeshTools(*this);  // their workers finish while the mesh cache still lives
 }
 
 void MainWindow::refreshViewport() { syncViewport(true); }

@@ -30,11 +30,11 @@ void installMeshTools(MainWindow& window) {
   EditorDocument& document = window.document();
   RaymarchView& view = *window.viewport();
 
-  auto* wireframes = new ColliderWireframes(document, view, &window);
+  auto* wireframes = new ColliderWireframes(document, view, &window.meshCache(), &window);
   wireframes->setObjectName("colliderWireframes");
-  auto* meshes = new ImportedMeshView(document, view, &window);
+  auto* meshes = new ImportedMeshView(document, view, &window.meshCache(), &window);
   meshes->setObjectName("importedMeshView");
-  auto* importer = new MeshImporter(document, &window);
+  auto* importer = new MeshImporter(document, window.meshCache(), &window);
   importer->setObjectName("meshImporter");
 
   LogPanel* log = window.log();
@@ -78,6 +78,13 @@ void installMeshTools(MainWindow& window) {
   QObject::connect(&document, &EditorDocument::selectionChanged, selected, syncSelected);
   QObject::connect(wireframes, &ColliderWireframes::updated, selected, syncSelected);
   syncSelected();
+}
+
+void removeMeshTools(MainWindow& window) {
+  // Each waits for its worker, which may be building through the window's mesh cache.
+  delete window.findChild<MeshImporter*>(QStringLiteral("meshImporter"));
+  delete window.findChild<ColliderWireframes*>(QStringLiteral("colliderWireframes"));
+  delete window.findChild<ImportedMeshView*>(QStringLiteral("importedMeshView"));
 }
 
 }  // namespace floptle::editor

@@ -1,5 +1,6 @@
 // The mesh collider cache behind makeMeshCollider: a second request for the same component is
-// answered from the cache (no import, no BVH, no bake) with the same bits; an edited file, a
+// answered from the caller's cache (no import, no BVH, no bake) with the same bits; another
+// cache shares nothing; an edited file, a
 // different transform, up axis or cell size is built again; every world owns its field map;
 // the least recently used entries go beyond the budget; a cancelled bake caches nothing.
 #include <gtest/gtest.h>
@@ -68,28 +69,30 @@ TEST(TriMeshColliderShare, SharesTheStateAndOutlivesTheOriginal) {
 class MeshColliderCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    clearMeshColliderCache();
-    setMeshColliderCacheBudget(kMeshColliderCacheDefaultBudget);
     dir_ = floptle::testing::makeTempDir("mesh_cache");
     writeCube(dir_ / "cube.obj", 0.5f);
   }
-  void TearDown() override {
-    clearMeshColliderCache();
-    setMeshColliderCacheBudget(kMeshColliderCacheDefaultBudget);
-    std::filesystem::remove_all(dir_);
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  /// Options that build through this test's cache (keep: see MeshColliderRequest::keep).
+  ColliderBuildOptions through(MeshColliderCache& cache, bool keep = true) {
+    ColliderBuildOptions options;
+    options.meshCache = &cache;
+    options.keepInCache = keep;
+    return options;
   }
   std::unique_ptr<CollisionShape> make(const Json& component, const Transform& world = {}) {
-    auto shape = makeMeshCollider(component, dir_, world);
+    auto shape = makeMeshCollider(component, dir_, world, through(cache_));
     EXPECT_TRUE(shape.ok()) << shape.error().message();
     return shape.ok() ? std::move(shape).value() : nullptr;
   }
   std::filesystem::path dir_;
+  MeshColliderCache cache_;
 };
 
 TEST_F(MeshColliderCacheTest, SecondMeshColliderIsAHitSharingTheBvhWithTheSameAnswers) {
   auto first = make({{"file", "cube.obj"}});
   ASSERT_TRUE(first);
-  MeshColliderCacheStats s = meshColliderCacheStats();
+  MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.misses, 1u);
   EXPECT_EQ(s.hits, 0u);
   EXPECT_EQ(s.entries, 1u);
@@ -97,7 +100,7 @@ TEST_F(MeshColliderCacheTest, SecondMeshColliderIsAHitSharingTheBvhWithTheSameAn
 
   auto second = make({{"file", "cube.obj"}});
   ASSERT_TRUE(second);
-  s = meshColliderCacheStats();
+  s = cache_.stats();
   EXPECT_EQ(s.hits, 1u);
   EXPECT_EQ(s.misses, 1u);
   // Two colliders over one mesh: the second was not imported again.
@@ -113,8 +116,42 @@ TEST_F(MeshColliderCacheTest, SecondMeshColliderIsAHitSharingTheBvhWithTheSameAn
   std::filesystem::create_directories(dir_ / "sub");
   auto detour = make({{"file", "sub/../cube.obj"}});
   ASSERT_TRUE(detour);
-  EXPECT_EQ(meshColliderCacheStats().hits, 2u);
+  EXPECT_EQ(cache_.stats().hits, 2u);
   // near_radius is a world setting, not part of the bake: still a hit for a field (below).
+}
+
+// Two caches share nothing: what one built the other builds again, and each counts its own;
+// no cache at all builds every time and keeps nothing.
+TEST_F(MeshColliderCacheTest, SeparateCachesDoNotShareEntries) {
+  const Json component = {{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}};
+  ASSERT_TRUE(make(component));
+  ASSERT_TRUE(make(component));
+  MeshColliderCache other;
+  EXPECT_EQ(other.stats().entries, 0u);
+  auto elsewhere = makeMeshCollider(component, dir_, Transform{}, through(other));
+  ASSERT_TRUE(elsewhere.ok()) << elsewhere.error().message();
+  const MeshColliderCacheStats mine = cache_.stats(), theirs = other.stats();
+  EXPECT_EQ(mine.hits, 1u);
+  EXPECT_EQ(mine.misses, 1u);
+  EXPECT_EQ(mine.bakes, 1u);
+  EXPECT_EQ(theirs.hits, 0u) << "the other cache found this one's entry";
+  EXPECT_EQ(theirs.misses, 1u);
+  EXPECT_EQ(theirs.bakes, 1u);
+  EXPECT_EQ(theirs.entries, 1u);
+  EXPECT_EQ(answers(**elsewhere), answers(*make(component)));
+  other.clear();
+  EXPECT_EQ(other.stats().entries, 0u);
+  EXPECT_EQ(cache_.stats().entries, 1u) << "clearing one cache emptied the other";
+
+  MeshColliderRequest request;
+  request.file = dir_ / "cube.obj";
+  for (int i = 0; i < 2; ++i) {
+    auto uncached = buildMeshCollider(request, nullptr);
+    ASSERT_TRUE(uncached.ok());
+    EXPECT_FALSE(uncached->fromCache);
+  }
+  EXPECT_EQ(cache_.stats().misses, 1u) << "an uncached build counted in a cache";
+  EXPECT_EQ(other.stats().misses, 0u) << "an uncached build counted in a cache";
 }
 
 // A transform that only passes by (the editor's overlay of a dragged node) is answered from
@@ -123,17 +160,18 @@ TEST_F(MeshColliderCacheTest, APassingTransformIsFoundButNotKept) {
   Transform moved;
   moved.position = Vec3(3.0f, 0.0f, 0.0f);
   for (int i = 0; i < 2; ++i) {
-    auto passing = makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, false);
+    auto passing =
+        makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, through(cache_, false));
     ASSERT_TRUE(passing.ok());
     EXPECT_NEAR((*passing)->distance(Vec3(3.0f, 0.0f, 0.0f), 0.0), -0.5f, 1e-6f);
   }
-  MeshColliderCacheStats s = meshColliderCacheStats();
+  MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.misses, 2u);  // built twice: nothing was kept
   EXPECT_EQ(s.entries, 0u);
   ASSERT_TRUE(make({{"file", "cube.obj"}}, moved));  // the physics keeps it
-  auto found = makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, false);
+  auto found = makeMeshCollider(Json{{"file", "cube.obj"}}, dir_, moved, through(cache_, false));
   ASSERT_TRUE(found.ok());
-  s = meshColliderCacheStats();
+  s = cache_.stats();
   EXPECT_EQ(s.hits, 1u);
   EXPECT_EQ(s.entries, 1u);
 }
@@ -141,10 +179,10 @@ TEST_F(MeshColliderCacheTest, APassingTransformIsFoundButNotKept) {
 TEST_F(MeshColliderCacheTest, SecondFieldIsAHitWithoutASecondBake) {
   auto first = make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}});
   ASSERT_TRUE(first);
-  EXPECT_EQ(meshColliderCacheStats().bakes, 1u);
+  EXPECT_EQ(cache_.stats().bakes, 1u);
   auto second = make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}, {"near_radius", 3}});
   ASSERT_TRUE(second);
-  const MeshColliderCacheStats s = meshColliderCacheStats();
+  const MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.bakes, 1u) << "the second world baked again";
   EXPECT_EQ(s.hits, 1u);
   auto* a = dynamic_cast<BakedFieldCollider*>(first.get());
@@ -157,7 +195,7 @@ TEST_F(MeshColliderCacheTest, SecondFieldIsAHitWithoutASecondBake) {
   // The triangle collider of the same node (the wireframe overlay asks for it) is in the entry.
   auto mesh = make({{"file", "cube.obj"}});
   ASSERT_TRUE(mesh);
-  EXPECT_EQ(meshColliderCacheStats().hits, 2u);
+  EXPECT_EQ(cache_.stats().hits, 2u);
   EXPECT_EQ(&dynamic_cast<const TriMeshCollider&>(*a->exactShape()).mesh(),
             &dynamic_cast<TriMeshCollider&>(*mesh).mesh());
 }
@@ -174,7 +212,7 @@ TEST_F(MeshColliderCacheTest, RewrittenFileIsReadAgain) {
   std::filesystem::last_write_time(file, written + std::chrono::seconds(2));
   auto bigger = make({{"file", "cube.obj"}});
   ASSERT_TRUE(bigger);
-  EXPECT_EQ(meshColliderCacheStats().misses, 2u);
+  EXPECT_EQ(cache_.stats().misses, 2u);
   EXPECT_NEAR(bigger->distance(Vec3(0.0f), 0.0), -1.0f, 1e-6f);
 
   // Other size, write time forced back to the one just cached.
@@ -183,9 +221,9 @@ TEST_F(MeshColliderCacheTest, RewrittenFileIsReadAgain) {
   std::filesystem::last_write_time(file, now);
   auto large = make({{"file", "cube.obj"}});
   ASSERT_TRUE(large);
-  EXPECT_EQ(meshColliderCacheStats().misses, 3u);
+  EXPECT_EQ(cache_.stats().misses, 3u);
   EXPECT_NEAR(large->distance(Vec3(0.0f), 0.0), -10.0f, 1e-5f);
-  EXPECT_EQ(meshColliderCacheStats().hits, 0u);
+  EXPECT_EQ(cache_.stats().hits, 0u);
 }
 
 // The key holds the mesh file's own stamp; an edit to a file it refers to (the .mtl of an OBJ,
@@ -201,7 +239,7 @@ TEST_F(MeshColliderCacheTest, EditedMtlOrBinBesideTheMeshIsReadAgain) {
   ASSERT_TRUE(before);
   EXPECT_NEAR(colourOf(*before, "grass").x, 0.1f, 1e-6f);
   ASSERT_TRUE(make({{"file", "cube.obj"}}));
-  EXPECT_EQ(meshColliderCacheStats().hits, 1u);
+  EXPECT_EQ(cache_.stats().hits, 1u);
 
   // The .mtl alone rewritten: the same size, a later write time; cube.obj untouched.
   const auto obj = std::filesystem::last_write_time(dir_ / "cube.obj");
@@ -212,12 +250,12 @@ TEST_F(MeshColliderCacheTest, EditedMtlOrBinBesideTheMeshIsReadAgain) {
   auto after = make({{"file", "cube.obj"}});
   ASSERT_TRUE(after);
   EXPECT_NEAR(colourOf(*after, "grass").x, 0.9f, 1e-6f) << "the old .mtl was served from the cache";
-  MeshColliderCacheStats s = meshColliderCacheStats();
+  MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.stale, 1u);
   EXPECT_EQ(s.misses, 2u);
   EXPECT_EQ(s.entries, 1u);
   ASSERT_TRUE(make({{"file", "cube.obj"}}));
-  EXPECT_EQ(meshColliderCacheStats().hits, 2u) << "the new version is cached";
+  EXPECT_EQ(cache_.stats().hits, 2u) << "the new version is cached";
 
   // A glTF's .bin rewritten with the triangles 2 m higher (same size): read again.
   floptle::testing::writeTwoMaterialGltf(dir_, "two.bin");
@@ -231,7 +269,7 @@ TEST_F(MeshColliderCacheTest, EditedMtlOrBinBesideTheMeshIsReadAgain) {
   auto high = make({{"file", "two.gltf"}});
   ASSERT_TRUE(high);
   EXPECT_NEAR(dynamic_cast<const TriMeshCollider&>(*high).mesh().bounds().max.y, 3.0f, 1e-6f);
-  EXPECT_EQ(meshColliderCacheStats().stale, 2u);
+  EXPECT_EQ(cache_.stats().stale, 2u);
 }
 
 TEST_F(MeshColliderCacheTest, OtherTransformUpAxisOrCellSizeIsBuiltAgain) {
@@ -240,7 +278,7 @@ TEST_F(MeshColliderCacheTest, OtherTransformUpAxisOrCellSizeIsBuiltAgain) {
   moved.position = Vec3(5.0f, 0.0f, 0.0f);
   auto shifted = make({{"file", "cube.obj"}}, moved);
   ASSERT_TRUE(shifted);
-  EXPECT_EQ(meshColliderCacheStats().misses, 2u);
+  EXPECT_EQ(cache_.stats().misses, 2u);
   EXPECT_NEAR(shifted->distance(Vec3(5.0f, 0.0f, 0.0f), 0.0), -0.5f, 1e-6f);
   Transform turned;
   turned.rotation = glm::angleAxis(0.25f, Vec3(0, 1, 0));
@@ -250,20 +288,20 @@ TEST_F(MeshColliderCacheTest, OtherTransformUpAxisOrCellSizeIsBuiltAgain) {
   auto big = make({{"file", "cube.obj"}}, scaled);
   ASSERT_TRUE(big);
   EXPECT_NEAR(big->distance(Vec3(0.0f), 0.0), -1.5f, 1e-6f);
-  EXPECT_EQ(meshColliderCacheStats().misses, 4u);
+  EXPECT_EQ(cache_.stats().misses, 4u);
 
   // Up axis z: (x, y, z) -> (x, z, -y); a different entry (the cube looks the same).
   ASSERT_TRUE(make({{"file", "cube.obj"}, {"up_axis", "z"}}));
-  EXPECT_EQ(meshColliderCacheStats().misses, 5u);
+  EXPECT_EQ(cache_.stats().misses, 5u);
   ASSERT_TRUE(make({{"file", "cube.obj"}, {"unit_scale", 2.0}}));
-  EXPECT_EQ(meshColliderCacheStats().misses, 6u);
-  EXPECT_EQ(meshColliderCacheStats().hits, 0u);
+  EXPECT_EQ(cache_.stats().misses, 6u);
+  EXPECT_EQ(cache_.stats().hits, 0u);
 
   // Cell sizes: each its own bake; the same one again is a hit.
   ASSERT_TRUE(make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.2}}));
   ASSERT_TRUE(make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}}));
   ASSERT_TRUE(make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.2}}));
-  const MeshColliderCacheStats s = meshColliderCacheStats();
+  const MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.bakes, 2u);
   EXPECT_EQ(s.misses, 8u);
   EXPECT_EQ(s.hits, 1u);
@@ -292,38 +330,38 @@ TEST_F(MeshColliderCacheTest, EveryWorldOwnsItsFieldMap) {
   EXPECT_EQ(samplesOf(b.brickMap()), original);
   auto third = make(component);
   ASSERT_TRUE(third);
-  EXPECT_EQ(meshColliderCacheStats().bakes, 1u);
+  EXPECT_EQ(cache_.stats().bakes, 1u);
   EXPECT_EQ(samplesOf(dynamic_cast<BakedFieldCollider&>(*third).brickMap()), original);
 }
 
 TEST_F(MeshColliderCacheTest, LeastRecentlyUsedGoesBeyondTheBudget) {
   for (const char* name : {"a.obj", "b.obj", "c.obj"}) writeCube(dir_ / name, 0.5f);
   ASSERT_TRUE(make({{"file", "a.obj"}}));
-  const std::size_t one = meshColliderCacheStats().bytes;
+  const std::size_t one = cache_.stats().bytes;
   ASSERT_GT(one, 0u);
   ASSERT_TRUE(make({{"file", "b.obj"}}));
-  EXPECT_EQ(meshColliderCacheStats().bytes, 2 * one);
-  setMeshColliderCacheBudget(2 * one + one / 2);  // room for two
+  EXPECT_EQ(cache_.stats().bytes, 2 * one);
+  cache_.setBudget(2 * one + one / 2);            // room for two
   ASSERT_TRUE(make({{"file", "a.obj"}}));         // a is now the most recent
-  EXPECT_EQ(meshColliderCacheStats().hits, 1u);
+  EXPECT_EQ(cache_.stats().hits, 1u);
   ASSERT_TRUE(make({{"file", "c.obj"}}));         // b goes
-  MeshColliderCacheStats s = meshColliderCacheStats();
+  MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.entries, 2u);
   EXPECT_EQ(s.evictions, 1u);
   EXPECT_LE(s.bytes, s.budgetBytes);
   ASSERT_TRUE(make({{"file", "a.obj"}}));
-  EXPECT_EQ(meshColliderCacheStats().hits, 2u) << "a was evicted, not b";
+  EXPECT_EQ(cache_.stats().hits, 2u) << "a was evicted, not b";
   ASSERT_TRUE(make({{"file", "b.obj"}}));
-  EXPECT_EQ(meshColliderCacheStats().hits, 2u) << "b was kept, a evicted";
-  EXPECT_EQ(meshColliderCacheStats().misses, 4u);
+  EXPECT_EQ(cache_.stats().hits, 2u) << "b was kept, a evicted";
+  EXPECT_EQ(cache_.stats().misses, 4u);
 
   // A budget below one entry keeps nothing; the collider still works.
-  setMeshColliderCacheBudget(one / 2);
-  EXPECT_EQ(meshColliderCacheStats().entries, 0u);
+  cache_.setBudget(one / 2);
+  EXPECT_EQ(cache_.stats().entries, 0u);
   auto alone = make({{"file", "a.obj"}});
   ASSERT_TRUE(alone);
   EXPECT_NEAR(alone->distance(Vec3(0.0f), 0.0), -0.5f, 1e-6f);
-  EXPECT_EQ(meshColliderCacheStats().entries, 0u);
+  EXPECT_EQ(cache_.stats().entries, 0u);
 }
 
 TEST_F(MeshColliderCacheTest, CancelledBakeCachesNothing) {
@@ -333,25 +371,27 @@ TEST_F(MeshColliderCacheTest, CancelledBakeCachesNothing) {
   request.cellSize = 0.05f;
   std::atomic<bool> cancel{false};
   std::vector<float> fractions;
-  auto cancelled = buildMeshCollider(
+  auto cancelled = cache_.build(
       request,
       [&](float f, std::string_view stage) {
         fractions.push_back(f);
-        if (stage.find("BVH") != std::string_view::npos) cancel.store(true);  // just before the bake
+        if (stage.find("BVH") != std::string_view::npos)
+          cancel.store(true);  // just before the bake
       },
       &cancel);
   ASSERT_FALSE(cancelled.ok());
-  EXPECT_EQ(meshColliderCacheStats().entries, 0u);
+  EXPECT_EQ(cache_.stats().entries, 0u);
   cancel.store(false);
   fractions.clear();
-  auto built = buildMeshCollider(request, [&](float f, std::string_view) { fractions.push_back(f); }, &cancel);
+  auto built = cache_.build(
+      request, [&](float f, std::string_view) { fractions.push_back(f); }, &cancel);
   ASSERT_TRUE(built.ok()) << built.error().message();
   EXPECT_FALSE(built->fromCache);
   ASSERT_TRUE(built->field);
   EXPECT_GT(built->field->brickCount(), 0);
   EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
   EXPECT_FLOAT_EQ(fractions.back(), 1.0f);
-  auto again = buildMeshCollider(request);
+  auto again = cache_.build(request);
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again->fromCache);
   EXPECT_EQ(again->field, built->field);
@@ -359,27 +399,32 @@ TEST_F(MeshColliderCacheTest, CancelledBakeCachesNothing) {
   // Cancelled mid-bake: an error, and the entry holds no field for that cell.
   request.cellSize = 0.04f;
   cancel.store(false);
-  auto midBake = buildMeshCollider(
-      request, [&](float f, std::string_view) { if (f > 0.5f && f < 1.0f) cancel.store(true); }, &cancel);
+  auto midBake = cache_.build(
+      request,
+      [&](float f, std::string_view) {
+        if (f > 0.5f && f < 1.0f) cancel.store(true);
+      },
+      &cancel);
   EXPECT_FALSE(midBake.ok());
   cancel.store(false);
-  const std::uint64_t bakes = meshColliderCacheStats().bakes;
-  auto after = buildMeshCollider(request);
+  const std::uint64_t bakes = cache_.stats().bakes;
+  auto after = cache_.build(request);
   ASSERT_TRUE(after.ok());
   EXPECT_FALSE(after->fromCache);
-  EXPECT_EQ(meshColliderCacheStats().bakes, bakes + 1);
+  EXPECT_EQ(cache_.stats().bakes, bakes + 1);
 }
 
 TEST_F(MeshColliderCacheTest, ErrorsAreTheComponentsAsBefore) {
-  auto missing = makeMeshCollider(Json{{"file", "gone.obj"}}, dir_, Transform{});
+  auto missing = makeMeshCollider(Json{{"file", "gone.obj"}}, dir_, Transform{}, through(cache_));
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().where, "mesh/file");
   EXPECT_NE(missing.error().what.find("gone.obj"), std::string::npos);
   floptle::testing::writeText(dir_ / "points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n");
-  auto empty = makeMeshCollider(Json{{"file", "points.obj"}, {"collision", "field"}}, dir_, Transform{});
+  auto empty = makeMeshCollider(Json{{"file", "points.obj"}, {"collision", "field"}}, dir_,
+                                Transform{}, through(cache_));
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error().where, "mesh/file");
-  EXPECT_EQ(meshColliderCacheStats().entries, 0u);
+  EXPECT_EQ(cache_.stats().entries, 0u);
 }
 
 TEST_F(MeshColliderCacheTest, ConcurrentRequestsAgreeAndKeepOneEntry) {
@@ -388,13 +433,13 @@ TEST_F(MeshColliderCacheTest, ConcurrentRequestsAgreeAndKeepOneEntry) {
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < shapes.size(); ++i)
     threads.emplace_back([&, i] {
-      auto s = makeMeshCollider(component, dir_, Transform{});
+      auto s = makeMeshCollider(component, dir_, Transform{}, through(cache_));
       if (s.ok()) shapes[i] = std::move(s).value();
     });
   for (auto& t : threads) t.join();
   for (const auto& s : shapes) ASSERT_TRUE(s);
   for (std::size_t i = 1; i < shapes.size(); ++i) EXPECT_EQ(answers(*shapes[i]), answers(*shapes[0]));
-  const MeshColliderCacheStats s = meshColliderCacheStats();
+  const MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.entries, 1u);
   EXPECT_EQ(s.hits + s.misses, 4u);
 }

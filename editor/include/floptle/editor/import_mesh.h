@@ -4,11 +4,11 @@
 // added to the open document as one undo step.
 //
 // The import (core/asset/mesh_import.h), the triangle collider and, for "baked field" collision,
-// the bake (at the cell size the physics will use when the scene loads) go through the physics'
-// mesh collider cache (physics/mesh_collider_cache.h), so Play reuses them. They run on
-// a worker thread behind a QProgressDialog that reports progress and can be cancelled. Cancel,
-// an unreadable file or an empty one leave the document untouched; the last two show an error
-// dialog and a log line.
+// the bake (at the cell size the physics will use when the scene loads) go through the editor's
+// mesh collider cache (physics/mesh_collider_cache.h, the main window's), so Play reuses them. They
+// run on a worker thread behind a QProgressDialog that reports progress and can be cancelled.
+// Cancel, an unreadable file or an empty one leave the document untouched; the last two show an
+// error dialog and a log line.
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -63,13 +63,14 @@ struct MeshImportResult {
 };
 
 /// The worker-thread part: import, build the triangle collider and (BakedField) bake it, all
-/// through physics::buildMeshCollider for the node exactly as the scene will hold it (identity
-/// transform, the request's import options, kMeshFieldCellSize), so the result lands in the
-/// process-wide mesh collider cache and the first Play (or wireframe) finds it there instead
-/// of importing and baking again. A cancelled job caches nothing.
+/// through `cache` for the node exactly as the scene will hold it (identity transform, the
+/// request's import options, kMeshFieldCellSize), so the first Play (or wireframe) through the
+/// same cache finds the result there instead of importing and baking again. A cancelled job
+/// caches nothing.
 /// progress: fraction of the whole job in [0, 1] and the stage in words; cancel: polled.
 /// Errors name the file; a cancelled job answers an error with what = "cancelled".
 Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
+                                         physics::MeshColliderCache& cache,
                                          const asset::ImportProgress& progress = {},
                                          const std::atomic<bool>* cancel = nullptr);
 
@@ -78,8 +79,9 @@ class MeshImporter : public QObject {
   Q_OBJECT
 
  public:
-  /// Dialogs are parented to `dialogParent`.
-  MeshImporter(EditorDocument& document, QWidget* dialogParent);
+  /// Dialogs are parented to `dialogParent`. Imports go through `cache`, which must outlive
+  /// the importer.
+  MeshImporter(EditorDocument& document, physics::MeshColliderCache& cache, QWidget* dialogParent);
   ~MeshImporter() override;
 
   /// File dialog, then the collision and up-axis choices (MeshImportDialog), then start().
@@ -116,6 +118,7 @@ class MeshImporter : public QObject {
   void fail(const QString& text);
 
   EditorDocument& document_;
+  physics::MeshColliderCache& cache_;
   QPointer<QWidget> dialogParent_;
   QPointer<QProgressDialog> progress_;
   QTimer* progressTimer_ = nullptr;

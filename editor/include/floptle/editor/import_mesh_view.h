@@ -5,9 +5,11 @@
 // file's base colour), placed by the node's world transform. The raster mesh writes depth and
 // is tested against the raymarched depth, so mesh and fields hide each other.
 //
-// Files load on a worker thread (asset::importMesh with the component's up_axis/unit_scale),
-// cached by absolute path and options; a moved node only changes the layer's transform (no
-// re-upload). A file that fails to load logs one message and draws nothing.
+// Files load on a worker thread through the editor's mesh collider cache (the component's
+// up_axis/unit_scale, the identity transform: the node as an import writes it, so the first
+// Play of an unmoved node finds its triangle collider there), kept here by absolute path and
+// options; a moved node only changes the layer's transform (no re-upload). A file that fails
+// to load logs one message and draws nothing.
 //
 // Live reload: every file a loaded mesh was read from (TriangleMesh::sourceFiles: the mesh
 // file, an OBJ's .mtl, a glTF's .bin) is watched. When one changes on disk (a re-export from
@@ -18,7 +20,8 @@
 // pick the new file up by themselves (the physics mesh cache checks the same files).
 //
 // pick() answers a viewport click against the drawn meshes (exact ray vs triangles through a
-// physics TriMeshCollider per file, built on the first pick and kept with the mesh).
+// physics TriMeshCollider per file: the cache's collider the mesh was loaded with, or for a
+// mesh handed over by prime() one built on the first pick and kept with the mesh).
 #include <QObject>
 #include <QSet>
 #include <QTimer>
@@ -40,6 +43,7 @@
 #include "floptle/editor/scene_picker.h"
 
 namespace floptle::physics {
+class MeshColliderCache;
 class TriMeshCollider;
 }
 
@@ -55,7 +59,9 @@ class ImportedMeshView : public QObject {
   Q_OBJECT
 
  public:
-  ImportedMeshView(EditorDocument& document, RaymarchView& view, QObject* parent = nullptr);
+  /// Loads through `meshCache` (null: reads the files alone), which must outlive this object.
+  ImportedMeshView(EditorDocument& document, RaymarchView& view,
+                   physics::MeshColliderCache* meshCache, QObject* parent = nullptr);
   ~ImportedMeshView() override;
 
   /// Hands over a mesh already in memory (right after an import) so the view need not read
@@ -108,6 +114,7 @@ class ImportedMeshView : public QObject {
 
   EditorDocument& document_;
   RaymarchView& view_;
+  physics::MeshColliderCache* meshCache_ = nullptr;
   std::map<std::string, std::shared_ptr<const asset::TriangleMesh>> meshes_;
   std::map<std::string, QFutureWatcher<std::shared_ptr<Load>>*> loading_;
   /// Keys that failed to load (logged once, not retried until a file or folder they depend on

@@ -3,7 +3,8 @@
 // inspector, materials, interaction matrix, log and undo history; the menus and shortcuts
 // users expect. It owns the document; panels observe it. Dock layout, recent files and
 // preferences persist through QSettings; an autosave writes a recovery file every 30 s and the
-// next start after a crash offers it back.
+// next start after a crash offers it back. It owns the editor's one mesh collider cache, which
+// Import Mesh, the collider wireframes and play mode all build through.
 //
 // Split by topic: main_window.cpp (construction, docks, title, closing), main_window_menus.cpp,
 // main_window_files.cpp (new / open / save / recent), main_window_viewport.cpp (document ->
@@ -24,6 +25,10 @@ class QLabel;
 class QTimer;
 class QUndoGroup;
 class QUndoView;
+
+namespace floptle::physics {
+class MeshColliderCache;
+}
 
 namespace floptle::editor {
 
@@ -47,6 +52,9 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   EditorDocument& document() { return document_; }
+  /// The mesh collider cache every mesh collider of this window is built through: a mesh
+  /// imported (and baked) once is found by the wireframes and by every Play.
+  physics::MeshColliderCache& meshCache() { return *meshCache_; }
   RaymarchView* viewport() const { return viewport_; }
   SceneTreePanel* sceneTree() const { return sceneTree_; }
   InspectorPanel* inspector() const { return inspector_; }
@@ -126,6 +134,8 @@ class MainWindow : public QMainWindow {
   void onGizmoCancelled();
   void advanceFieldTime();
 
+  /// First: it outlives every tool and play session that builds through it.
+  std::unique_ptr<physics::MeshColliderCache> meshCache_;
   EditorDocument document_;
   ScenePicker picker_;
   RaymarchView* viewport_ = nullptr;

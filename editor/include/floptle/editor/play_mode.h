@@ -2,9 +2,13 @@
 // PlayMode: the editor side of play (issue 6 "The editor", issue 5 "In the editor"). It owns
 // the PlaySession and turns the window into a play test while it runs:
 //  - Play menu and toolbar: Play / Pause (Ctrl+P or F5), Step one tick (F10), Stop (Shift+F5
-//    or Escape). The window is tinted (amber menu bar, status bar and viewport frame) while
-//    playing, and a HUD shows tick, step time (ms) and contacts, with a live plot of the
-//    player's speed (m/s) and height (m).
+//    or Escape). Play builds the simulation on a worker (PlaySession::building()); a build
+//    that takes longer than kBuildDialogDelayMs shows a progress dialog with Cancel, the
+//    window staying usable. Play or Stop pressed during the build cancels it: the editor stays
+//    in edit mode, the document untouched, and the log says so. A failed build is refused in
+//    the log and the status bar. The window is tinted (amber menu bar, status bar and viewport
+//    frame) while playing, and a HUD shows tick, step time (ms) and contacts, with a live plot of
+//    the player's speed (m/s) and height (m).
 //  - The scene tree, inspector and materials docks are bound to the play copy: edits made
 //    while playing go to the copy (its own undo stack, shown in History and behind Undo/Redo),
 //    and the running simulation takes what it can live (see PlaySession). Stop drops the copy
@@ -23,9 +27,11 @@
 #include <memory>
 #include <optional>
 
+#include <QElapsedTimer>
 #include <QObject>
-#include <QPointer>
 #include <QPointF>
+#include <QPointer>
+#include <QProgressDialog>
 #include <QStringList>
 
 #include "floptle/core/math.h"
@@ -46,6 +52,9 @@ class InspectorPanel;
 class PlayHud;
 class PlayPlot;
 
+/// How long a Play build runs before its progress dialog shows (ms).
+inline constexpr int kBuildDialogDelayMs = 500;
+
 class PlayMode : public QObject {
   Q_OBJECT
 
@@ -57,6 +66,8 @@ class PlayMode : public QObject {
   void createActions(QMenu* menu);
 
   PlaySession& session() { return session_; }
+  /// The build's progress dialog (null when none is shown).
+  QProgressDialog* buildProgressDialog() const { return buildDialog_; }
   bool playing() const { return session_.active(); }
   /// While playing, the inspector bound to the play copy (null when stopped).
   InspectorPanel* copyInspector() const { return copyInspector_; }
@@ -93,6 +104,9 @@ class PlayMode : public QObject {
   void setTint(bool on);
   void updateActions();
   void forwardSelection(const QStringList& names);
+  void onBuildingChanged(bool building);
+  void onBuildProgress(float fraction, const QString& stage);
+  void onBuildFinished(bool playing);
   // play_view.cpp
   void onTicked();
   void updateField();
@@ -107,6 +121,10 @@ class PlayMode : public QObject {
 
   MainWindow& window_;
   PlaySession session_;
+  QPointer<QProgressDialog> buildDialog_;
+  QElapsedTimer buildClock_;
+  /// Step (F10) pressed while stopped: one tick once the build is in.
+  bool stepWhenStarted_ = false;
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
   QAction* stopAction_ = nullptr;

@@ -5,6 +5,15 @@
 // start() copies the document's JSON into a play copy (an EditorDocument of its own, with its
 // own undo stack) and builds from that copy a runtime::SceneRuntime (the one assembly the CLI
 // and the tests use, which chooses the physics simulation or the Drift sandbox).
+//
+// The build runs on a worker thread (mesh imports and bakes can take seconds): start() returns
+// at once and the session is building() meanwhile. Its state stays Stopped while it builds (no
+// copy, no simulation: everything that asks state() or active() keeps its meaning); it
+// reports buildProgress() and ends with buildFinished(): playing (stateChanged(Playing)), or
+// not (buildFailed() first, with the error or the cancel). cancelBuild(), stop() and a second
+// start() stop a running build. Edits of the editor's document during the build do not reach
+// the simulation: it is built from the copy taken at start(). Mesh colliders are built
+// through the mesh cache the session is given, so a second Play neither imports nor bakes.
 // The editor document is never written while playing: edits made in play go to the copy, and
 // the values the running simulation can take live (material friction / restitution /
 // density, character and vehicle controller values, the whole Drift tuning) are installed in
@@ -24,6 +33,8 @@
 #include <QObject>
 #include <QString>
 
+#include <string_view>
+
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/editor/editor_document.h"
@@ -31,8 +42,11 @@
 #include "floptle/runtime/scene_runtime.h"
 
 class QTimer;
+template <class T>
+class QFutureWatcher;
 
 namespace floptle::physics {
+class MeshColliderCache;
 class Simulation;
 }
 namespace floptle::drift {
@@ -63,13 +77,21 @@ class PlaySession : public QObject {
   Q_OBJECT
 
  public:
-  explicit PlaySession(QObject* parent = nullptr);
+  /// Mesh colliders are built through `meshCache` (null: none); it must outlive the session.
+  explicit PlaySession(physics::MeshColliderCache* meshCache = nullptr, QObject* parent = nullptr);
+  /// Cancels a running build and waits for its worker.
   ~PlaySession() override;
 
-  /// Builds the simulation from a copy of `documentJson` and starts playing. `filePath`
-  /// resolves relative asset paths. On error nothing runs and the error names what and where.
+  /// Copies `documentJson` and starts building the simulation from the copy on a worker
+  /// thread; returns at once. `filePath` resolves relative asset paths. Errors returned here
+  /// (a document the copy refuses, a build already running) start nothing; the build's own
+  /// errors come through buildFailed().
   Expected<void> start(const Json& documentJson, const QString& filePath);
-  /// Drops the copy and the simulation.
+  /// Whether a build started by start() is still running (the state is Stopped meanwhile).
+  bool building() const { return build_ != nullptr; }
+  /// Asks the running build to stop; it ends with buildFailed(..., true), nothing playing.
+  void cancelBuild();
+  /// Cancels a running build; drops the copy and the simulation.
   void stop();
   void setPaused(bool paused);
   /// Runs exactly one fixed tick (pauses first when playing).
@@ -131,12 +153,29 @@ class PlaySession : public QObject {
 
  signals:
   void stateChanged(floptle::editor::PlayState state);
+  /// A build began (start()) or ended (buildFinished()).
+  void buildingChanged(bool building);
+  /// The running build's progress, polled every ~50 ms: fraction of the build in [0, 1] (-)
+  /// and the stage in words.
+  void buildProgress(float fraction, const QString& stage);
+  /// The build is over: playing (true), or not (false, after buildFailed()).
+  void buildFinished(bool playing);
+  /// The build failed (message: the error, naming what and where) or was cancelled
+  /// (cancelled = true); nothing runs and the editor's document was never touched.
+  void buildFailed(const QString& message, bool cancelled);
   /// Ticks ran (a frame or a step); the view and HUD update.
   void ticked();
   /// Something to tell the user (refused live tuning, build errors).
   void message(const QString& text);
 
  private:
+  struct Build;
+  // play_session_build.cpp
+  void onBuildFinished();
+  void pollBuild();
+  /// The build is in: the copy and the runtime go live and playing starts.
+  void begin(std::unique_ptr<EditorDocument> copy, runtime::SceneRuntime runtime);
+
   void collectMovedNodes();
   void sampleMovedNodes(bool shiftPrevious);
   /// The play copy changed: install what the running simulation can take.
@@ -154,6 +193,13 @@ class PlaySession : public QObject {
   QTimer* timer_ = nullptr;
   QElapsedTimer frameClock_;
   double stepMs_ = 0.0;
+
+  physics::MeshColliderCache* meshCache_ = nullptr;
+  /// The running build (null when none) and the copy it reads (kept until the worker is done).
+  std::shared_ptr<Build> build_;
+  std::unique_ptr<EditorDocument> buildCopy_;
+  QFutureWatcher<std::shared_ptr<Build>>* buildWatcher_ = nullptr;
+  QTimer* buildPoll_ = nullptr;
 };
 
 }  // namespace floptle::editor

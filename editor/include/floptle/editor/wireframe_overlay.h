@@ -31,6 +31,10 @@
 template <class T>
 class QFutureWatcher;
 
+namespace floptle::physics {
+class MeshColliderCache;
+}
+
 namespace floptle::editor {
 
 class EditorDocument;
@@ -54,19 +58,21 @@ float wireframeCellSize(const Aabb& box);
 /// The wireframe of one node's collider(s): the unique edges of its drawn_surface triangles
 /// at wireframeCellSize, coloured kWireframeColor. `node` is taken alone (its world transform
 /// kept, its children not included). A node that makes no collider gives no lines. Errors
-/// come from the collider build or the extraction (cancel included). Thread-safe (pure).
-Expected<std::vector<OverlayLine>> extractColliderWireframe(const scene::SceneNode& node,
-                                                            const std::vector<scene::Material>& materials,
-                                                            const std::filesystem::path& sceneDir,
-                                                            double t,
-                                                            const std::atomic<bool>* cancel = nullptr);
+/// come from the collider build or the extraction (cancel included). A mesh is looked up in
+/// `meshCache` (null: none) but not kept there (see MeshColliderRequest::keep). Thread-safe.
+Expected<std::vector<OverlayLine>> extractColliderWireframe(
+    const scene::SceneNode& node, const std::vector<scene::Material>& materials,
+    const std::filesystem::path& sceneDir, double t,
+    physics::MeshColliderCache* meshCache = nullptr, const std::atomic<bool>* cancel = nullptr);
 
 class ColliderWireframes : public QObject {
   Q_OBJECT
 
  public:
-  /// Observes `document` and draws into `view`'s "colliders" layer.
-  ColliderWireframes(EditorDocument& document, RaymarchView& view, QObject* parent = nullptr);
+  /// Observes `document` and draws into `view`'s "colliders" layer; meshes are looked up in
+  /// `meshCache` (null: none), which must outlive this object.
+  ColliderWireframes(EditorDocument& document, RaymarchView& view,
+                     physics::MeshColliderCache* meshCache, QObject* parent = nullptr);
   ~ColliderWireframes() override;
 
   /// The global toggle (off at start).
@@ -115,6 +121,7 @@ class ColliderWireframes : public QObject {
 
   EditorDocument& document_;
   RaymarchView& view_;
+  physics::MeshColliderCache* meshCache_ = nullptr;
   bool enabled_ = false;
   std::map<QString, bool> overrides_;
   double time_ = 0.0;

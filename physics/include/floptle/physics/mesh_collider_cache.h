@@ -1,10 +1,11 @@
 #pragma once
-// Building an imported mesh's collider once per process: a thread-safe cache of triangle
-// colliders (BVH) and baked fields (BrickMap) keyed by what determines them.
-//
-// makeMeshCollider (every collision world: Play, the wireframe overlay, the CLI) and the
-// editor's Import Mesh go through buildMeshCollider, so a field baked at import is the one the
-// first Play finds, and a second Play neither re-imports, rebuilds the BVH nor re-bakes.
+// MeshColliderCache: an imported mesh's collider built once per owner: a thread-safe cache of
+// triangle colliders (BVH) and baked fields (BrickMap) keyed by what determines them. Callers
+// own one and pass it on (runtime::BuildOptions::meshCache, MeshColliderOptions::cache): the
+// editor owns exactly one (the main window's), handed to Import Mesh, the collider overlay
+// and play mode, so a field baked at import is the one the first Play finds, and a second
+// Play neither re-imports, rebuilds the BVH nor re-bakes. Each CLI run owns its own; tests
+// make theirs. Two caches share nothing.
 //
 // Key: the file's canonical absolute path, its size and last write time (an edited file is
 // read again), the import options (up axis, unit scale), the node's world transform (exact
@@ -73,15 +74,6 @@ struct MeshColliderBuild {
   bool fromCache = false;
 };
 
-/// Finds or builds the collider for `request`. progress: fraction in [0, 1] of the whole job
-/// (import, BVH, bake) and the stage in words; cancel is polled by the import and the bake.
-/// Errors: where = "file" (unreadable file, no triangles, bad vertices after the transform;
-/// what always names the path) or "cell_size" (a bad cell, a cancelled bake; what does not
-/// name the file). A cancelled import or bake is an error and caches nothing.
-Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request,
-                                              const BakeProgress& progress = {},
-                                              const std::atomic<bool>* cancel = nullptr);
-
 struct MeshColliderCacheStats {
   /// Requests answered whole from the cache (-).
   std::uint64_t hits = 0;
@@ -100,10 +92,48 @@ struct MeshColliderCacheStats {
   std::size_t budgetBytes = 0;
 };
 
-MeshColliderCacheStats meshColliderCacheStats();
-/// Drops every entry and zeroes the counters (tests). Colliders already handed out live on.
-void clearMeshColliderCache();
-/// Sets the budget (bytes) and evicts down to it at once.
-void setMeshColliderCacheBudget(std::size_t bytes);
+class MeshColliderCache;
+
+/// Finds or builds the collider for `request`: through `cache` when one is given, else built
+/// afresh and kept nowhere. progress: fraction in [0, 1] of the whole job (import, BVH, bake)
+/// and the stage in words; cancel is polled by the import and the bake.
+/// Errors: where = "file" (unreadable file, no triangles, bad vertices after the transform;
+/// what always names the path) or "cell_size" (a bad cell, a cancelled bake; what does not
+/// name the file). A cancelled import or bake is an error and caches nothing.
+Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request,
+                                              MeshColliderCache* cache,
+                                              const BakeProgress& progress = {},
+                                              const std::atomic<bool>* cancel = nullptr);
+
+/// Thread-safe: any thread may build through it and read its stats at once. Imports and bakes
+/// run outside its lock, so two threads may build the same entry; the first kept stays.
+class MeshColliderCache {
+ public:
+  /// budgetBytes: see setBudget.
+  explicit MeshColliderCache(std::size_t budgetBytes = kMeshColliderCacheDefaultBudget);
+  ~MeshColliderCache();
+  MeshColliderCache(const MeshColliderCache&) = delete;
+  MeshColliderCache& operator=(const MeshColliderCache&) = delete;
+
+  /// buildMeshCollider through this cache.
+  Expected<MeshColliderBuild> build(const MeshColliderRequest& request,
+                                    const BakeProgress& progress = {},
+                                    const std::atomic<bool>* cancel = nullptr) {
+    return buildMeshCollider(request, this, progress, cancel);
+  }
+
+  MeshColliderCacheStats stats() const;
+  /// Drops every entry and zeroes the counters. Colliders already handed out live on.
+  void clear();
+  /// Sets the budget (bytes) and evicts down to it at once.
+  void setBudget(std::size_t bytes);
+
+ private:
+  friend Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest&,
+                                                       MeshColliderCache*, const BakeProgress&,
+                                                       const std::atomic<bool>*);
+  struct Store;
+  std::unique_ptr<Store> store_;
+};
 
 }  // namespace floptle::physics

@@ -10,12 +10,17 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/physics/collision_world.h"
+#include "floptle/physics/mesh_collider.h"
 
 namespace floptle::physics {
 
 /// `sceneDir` resolves relative file paths of mesh components. The world is refit at t = 0.
-/// Errors name the node's JSON pointer.
+/// options: the mesh cache, and progress over the whole world (each node an equal share, the
+/// stage prefixed with the node's name) and cancel, checked before every node and polled by
+/// mesh imports and bakes. Errors name the node's JSON pointer; a cancelled build answers
+/// what = "cancelled".
 Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
-                                             const std::filesystem::path& sceneDir);
+                                             const std::filesystem::path& sceneDir,
+                                             const ColliderBuildOptions& options = {});
 
 }  // namespace floptle::physics

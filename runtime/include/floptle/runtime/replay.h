@@ -11,6 +11,10 @@
 
 #include "floptle/core/expected.h"
 
+namespace floptle::physics {
+class MeshColliderCache;
+}
+
 namespace floptle::runtime {
 
 struct ReplayOptions {
@@ -24,6 +28,8 @@ struct ReplayOptions {
   /// When set, the trace is appended: one JSON line per tick for physics scenes
   /// (physics::Simulation::resultJson after that tick), the event trace for Drift scenes.
   std::string* traceLines = nullptr;
+  /// The mesh collider cache the build goes through (null: none). Not owned.
+  physics::MeshColliderCache* meshCache = nullptr;
 };
 
 /// Builds the runtime of `document` (a checked scene document), applies the inputs (every

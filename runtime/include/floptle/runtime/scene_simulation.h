@@ -6,7 +6,10 @@
 // (physics::buildCollisionWorld), dynamic ones rigid bodies (mass = density x volume),
 // "character" and "vehicle" nodes controllers, in scene node order (so every id is
 // deterministic). The gravity every body samples is the scene's settings.gravity.
+#include <atomic>
 #include <filesystem>
+#include <functional>
+#include <string_view>
 
 #include "floptle/core/expected.h"
 #include "floptle/physics/simulation.h"
@@ -14,12 +17,24 @@
 namespace floptle::scene {
 struct Scene;
 }
+namespace floptle::physics {
+class MeshColliderCache;
+}
 
 namespace floptle::runtime {
 
 struct BuildOptions {
   /// Resolves relative asset paths (meshes, baked fields).
   std::filesystem::path sceneDir;
+  /// Mesh colliders are found and kept here (physics/mesh_collider_cache.h); null builds every
+  /// mesh afresh. Not owned; must outlive the build.
+  physics::MeshColliderCache* meshCache = nullptr;
+  /// Fraction in [0, 1] of the whole build and the stage in words (mesh imports and bakes
+  /// report through it); called on the building thread.
+  std::function<void(float fraction, std::string_view stage)> progress;
+  /// Polled by the build (between colliders, inside imports and bakes): once set, the build
+  /// stops and answers an error with what = "cancelled". Not owned.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 Expected<physics::Simulation> buildSimulation(const scene::Scene& scene,

@@ -25,14 +25,18 @@ void CharacterController::placeOnGround(const CollisionWorld& world, double t, V
   feet(world, t, state_.up, true, false);
 }
 
-void CharacterController::orient(Vec3 gravity) {
+void CharacterController::orient(Vec3 gravity, float fraction) {
   const float g = glm::length(gravity);
-  if (!(g > 1e-6f) || !std::isfinite(g)) return;  // no direction: keep the last up
-  const Vec3 up = -gravity / g;
-  if (up == state_.up) return;
-  // Parallel transport: the smallest rotation taking the old up to the new one carries the
-  // forward along; then forward is made exactly perpendicular to the new up again.
-  Vec3 f = glm::rotation(state_.up, up) * state_.forward;
+  if (!(g > 1e-6f) || !std::isfinite(g) || !(fraction > 0.0f)) return;  // keep the last up
+  const Vec3 target = -gravity / g;
+  if (target == state_.up) return;
+  // The smallest rotation taking the old up towards the new one (all of it, or the fraction
+  // of its angle) turns up and carries the forward along (parallel transport); then forward
+  // is made exactly perpendicular to the new up again.
+  Quat turn = glm::rotation(state_.up, target);
+  if (fraction < 1.0f) turn = glm::slerp(Quat(1.0f, 0.0f, 0.0f, 0.0f), turn, fraction);
+  const Vec3 up = fraction < 1.0f ? glm::normalize(turn * state_.up) : target;
+  Vec3 f = turn * state_.forward;
   f -= up * glm::dot(f, up);
   const float len = glm::length(f);
   if (len > 1e-6f) {
@@ -74,7 +78,8 @@ void CharacterController::step(const CollisionWorld& world, double tEnd, float d
   counters_ = {};
   pushes_.clear();
   if (!(dt > 0.0f)) return;
-  orient(gravity);
+  // Up eases towards -g at alignRate: the fraction of the remaining angle one step turns.
+  orient(gravity, 1.0f - std::exp(-desc_.alignRate * dt));
   const Vec3 up = state_.up;
   const bool wasGrounded = state_.grounded != 0;
   bool leaving = false;

@@ -88,14 +88,20 @@ const scene::Material& materialOf(const scene::Scene& sc, const scene::SceneNode
   return m ? *m : fallback;
 }
 
-/// A node's "gravity" receiver component: the fraction of g it obeys (1 without one).
-Expected<float> gravityResponseOf(const scene::SceneNode& node) {
-  float response = 1.0f;
-  if (!node.hasComponent("gravity")) return response;
+/// A node's "gravity" receiver component (the defaults without one).
+struct GravityReceiver {
+  float response = 1.0f;    ///< fraction of g obeyed (-)
+  float alignRate = 10.0f;  ///< a character's up easing rate (1/s)
+};
+
+Expected<GravityReceiver> gravityReceiverOf(const scene::SceneNode& node) {
+  GravityReceiver receiver;
+  if (!node.hasComponent("gravity")) return receiver;
   auto in = scene::ComponentReader::open(node.components["gravity"], "gravity", node.pointer + "/gravity");
   if (!in) return in.error();
-  if (auto r = in->number("response", response); !r) return r.error();
-  return response;
+  if (auto r = in->number("response", receiver.response); !r) return r.error();
+  if (auto r = in->number("align_rate", receiver.alignRate); !r) return r.error();
+  return receiver;
 }
 
 /// A dynamic node's "collider" velocity at the start (m/s), zero when absent.
@@ -143,19 +149,20 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   }
 
   for (const scene::SceneNode& node : sc.nodes) {
-    auto response = gravityResponseOf(node);
-    if (!response) return response.error();
+    auto receiver = gravityReceiverOf(node);
+    if (!receiver) return receiver.error();
     if (node.hasComponent("character")) {
       auto d = characterFromNode(node, sc);
       if (!d) return d.error();
-      d->gravityResponse = *response;
+      d->gravityResponse = receiver->response;
+      d->alignRate = receiver->alignRate;
       sim.addCharacter(d.value());
       continue;
     }
     if (node.hasComponent("vehicle")) {
       auto d = vehicleFromNode(node, sc);
       if (!d) return d.error();
-      d->gravityResponse = *response;
+      d->gravityResponse = receiver->response;
       sim.addVehicle(d.value());
       continue;
     }
@@ -174,7 +181,7 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
     d.mass = mat.density * d.shape.volume();
     d.friction = mat.friction;
     d.restitution = mat.restitution;
-    d.gravityResponse = *response;
+    d.gravityResponse = receiver->response;
     auto velocity = startVelocityOf(node);
     if (!velocity) return velocity.error();
     d.linearVelocity = *velocity;

@@ -49,6 +49,16 @@ TEST_F(SimulateHash, Primitives) {
   EXPECT_EQ(hashOf("primitives.json"), "f530ce69ac9d3075");
 }
 
+TEST_F(SimulateHash, GravityWithAWalkerRoundThePlanet) {
+  // The walker heads round the planet, turns and jumps off its curved surface; the moon
+  // orbits; the ship (response 0) flies straight on.
+  const std::string inputs = write("inputs.json", R"([
+    {"tick": 0, "node": "walker", "move": [0, 1]},
+    {"tick": 120, "node": "walker", "move": [0.6, 0.8]},
+    {"tick": 180, "node": "walker", "jump": true}])");
+  EXPECT_EQ(hashOf("gravity.json", " --inputs '" + inputs + "'"), "d226c911f80af46a");
+}
+
 TEST_F(SimulateHash, Drift) {
   EXPECT_EQ(hashOf("drift.json"), "4b76623a2f77d546");
 }

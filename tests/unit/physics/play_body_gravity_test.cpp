@@ -114,6 +114,32 @@ TEST(BodyGravity, TheMoveFrameIsCarriedAlongAGreatCircleAndComesBack) {
   EXPECT_LT(glm::length(c.state().forward - Vec3(0, 0, 1)), 1e-4f);
 }
 
+/// -Y before t = 0.5 s, -X from then on.
+struct SwitchingGravity final : GravitySampler {
+  Vec3 sample(Vec3, double t) const override { return t < 0.5 ? Vec3(0, -9.81f, 0) : Vec3(-9.81f, 0, 0); }
+};
+
+TEST(BodyGravity, UpEasesTowardsTheNewGravityAtTheAlignRate) {
+  // Airborne in empty space, so only the orientation is at stake: after the switch the angle
+  // left to turn is pi/2 exp(-rate (t - t_switch)), sampled once a tick.
+  TestWorld tw;
+  Simulation sim = tw.simulation({});
+  sim.setGravitySampler(std::make_shared<SwitchingGravity>());
+  CharacterDesc d = walker(Vec3(0, 100, 0));
+  d.alignRate = 4.0f;
+  sim.addCharacter(d);
+  while (sim.time() < 0.5 - 1e-9) sim.step();
+  EXPECT_EQ(sim.characters()[0].state().up, Vec3(0, 1, 0));
+  const float dt = float(sim.settings().fixedDt);
+  for (int n = 1; n <= 60; ++n) {
+    sim.step();
+    const Vec3 up = sim.characters()[0].state().up;
+    const float left = std::acos(std::clamp(glm::dot(up, Vec3(1, 0, 0)), -1.0f, 1.0f));
+    ASSERT_NEAR(left, 0.5f * kPi * std::exp(-4.0f * dt * float(n)), 2e-3f) << "tick " << n;
+    ASSERT_NEAR(glm::dot(sim.characters()[0].state().forward, up), 0.0f, 1e-5f);
+  }
+}
+
 TEST(BodyGravity, WhereGravityIsZeroTheCharacterKeepsItsLastUp) {
   CharacterController c(walker(Vec3(0.0f)));
   c.orient(Vec3(0, 0, 9.81f));  // up -Z

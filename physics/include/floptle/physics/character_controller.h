@@ -36,6 +36,9 @@ struct CharacterDesc {
   float stepHeight = 0.3f;   ///< highest ledge climbed by walking into it (m)
   float mass = 80.0f;        ///< what it weighs on and pushes dynamic bodies with (kg), > 0
   float gravityResponse = 1.0f;  ///< fraction of the sampled gravity it obeys (-)
+  /// How fast up turns towards -g each step (1/s): a step turns 1 - exp(-rate dt) of the
+  /// angle; 0 keeps the up it has. At placement up is -g at once.
+  float alignRate = 10.0f;
   Vec3 position{0.0f};       ///< capsule centre at the start (m)
 
   float halfSegment() const { return std::max(0.0f, 0.5f * height - radius); }
@@ -111,8 +114,9 @@ class CharacterController {
   /// Dynamic bodies walked into during the last step, in hit order.
   const std::vector<CharacterPush>& pushes() const { return pushes_; }
 
-  /// Turns up to -g / |g| (no turn where g is zero) and carries the move frame along.
-  void orient(Vec3 gravity);
+  /// Turns up towards -g / |g| by `fraction` of the angle between them (1: all the way; no
+  /// turn where g is zero) and carries the move frame along.
+  void orient(Vec3 gravity, float fraction = 1.0f);
   /// The world direction of a move input (see CharacterInput::move), before projection.
   Vec3 moveDirection(Vec2 move) const;
   /// The character's orientation: the rotation taking +X, +Y, +Z to its side, up, forward.

@@ -26,9 +26,10 @@ Expected<scene::GravityFieldDesc> sceneGravityField(const scene::Scene& sc) {
     scene::GravitySource s;
     s.type = scene::GravitySource::Type::Planet;
     s.center = node.world.position;
-    for (const Expected<void>& r : {in->string("type", type), in->number("strength", s.strength),
-                                    in->number("r_outer", s.rOuter)})
-      if (!r) return r.error();
+    if (auto r = scene::firstRefusal({in->string("type", type), in->number("strength", s.strength),
+                                      in->number("r_outer", s.rOuter)});
+        !r)
+      return r.error();
     if (type != "planet")
       return Error{where + "/type", "\"" + type + "\" emitters are not supported by this build yet (use \"planet\")"};
     desc.sources.push_back(s);

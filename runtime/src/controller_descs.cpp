@@ -1,7 +1,6 @@
 // The "character" and "vehicle" components of a scene node, checked into controller descs.
 #include "floptle/runtime/controller_descs.h"
 
-#include <initializer_list>
 #include <string>
 
 #include "floptle/core/scene/component_values.h"
@@ -15,12 +14,6 @@ using physics::VehicleDesc;
 using physics::WheelDesc;
 constexpr float kDegrees = 3.14159265358979f / 180.0f;
 
-/// The first refusal of a list of reads, if any.
-Expected<void> all(std::initializer_list<Expected<void>> reads) {
-  for (const Expected<void>& r : reads)
-    if (!r) return r.error();
-  return {};
-}
 
 }  // namespace
 
@@ -32,7 +25,7 @@ Expected<CharacterDesc> characterFromNode(const scene::SceneNode& node, const sc
   d.name = node.name;
   d.position = node.world.position;
   float slopeDegrees = sc.settings.slopeLimitDegrees;
-  auto read = all({in->number("radius", d.radius), in->number("height", d.height),
+  auto read = scene::firstRefusal({in->number("radius", d.radius), in->number("height", d.height),
                    in->number("speed", d.speed), in->number("jump_speed", d.jumpSpeed),
                    in->number("slope_limit", slopeDegrees), in->number("step_height", d.stepHeight),
                    in->number("mass", d.mass)});
@@ -51,7 +44,7 @@ Expected<VehicleDesc> vehicleFromNode(const scene::SceneNode& node, const scene:
   d.position = node.world.position;
   d.rotation = node.world.rotation;
   if (const scene::Material* m = sc.material(node.material)) d.friction = m->friction;
-  auto read = all({in->vec3("half_extents", d.halfExtents), in->number("mass", d.mass),
+  auto read = scene::firstRefusal({in->vec3("half_extents", d.halfExtents), in->number("mass", d.mass),
                    in->number("anti_roll", d.antiRoll)});
   if (!read) return read.error();
   auto wheels = in->objects("wheels");
@@ -59,7 +52,7 @@ Expected<VehicleDesc> vehicleFromNode(const scene::SceneNode& node, const scene:
   for (const scene::ComponentReader& w : *wheels) {
     WheelDesc wd;
     float steerDegrees = 0.0f;
-    auto wheel = all({w.vec3("position", wd.position), w.number("radius", wd.radius),
+    auto wheel = scene::firstRefusal({w.vec3("position", wd.position), w.number("radius", wd.radius),
                       w.number("rest_length", wd.restLength), w.number("travel", wd.travel),
                       w.number("stiffness", wd.stiffness), w.number("damping", wd.damping),
                       w.number("grip", wd.grip), w.number("drive", wd.drive),

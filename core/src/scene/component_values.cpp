@@ -194,4 +194,10 @@ Expected<void> ComponentReader::onlyKnownKeys() const {
   return {};
 }
 
+Expected<void> firstRefusal(std::initializer_list<Expected<void>> reads) {
+  for (const Expected<void>& r : reads)
+    if (!r) return r.error();
+  return {};
+}
+
 }  // namespace floptle::scene

@@ -2,7 +2,6 @@
 #include "floptle/core/scene/gravity_desc.h"
 
 #include <cmath>
-#include <initializer_list>
 
 #include "floptle/core/scene/component_values.h"
 
@@ -11,11 +10,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Expected<void> all(std::initializer_list<Expected<void>> reads) {
-  for (const Expected<void>& r : reads)
-    if (!r) return r.error();
-  return {};
-}
 
 Expected<Vec3> unit(Vec3 v, const std::string& where) {
   const float len = glm::length(v);
@@ -31,7 +25,7 @@ Expected<void> readRegion(const Json& item, const std::string& at, GravityFieldD
     auto in = ComponentReader::open(item, "gravity_box_region", at);
     if (!in) return in.error();
     GravityBoxRegion r;
-    auto read = all({in->onlyKnownKeys(), in->vec3("center", r.center), in->vec3("half_extents", r.halfExtents),
+    auto read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", r.center), in->vec3("half_extents", r.halfExtents),
                      in->vec3("direction", r.direction), in->number("strength", r.strength)});
     if (!read) return read.error();
     if (in->has("rotation")) {
@@ -50,7 +44,7 @@ Expected<void> readRegion(const Json& item, const std::string& at, GravityFieldD
     if (!in) return in.error();
     GravitySphereRegion r;
     std::string radial = "in";
-    auto read = all({in->onlyKnownKeys(), in->vec3("center", r.center), in->number("radius", r.radius),
+    auto read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", r.center), in->number("radius", r.radius),
                      in->string("radial", radial), in->number("strength", r.strength)});
     if (!read) return read.error();
     r.outward = radial == "out";
@@ -70,24 +64,24 @@ Expected<void> readSource(const Json& item, const std::string& at, GravityFieldD
     auto in = ComponentReader::open(item, "gravity_point", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Point;
-    read = all({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass)});
+    read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass)});
   } else if (type == "sphere") {
     auto in = ComponentReader::open(item, "gravity_sphere", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Sphere;
-    read = all({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass),
+    read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass),
                 in->number("radius", s.radius), in->number("r_outer", s.rOuter)});
   } else if (type == "line") {
     auto in = ComponentReader::open(item, "gravity_line", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Line;
-    read = all({in->onlyKnownKeys(), in->vec3("a", s.center), in->vec3("b", s.end),
+    read = firstRefusal({in->onlyKnownKeys(), in->vec3("a", s.center), in->vec3("b", s.end),
                 in->number("lambda", s.mass), in->number("r_outer", s.rOuter)});
   } else if (type == "planet") {
     auto in = ComponentReader::open(item, "gravity_planet", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Planet;
-    read = all({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("strength", s.strength),
+    read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("strength", s.strength),
                 in->number("r_outer", s.rOuter)});
   } else {
     return Error{at + "/type", "must be \"point\", \"sphere\", \"line\" or \"planet\", found \"" + type + "\""};

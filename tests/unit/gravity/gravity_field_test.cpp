@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "../vec_expect.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/gravity/gravity_field.h"
 
@@ -14,10 +15,7 @@ using Json = nlohmann::ordered_json;
 using scene::GravitySource;
 constexpr float kPi = 3.14159265358979f;
 
-void expectNear(Vec3 a, Vec3 b, float tolerance) {
-  EXPECT_LE(glm::length(a - b), tolerance) << "(" << a.x << ", " << a.y << ", " << a.z << ") vs (" << b.x
-                                           << ", " << b.y << ", " << b.z << ")";
-}
+using floptle::test::expectNear;
 
 scene::GravityFieldDesc parsed(const char* text) {
   auto desc = scene::readGravityField(Json::parse(text), "/settings/gravity");

@@ -4,19 +4,19 @@
 
 #include <cmath>
 
+#include "../vec_expect.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/runtime/scene_runtime.h"
+#include "runtime_test_util.h"
 
 namespace floptle::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using test::built;
 constexpr float kPi = 3.14159265358979f;
 
-void expectNear(Vec3 a, Vec3 b, float tolerance) {
-  EXPECT_LE(glm::length(a - b), tolerance) << "(" << a.x << ", " << a.y << ", " << a.z << ") vs (" << b.x
-                                           << ", " << b.y << ", " << b.z << ")";
-}
+using floptle::test::expectNear;
 
 /// A scene of one dynamic ball (response r) at (r0, 0, 0) moving at v along +Z around a
 /// point mass M at the origin (G = 1), nothing to collide with.
@@ -33,13 +33,6 @@ Json orbitScene(float r0, float mass, float speed, float response) {
   return doc;
 }
 
-SceneRuntime built(const Json& doc) {
-  auto sc = scene::buildScene(doc);
-  EXPECT_TRUE(sc) << (sc ? "" : sc.error().message());
-  auto rt = SceneRuntime::build(doc, sc.value());
-  EXPECT_TRUE(rt) << (rt ? "" : rt.error().message());
-  return std::move(rt.value());
-}
 
 TEST(GravityInTheSimulation, ABodyAtCircularSpeedOrbitsWithKeplersPeriod) {
   const float r0 = 10.0f, M = 1000.0f;

@@ -9,11 +9,13 @@
 #include "floptle/drift/sandbox.h"
 #include "floptle/runtime/replay.h"
 #include "floptle/runtime/scene_runtime.h"
+#include "runtime_test_util.h"
 
 namespace floptle::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using test::built;
 
 Json sampleScene(const char* name) {
   auto document = scene::loadSceneFile(std::string(FLOPTLE_SOURCE_DIR) + "/scenes/" + name);
@@ -37,13 +39,6 @@ Json dropScene() {
   })");
 }
 
-SceneRuntime built(const Json& document) {
-  auto sc = scene::buildScene(document);
-  EXPECT_TRUE(sc) << (sc ? "" : sc.error().message());
-  auto runtime = SceneRuntime::build(document, sc.value());
-  EXPECT_TRUE(runtime) << (runtime ? "" : runtime.error().message());
-  return std::move(runtime.value());
-}
 
 TEST(SceneRuntime, ChoosesDriftForADriftSceneAndPhysicsOtherwise) {
   SceneRuntime drift = built(sampleScene("drift.json"));

@@ -17,6 +17,7 @@
 //   for (const ComponentReader& w : *wheels) { if (auto r = w.number("grip", wheel.grip); !r) ... }
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,6 +85,10 @@ struct ComponentSpec {
 std::span<const ComponentSpec> allComponentSpecs();
 /// The table called `name`, or null.
 const ComponentSpec* componentSpec(std::string_view name);
+
+/// The first refusal of a list of reads, if any: `firstRefusal({in.number("a", a), ...})`
+/// (every read runs; the error is the first in the list).
+Expected<void> firstRefusal(std::initializer_list<Expected<void>> reads);
 
 /// "in (0, 1000] (m)": a row's range and unit as the errors spell it.
 std::string rangeText(const ValueSpec& row);

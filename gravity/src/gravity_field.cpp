@@ -7,11 +7,19 @@ namespace floptle::gravity {
 
 using scene::GravitySource;
 
+GravityField::GravityField(scene::GravityFieldDesc desc) : desc_(std::move(desc)) {
+  for (const scene::GravityBoxRegion& r : desc_.boxes)
+    boxes_.push_back({glm::mat3_cast(glm::conjugate(r.rotation)), r.center, r.halfExtents, r.direction * r.strength});
+}
+
+Vec3 GravityField::box(const Box& b, Vec3 p) {
+  const Vec3 a = glm::abs(b.toLocal * (p - b.center));
+  if (a.x > b.halfExtents.x || a.y > b.halfExtents.y || a.z > b.halfExtents.z) return Vec3(0.0f);
+  return b.g;
+}
+
 Vec3 GravityField::boxRegion(const scene::GravityBoxRegion& r, Vec3 p) {
-  const Vec3 local = glm::conjugate(r.rotation) * (p - r.center);
-  const Vec3 a = glm::abs(local);
-  if (a.x > r.halfExtents.x || a.y > r.halfExtents.y || a.z > r.halfExtents.z) return Vec3(0.0f);
-  return r.direction * r.strength;
+  return box({glm::mat3_cast(glm::conjugate(r.rotation)), r.center, r.halfExtents, r.direction * r.strength}, p);
 }
 
 Vec3 GravityField::sphereRegion(const scene::GravitySphereRegion& r, Vec3 p) {
@@ -49,7 +57,7 @@ Vec3 GravityField::source(const GravitySource& s, float G, Vec3 p) {
 
 Vec3 GravityField::sample(Vec3 p, double) const {
   Vec3 g = desc_.global.value_or(Vec3(0.0f));
-  for (const scene::GravityBoxRegion& r : desc_.boxes) g += boxRegion(r, p);
+  for (const Box& b : boxes_) g += box(b, p);
   for (const scene::GravitySphereRegion& r : desc_.spheres) g += sphereRegion(r, p);
   for (const GravitySource& s : desc_.sources) g += source(s, desc_.G, p);
   return isFinite(g) ? g : Vec3(0.0f);

@@ -8,6 +8,8 @@
 // a simple planet, -strength normalize(p - c). A source with rOuter > 0 pulls nothing at or
 // past that distance. At a source's singular point (p on a point mass or on the rod) it
 // pulls nothing. Absent tiers cost nothing: an empty field is one addition.
+#include <vector>
+
 #include "floptle/core/scene/gravity_desc.h"
 #include "floptle/physics/gravity_sampler.h"
 
@@ -15,7 +17,7 @@ namespace floptle::gravity {
 
 class GravityField final : public physics::GravitySampler {
  public:
-  explicit GravityField(scene::GravityFieldDesc desc) : desc_(std::move(desc)) {}
+  explicit GravityField(scene::GravityFieldDesc desc);
 
   Vec3 sample(Vec3 p, double t) const override;
   const scene::GravityFieldDesc& desc() const { return desc_; }
@@ -26,7 +28,17 @@ class GravityField final : public physics::GravitySampler {
   static Vec3 source(const scene::GravitySource& s, float G, Vec3 p);
 
  private:
+  /// A box region as sampled: the world-to-box rotation and the vector it applies.
+  struct Box {
+    Mat3 toLocal;
+    Vec3 center;
+    Vec3 halfExtents;
+    Vec3 g;  ///< strength x direction (m/s^2)
+  };
+  static Vec3 box(const Box& b, Vec3 p);
+
   scene::GravityFieldDesc desc_;
+  std::vector<Box> boxes_;
 };
 
 }  // namespace floptle::gravity

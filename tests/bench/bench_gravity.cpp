@@ -1,0 +1,70 @@
+// Gravity field sampling, one body's sample at a time, single thread (issue 18's targets:
+// tier 0 and each tier-1 source <= 20 ns a sample). Each benchmark is a field of one term
+// (BM_Sample/Global is the constant alone) sampled at 4096 pre-generated points spread over
+// a 100 m cube, every answer consumed. Run:
+//   build/tests/bench_gravity --benchmark_min_time=0.5
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "floptle/gravity/gravity_field.h"
+
+namespace {
+
+using floptle::Vec3;
+using floptle::scene::GravityFieldDesc;
+using floptle::scene::GravitySource;
+
+std::vector<Vec3> points() {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-50.0f, 50.0f);
+  std::vector<Vec3> p(4096);
+  for (Vec3& v : p) v = Vec3(u(rng), u(rng), u(rng));
+  return p;
+}
+
+GravityFieldDesc fieldOf(int term) {
+  GravityFieldDesc d;
+  switch (term) {
+    case 0: d.global = Vec3(0, -9.81f, 0); break;
+    case 1: d.boxes.push_back({Vec3(0), Vec3(20, 10, 20), glm::angleAxis(0.3f, Vec3(0, 1, 0)), Vec3(0, 1, 0), 9.81f}); break;
+    case 2: d.spheres.push_back({Vec3(0), 30.0f, false, 9.81f}); break;
+    default: {
+      GravitySource s;
+      s.type = term == 3 ? GravitySource::Type::Point
+             : term == 4 ? GravitySource::Type::Sphere
+             : term == 5 ? GravitySource::Type::Line
+                         : GravitySource::Type::Planet;
+      s.center = Vec3(1, 2, 3);
+      s.end = Vec3(1, 30, 3);
+      s.mass = 1e4f;
+      s.radius = 10.0f;
+      s.rOuter = 80.0f;
+      d.sources.push_back(s);
+    }
+  }
+  return d;
+}
+
+void BM_Sample(benchmark::State& state) {
+  const floptle::gravity::GravityField field(fieldOf(int(state.range(0))));
+  const std::vector<Vec3> p = points();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(field.sample(p[i], 0.0));
+    i = (i + 1) & 4095;
+  }
+  state.SetLabel(state.range(0) == 0   ? "global"
+                 : state.range(0) == 1 ? "box region"
+                 : state.range(0) == 2 ? "sphere region"
+                 : state.range(0) == 3 ? "point"
+                 : state.range(0) == 4 ? "ball"
+                 : state.range(0) == 5 ? "rod"
+                                       : "planet");
+}
+BENCHMARK(BM_Sample)->DenseRange(0, 6);
+
+}  // namespace
+
+BENCHMARK_MAIN();

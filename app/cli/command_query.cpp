@@ -45,7 +45,8 @@ int runQuery(Args args) {
     std::fprintf(stderr, "floptle query: %s\n", gravityField.error().message().c_str());
     return 1;
   }
-  const gravity::GravityField field(std::move(gravityField.value()));
+  gravity::GravityField field(std::move(gravityField.value()));
+  field.setSurface(&world.value());
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // empty line

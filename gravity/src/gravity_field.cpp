@@ -1,7 +1,9 @@
 // GravityField: the sum of the scene's gravity terms at a point (closed forms in the header).
 #include "floptle/gravity/gravity_field.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace floptle::gravity {
 
@@ -55,11 +57,32 @@ Vec3 GravityField::source(const GravitySource& s, float G, Vec3 p) {
   return Vec3(0.0f);
 }
 
-Vec3 GravityField::sample(Vec3 p, double) const {
+Vec3 GravityField::surfacePull(Vec3 p, double t) const {
+  if (!desc_.sdf || !surface_) return Vec3(0.0f);
+  const scene::GravitySdfDesc& sdf = *desc_.sdf;
+  auto distance = [&](Vec3 q) -> float {
+    auto hit = surface_->closest(q, t);
+    return hit.ok() && hit.value() ? hit.value()->distance : std::numeric_limits<float>::infinity();
+  };
+  const float f = distance(p);
+  const float falloff = std::clamp(1.0f - f / sdf.range, 0.0f, 1.0f);
+  if (!(falloff > 0.0f)) return Vec3(0.0f);
+  // The tetrahedron difference: sum of k_i f(p + e k_i) over the corners k of a tetrahedron.
+  const float e = sdf.epsilon;
+  const Vec3 k0(1, -1, -1), k1(-1, -1, 1), k2(-1, 1, -1), k3(1, 1, 1);
+  const Vec3 grad = k0 * distance(p + e * k0) + k1 * distance(p + e * k1) + k2 * distance(p + e * k2) +
+                    k3 * distance(p + e * k3);
+  const float len = glm::length(grad);
+  if (!(len > 1e-12f) || !std::isfinite(len)) return Vec3(0.0f);
+  return -sdf.strength * falloff * (grad / len);
+}
+
+Vec3 GravityField::sample(Vec3 p, double t) const {
   Vec3 g = desc_.global.value_or(Vec3(0.0f));
   for (const Box& b : boxes_) g += box(b, p);
   for (const scene::GravitySphereRegion& r : desc_.spheres) g += sphereRegion(r, p);
   for (const GravitySource& s : desc_.sources) g += source(s, desc_.G, p);
+  if (desc_.sdf) g += surfacePull(p, t);
   return isFinite(g) ? g : Vec3(0.0f);
 }
 

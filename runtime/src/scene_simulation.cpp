@@ -145,7 +145,9 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   if (!gravity::isUniform(sc)) {
     auto field = gravity::sceneGravityField(sc);
     if (!field) return field.error();
-    sim.setGravitySampler(std::make_shared<gravity::GravityField>(std::move(field.value())));
+    auto sampler = std::make_shared<gravity::GravityField>(std::move(field.value()));
+    sampler->setSurface(&sim.world());  // the world keeps its address when sim is moved
+    sim.setGravitySampler(std::move(sampler));
   }
 
   for (const scene::SceneNode& node : sc.nodes) {

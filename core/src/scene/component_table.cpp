@@ -85,6 +85,14 @@ constexpr ValueSpec kGravityField[] = {
     positive("G", 0, kBig, 1, "m^3/(kg s^2)", "Game-feel gravitational constant of the Newtonian sources"),
     vector("global", ValueKind::Vec3, -kBig, kBig, {}, "m/s^2", "Constant gravity everywhere (absent: none)"),
 };
+constexpr ValueSpec kGravitySdf[] = {
+    required(number("strength", 0, kBig, 9.81, "m/s^2", "Pull into the nearest surface, on the surface")),
+    required(positive("range", 0, kBig, 5, "m", "The pull fades linearly to 0 at this distance from the surface")),
+    number("ema", 0, 1000, 0, "1/s", "Rate a body's gravity eases towards the sampled one (0: at once)"),
+};
+constexpr ValueSpec kGravitySdfEpsilon[] = {
+    required(positive("epsilon", 0, kBig, 0.05, "m", "Half size of the tetrahedron the gradient is taken over")),
+};
 constexpr std::string_view kBoxShape[] = {"box"};
 constexpr std::string_view kSphereShape[] = {"sphere"};
 constexpr std::string_view kRadial[] = {"in", "out"};
@@ -218,6 +226,8 @@ constexpr ComponentSpec kTables[] = {
     {"camera", "camera", kCamera},
     {"settings", "settings", kSettings},
     {"gravity_field", "gravity_field", kGravityField},
+    {"gravity_sdf", "gravity_sdf", kGravitySdf},
+    {"gravity_sdf_epsilon", "gravity_sdf_epsilon", kGravitySdfEpsilon},
     {"gravity_box_region", "gravity_box_region", kGravityBoxRegion},
     {"gravity_sphere_region", "gravity_sphere_region", kGravitySphereRegion},
     {"gravity_point", "gravity_point", kGravityPoint},

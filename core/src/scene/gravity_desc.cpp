@@ -91,6 +91,27 @@ Expected<void> readSource(const Json& item, const std::string& at, GravityFieldD
   return {};
 }
 
+Expected<GravitySdfDesc> readSdf(const Json& item, const std::string& at) {
+  auto in = ComponentReader::open(item, "gravity_sdf", at);
+  if (!in) return in.error();
+  GravitySdfDesc sdf;
+  for (auto it = item.begin(); it != item.end(); ++it)
+    if (it.key() != "strength" && it.key() != "range" && it.key() != "ema" && it.key() != "smoothing")
+      return Error{at + "/" + it.key(), "is not a key of sdf gravity (strength, range, smoothing, ema)"};
+  auto read = firstRefusal({in->number("strength", sdf.strength), in->number("range", sdf.range),
+                            in->number("ema", sdf.ema)});
+  if (!read) return read.error();
+  if (item.contains("smoothing")) {
+    const Json& smoothing = item["smoothing"];
+    if (smoothing.is_object() && smoothing.contains("baked"))
+      return Error{at + "/smoothing/baked", "baked smoothing is not supported by this build yet (use epsilon)"};
+    auto eps = ComponentReader::open(smoothing, "gravity_sdf_epsilon", at + "/smoothing");
+    if (!eps) return eps.error();
+    if (auto r = firstRefusal({eps->onlyKnownKeys(), eps->number("epsilon", sdf.epsilon)}); !r) return r.error();
+  }
+  return sdf;
+}
+
 }  // namespace
 
 Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::string& pointer) {
@@ -106,9 +127,8 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
     desc.global = g;
     return desc;
   }
-  for (const char* tier : {"sdf", "density"})
-    if (gravity.is_object() && gravity.contains(tier))
-      return Error{pointer + "/" + tier, "this gravity tier is not supported by this build yet"};
+  if (gravity.is_object() && gravity.contains("density"))
+    return Error{pointer + "/density", "this gravity tier is not supported by this build yet"};
   auto in = ComponentReader::open(gravity, "gravity_field", pointer);
   if (!in) return in.error();
   if (auto r = in->number("G", desc.G); !r) return r.error();
@@ -116,6 +136,11 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
     Vec3 g(0.0f);
     if (auto r = in->vec3("global", g); !r) return r.error();
     desc.global = g;
+  }
+  if (gravity.contains("sdf")) {
+    auto sdf = readSdf(gravity["sdf"], pointer + "/sdf");
+    if (!sdf) return sdf.error();
+    desc.sdf = sdf.value();
   }
   for (const char* list : {"regions", "sources"}) {
     if (!gravity.contains(list)) continue;
@@ -131,8 +156,8 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
   }
   for (auto it = gravity.begin(); it != gravity.end(); ++it) {
     const std::string& key = it.key();
-    if (key != "G" && key != "global" && key != "regions" && key != "sources")
-      return Error{pointer + "/" + key, "is not a key of the gravity field (G, global, regions, sources)"};
+    if (key != "G" && key != "global" && key != "regions" && key != "sources" && key != "sdf")
+      return Error{pointer + "/" + key, "is not a key of the gravity field (G, global, regions, sources, sdf)"};
   }
   return desc;
 }

@@ -99,9 +99,65 @@ TEST(GravityField, TheVectorFormIsTheGlobalTierAndBadInputNamesWhere) {
                                      "/settings/gravity");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().where, "/settings/gravity/sources/0/mass");
-  auto tier = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81}})"), "/settings/gravity");
+  auto tier = scene::readGravityField(Json::parse(R"({"density": {"cell": 1}})"), "/settings/gravity");
   ASSERT_FALSE(tier);
-  EXPECT_EQ(tier.error().where, "/settings/gravity/sdf");
+  EXPECT_EQ(tier.error().where, "/settings/gravity/density");
+}
+
+}  // namespace
+}  // namespace floptle::gravity
+
+#include "floptle/core/field/node_spec.h"
+#include "floptle/physics/field_collider.h"
+
+namespace floptle::gravity {
+namespace {
+
+/// A world of one floor: the plane y = 0, normal `n`.
+physics::CollisionWorld floorWorld(Vec3 n) {
+  field::FieldNode plane = field::makeDefaultNode(field::NodeType::Plane);
+  const int at = field::paramSlotOffset(plane.type, "normal");
+  for (int i = 0; i < 3; ++i) plane.params[std::size_t(at + i)] = n[i];
+  auto collider = physics::FieldCollider::make(plane, Transform{});
+  EXPECT_TRUE(collider.ok());
+  physics::CollisionWorld world;
+  world.add(std::make_unique<physics::FieldCollider>(std::move(collider.value())), "floor");
+  world.refit(0.0);
+  return world;
+}
+
+TEST(GravityField, SurfaceGravityAboveAFlatFloorIsTheLinearFalloffAlongItsNormal) {
+  // -strength (1 - d / R) along the floor's normal, for d < R; nothing past R.
+  const Vec3 n = glm::normalize(Vec3(1, 2, 0.5f));
+  physics::CollisionWorld world = floorWorld(n);
+  GravityField field(parsed(R"({"sdf": {"strength": 8, "range": 4, "smoothing": {"epsilon": 0.1}}})"));
+  field.setSurface(&world);
+  const Vec3 across = glm::normalize(glm::cross(n, Vec3(0, 0, 1)));
+  for (float d : {0.0f, 0.5f, 1.0f, 2.5f, 3.9f})
+    expectNear(field.sample(n * d + across * 3.0f, 0.0), -8.0f * (1.0f - d / 4.0f) * n, 1e-4f);
+  expectNear(field.sample(n * 4.01f, 0.0), Vec3(0.0f), 0.0f);
+  expectNear(field.sample(n * 10.0f, 0.0), Vec3(0.0f), 0.0f);
+  // Without a surface the tier is silent; with a global term it adds on.
+  GravityField alone(parsed(R"({"sdf": {"strength": 8, "range": 4}})"));
+  expectNear(alone.sample(n, 0.0), Vec3(0.0f), 0.0f);
+  GravityField both(parsed(R"({"global": [0, -1, 0], "sdf": {"strength": 8, "range": 4}})"));
+  both.setSurface(&world);
+  expectNear(both.sample(n * 2.0f, 0.0), Vec3(0, -1, 0) - 4.0f * n, 1e-4f);
+}
+
+TEST(GravityField, SurfaceGravityRefusesWhatItCannotRunByName) {
+  auto baked = scene::readGravityField(
+      Json::parse(R"({"sdf": {"strength": 9.81, "range": 4, "smoothing": {"baked": {"cell": 0.25}}}})"),
+      "/settings/gravity");
+  ASSERT_FALSE(baked);
+  EXPECT_EQ(baked.error().where, "/settings/gravity/sdf/smoothing/baked");
+  auto density = scene::readGravityField(Json::parse(R"({"density": {"cell": 1}})"), "/settings/gravity");
+  ASSERT_FALSE(density);
+  EXPECT_EQ(density.error().where, "/settings/gravity/density");
+  auto range = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81, "range": 0}})"),
+                                       "/settings/gravity");
+  ASSERT_FALSE(range);
+  EXPECT_EQ(range.error().where, "/settings/gravity/sdf/range");
 }
 
 }  // namespace

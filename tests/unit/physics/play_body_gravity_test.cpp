@@ -140,6 +140,28 @@ TEST(BodyGravity, UpEasesTowardsTheNewGravityAtTheAlignRate) {
   }
 }
 
+/// SwitchingGravity eased at 5 /s.
+struct EasedSwitchingGravity final : GravitySampler {
+  Vec3 sample(Vec3 p, double t) const override { return SwitchingGravity{}.sample(p, t); }
+  float easingRate() const override { return 5.0f; }
+};
+
+TEST(BodyGravity, AnEasedFieldMovesEachBodysGravityByTheEmaOfItsSamples) {
+  TestWorld tw;
+  Simulation sim = tw.simulation({});
+  sim.setGravitySampler(std::make_shared<EasedSwitchingGravity>());
+  sim.addBody(ball("probe", Vec3(0, 100, 0)));
+  while (sim.time() < 0.5 - 1e-9) sim.step();
+  EXPECT_EQ(sim.bodyGravity(0), Vec3(0, -9.81f, 0));
+  const float keep = std::exp(-5.0f * float(sim.settings().fixedDt));
+  Vec3 expected(0, -9.81f, 0);
+  for (int n = 1; n <= 30; ++n) {
+    sim.step();
+    expected = Vec3(-9.81f, 0, 0) + (expected - Vec3(-9.81f, 0, 0)) * keep;
+    ASSERT_LT(glm::length(sim.bodyGravity(0) - expected), 1e-4f) << "tick " << n;
+  }
+}
+
 TEST(BodyGravity, WhereGravityIsZeroTheCharacterKeepsItsLastUp) {
   CharacterController c(walker(Vec3(0.0f)));
   c.orient(Vec3(0, 0, 9.81f));  // up -Z

@@ -66,3 +66,32 @@ TEST(GravityInTheSimulation, AShipWithResponseZeroFliesStraightOn) {
 
 }  // namespace
 }  // namespace floptle::runtime
+
+namespace floptle::runtime {
+namespace {
+
+TEST(GravityInTheSimulation, UnderSurfaceGravityAloneAWallIsAFloor) {
+  // No global gravity: the wall x = 0 pulls the character standing on it, so its up is +X,
+  // it stays grounded there and "forward" walks along the wall.
+  const Json doc = Json::parse(R"({"format": "floptle.scene", "version": 1,
+    "settings": {"gravity": {"sdf": {"strength": 9.81, "range": 3, "smoothing": {"epsilon": 0.05}}}},
+    "nodes": [
+      {"name": "wall", "shape": {"type": "plane", "normal": [1, 0, 0], "offset": 0}},
+      {"name": "climber", "transform": {"position": [0.9, 5, 0]},
+       "character": {"radius": 0.3, "height": 1.8, "speed": 3}}]})");
+  SceneRuntime rt = built(doc);
+  physics::Simulation& sim = *rt.physics();
+  sim.characterInput(0).move = Vec2(0, 1);
+  for (int i = 0; i < 60; ++i) rt.step();
+  const physics::CharacterState& s = sim.characters()[0].state();
+  EXPECT_TRUE(s.grounded);
+  expectNear(s.up, Vec3(1, 0, 0), 1e-4f);
+  EXPECT_NEAR(s.position.x, 0.9f, 0.02f);
+  EXPECT_NEAR(s.position.z, 3.0f, 0.05f);  // 1 s at 3 m/s along its forward (+Z)
+  EXPECT_NEAR(s.position.y, 5.0f, 1e-3f);
+  // What it obeys: the pull into the wall at its centre's distance, 9.81 (1 - 0.9 / 3).
+  expectNear(sim.characterGravity(0), Vec3(-9.81f * (1.0f - 0.9f / 3.0f), 0, 0), 2e-2f);
+}
+
+}  // namespace
+}  // namespace floptle::runtime

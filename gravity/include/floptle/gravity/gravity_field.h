@@ -7,10 +7,14 @@
 // g = -2 G lambda (p - c_perp) / |p - c_perp|^2 with c_perp the nearest point of the segment;
 // a simple planet, -strength normalize(p - c). A source with rOuter > 0 pulls nothing at or
 // past that distance. At a source's singular point (p on a point mass or on the rod) it
-// pulls nothing. Absent tiers cost nothing: an empty field is one addition.
+// pulls nothing. Tier 2 (sdf): -strength normalize(grad f) clamp(1 - f / range, 0, 1) over the
+// surface the field is given (setSurface: the scene's collidable world), the gradient the
+// 4-tap tetrahedron difference of half size epsilon; nothing without a surface, where f is
+// past range, or where the gradient vanishes. Absent tiers cost nothing.
 #include <vector>
 
 #include "floptle/core/scene/gravity_desc.h"
+#include "floptle/physics/collision_world.h"
 #include "floptle/physics/gravity_sampler.h"
 
 namespace floptle::gravity {
@@ -20,6 +24,12 @@ class GravityField final : public physics::GravitySampler {
   explicit GravityField(scene::GravityFieldDesc desc);
 
   Vec3 sample(Vec3 p, double t) const override;
+  float easingRate() const override { return desc_.sdf ? desc_.sdf->ema : 0.0f; }
+  /// The surface the sdf tier pulls onto (does not own it; it must outlive the field or be
+  /// replaced). Without one the sdf tier contributes nothing.
+  void setSurface(const physics::CollisionWorld* world) { surface_ = world; }
+  /// The sdf tier alone at p (m/s^2).
+  Vec3 surfacePull(Vec3 p, double t) const;
   const scene::GravityFieldDesc& desc() const { return desc_; }
 
   /// One term of the sum, for tests and the editor's drawing (m/s^2).
@@ -39,6 +49,7 @@ class GravityField final : public physics::GravitySampler {
 
   scene::GravityFieldDesc desc_;
   std::vector<Box> boxes_;
+  const physics::CollisionWorld* surface_ = nullptr;
 };
 
 }  // namespace floptle::gravity

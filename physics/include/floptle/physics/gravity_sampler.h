@@ -11,6 +11,9 @@ class GravitySampler {
   virtual ~GravitySampler() = default;
   /// Gravitational acceleration at world point p at time t (m/s^2). Finite for finite p.
   virtual Vec3 sample(Vec3 p, double t) const = 0;
+  /// Rate a body's gravity eases towards each new sample (1/s): an exponential moving
+  /// average, 1 - exp(-rate dt) of the difference a tick; 0 takes each sample at once.
+  virtual float easingRate() const { return 0.0f; }
 };
 
 }  // namespace floptle::physics

@@ -43,6 +43,15 @@ struct GravitySource {
   float rOuter = 0.0f;  ///< no pull at or past this distance (m); 0 = none
 };
 
+/// Tier 2, SDF-surface gravity: g = -strength normalize(grad f) clamp(1 - f / range, 0, 1) over
+/// the scene's collidable field f, the gradient a tetrahedron difference of half size epsilon.
+struct GravitySdfDesc {
+  float strength = 9.81f;  ///< (m/s^2)
+  float range = 5.0f;      ///< (m), > 0
+  float epsilon = 0.05f;   ///< (m), > 0: wider smooths the pull over nearby folds
+  float ema = 0.0f;        ///< a body's gravity eases towards the sample at this rate (1/s); 0 = at once
+};
+
 struct GravityFieldDesc {
   /// Game-feel gravitational constant of the Newtonian sources (m^3/(kg s^2)).
   float G = 1.0f;
@@ -51,10 +60,12 @@ struct GravityFieldDesc {
   std::vector<GravityBoxRegion> boxes;
   std::vector<GravitySphereRegion> spheres;
   std::vector<GravitySource> sources;
+  std::optional<GravitySdfDesc> sdf;
 };
 
 /// Reads "settings/gravity" in either form; errors name the JSON pointer under `pointer`.
-/// Tiers this build cannot run yet ("sdf", "density") are refused by name, never ignored.
+/// What this build cannot run yet (the "density" tier, the sdf tier's "baked" smoothing) is
+/// refused by name, never ignored.
 Expected<GravityFieldDesc> readGravityField(const nlohmann::ordered_json& gravity,
                                             const std::string& pointer);
 

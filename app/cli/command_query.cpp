@@ -51,7 +51,7 @@ int runQuery(Args args) {
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // empty line
     const std::string answer = physics::answerQueryLine(world.value(), line, &field)
-                                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::fwrite(answer.data(), 1, answer.size(), stdout);
     std::fputc('\n', stdout);
     std::fflush(stdout);

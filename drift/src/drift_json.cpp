@@ -47,8 +47,8 @@ Expected<void> readTuning(const scene::ComponentReader& in, const std::string& w
   return {};
 }
 
-Expected<Tuning> readTuningComponent(const nlohmann::ordered_json& component, const std::string& where,
-                                     const Tuning& base) {
+Expected<Tuning> readTuningComponent(const nlohmann::ordered_json& component,
+                                     const std::string& where, const Tuning& base) {
   const auto in = scene::ComponentReader::open(component, "drift", where);
   if (!in) return in.error();
   Tuning tuning = base;
@@ -56,7 +56,8 @@ Expected<Tuning> readTuningComponent(const nlohmann::ordered_json& component, co
   return tuning;
 }
 
-Expected<DriftSetup> readSetupComponent(const nlohmann::ordered_json& component, const std::string& where) {
+Expected<DriftSetup> readSetupComponent(const nlohmann::ordered_json& component,
+                                        const std::string& where) {
   const auto in = scene::ComponentReader::open(component, "drift", where);
   if (!in) return in.error();
   DriftSetup setup;
@@ -69,7 +70,9 @@ Expected<DriftSetup> readSetupComponent(const nlohmann::ordered_json& component,
   return setup;
 }
 
-nlohmann::ordered_json pair(Vec2d v) { return nlohmann::ordered_json::array({v.x, v.z}); }
+nlohmann::ordered_json pair(Vec2d v) {
+  return nlohmann::ordered_json::array({v.x, v.z});
+}
 
 }  // namespace
 

@@ -11,18 +11,16 @@ using scene::GravitySource;
 
 GravityField::GravityField(scene::GravityFieldDesc desc) : desc_(std::move(desc)) {
   for (const scene::GravityBoxRegion& r : desc_.boxes)
-    boxes_.push_back({glm::mat3_cast(glm::conjugate(r.rotation)), r.center, r.halfExtents, r.direction * r.strength});
+    boxes_.push_back({glm::mat3_cast(glm::conjugate(r.rotation)), r.center, r.halfExtents,
+                      r.direction * r.strength});
 }
 
 Vec3 GravityField::box(const Box& b, Vec3 p) {
   const Vec3 a = glm::abs(b.toLocal * (p - b.center));
   // Without branches: whether a body is inside is as good as random to the predictor.
-  const bool inside = (a.x <= b.halfExtents.x) & (a.y <= b.halfExtents.y) & (a.z <= b.halfExtents.z);
+  const bool inside =
+      (a.x <= b.halfExtents.x) & (a.y <= b.halfExtents.y) & (a.z <= b.halfExtents.z);
   return b.g * float(inside);
-}
-
-Vec3 GravityField::boxRegion(const scene::GravityBoxRegion& r, Vec3 p) {
-  return box({glm::mat3_cast(glm::conjugate(r.rotation)), r.center, r.halfExtents, r.direction * r.strength}, p);
 }
 
 Vec3 GravityField::sphereRegion(const scene::GravitySphereRegion& r, Vec3 p) {
@@ -71,8 +69,8 @@ Vec3 GravityField::surfacePull(Vec3 p, double t) const {
   // The tetrahedron difference: sum of k_i f(p + e k_i) over the corners k of a tetrahedron.
   const float e = sdf.epsilon;
   const Vec3 k0(1, -1, -1), k1(-1, -1, 1), k2(-1, 1, -1), k3(1, 1, 1);
-  const Vec3 grad = k0 * distance(p + e * k0) + k1 * distance(p + e * k1) + k2 * distance(p + e * k2) +
-                    k3 * distance(p + e * k3);
+  const Vec3 grad = k0 * distance(p + e * k0) + k1 * distance(p + e * k1) +
+                    k2 * distance(p + e * k2) + k3 * distance(p + e * k3);
   const float len = glm::length(grad);
   if (!(len > 1e-12f) || !std::isfinite(len)) return Vec3(0.0f);
   return -sdf.strength * falloff * (grad / len);

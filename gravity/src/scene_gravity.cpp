@@ -15,12 +15,15 @@ bool isUniform(const scene::Scene& sc) {
 
 Expected<scene::GravityFieldDesc> sceneGravityField(const scene::Scene& sc) {
   scene::GravityFieldDesc desc;
-  if (sc.settings.gravityField) desc = *sc.settings.gravityField;
-  else desc.global = sc.settings.gravity;
+  if (sc.settings.gravityField)
+    desc = *sc.settings.gravityField;
+  else
+    desc.global = sc.settings.gravity;
   for (const scene::SceneNode& node : sc.nodes) {
     if (!node.hasComponent("gravity_source")) continue;
     const std::string where = node.pointer + "/gravity_source";
-    auto in = scene::ComponentReader::open(node.components["gravity_source"], "gravity_source", where);
+    auto in =
+        scene::ComponentReader::open(node.components["gravity_source"], "gravity_source", where);
     if (!in) return in.error();
     std::string type;
     scene::GravitySource s;
@@ -31,7 +34,9 @@ Expected<scene::GravityFieldDesc> sceneGravityField(const scene::Scene& sc) {
         !r)
       return r.error();
     if (type != "planet")
-      return Error{where + "/type", "\"" + type + "\" emitters are not supported by this build yet (use \"planet\")"};
+      return Error{
+          where + "/type",
+          "\"" + type + "\" emitters are not supported by this build yet (use \"planet\")"};
     desc.sources.push_back(s);
   }
   return desc;

@@ -37,7 +37,8 @@ Aabb merged(const Aabb& a, const Aabb& b) {
 /// an unbounded box (whose own centre is inf - inf); empty boxes sort last.
 Vec3 splitKey(const Aabb& b) {
   if (b.empty()) return Vec3(std::numeric_limits<float>::max());
-  return 0.5f * (glm::clamp(b.min, Vec3(-kFar), Vec3(kFar)) + glm::clamp(b.max, Vec3(-kFar), Vec3(kFar)));
+  return 0.5f *
+         (glm::clamp(b.min, Vec3(-kFar), Vec3(kFar)) + glm::clamp(b.max, Vec3(-kFar), Vec3(kFar)));
 }
 
 /// The SAH bin of a split key on `axis` of the centres' box (scale = kBins / its extent).
@@ -149,7 +150,8 @@ void ColliderBvh::removeLeaf(std::int32_t leaf) {
   }
   const std::int32_t parent = node(leaf).parent;
   const std::int32_t grand = node(parent).parent;
-  const std::int32_t sibling = node(parent).first == leaf ? node(parent).second : node(parent).first;
+  const std::int32_t sibling =
+      node(parent).first == leaf ? node(parent).second : node(parent).first;
   node(sibling).parent = grand;
   freeNode(parent);
   if (grand >= 0) {
@@ -214,7 +216,8 @@ void ColliderBvh::build(std::span<const std::uint32_t> items, std::span<const Aa
   root_ = buildRange(work, 0, leaves);
 }
 
-std::int32_t ColliderBvh::buildRange(std::span<BuildItem> items, int depth, std::span<Leaf> leaves) {
+std::int32_t ColliderBvh::buildRange(std::span<BuildItem> items, int depth,
+                                     std::span<Leaf> leaves) {
   const std::int32_t index = allocateNode();
   if (items.size() == 1) {
     Node& n = node(index);
@@ -262,7 +265,8 @@ std::int32_t ColliderBvh::buildRange(std::span<BuildItem> items, int depth, std:
         acc.expand(bins[plane - 1].box);
         count += bins[plane - 1].count;
         if (count == 0 || rightCount[plane] == 0) continue;
-        const double cost = area(acc) * double(count) + rightArea[plane] * double(rightCount[plane]);
+        const double cost =
+            area(acc) * double(count) + rightArea[plane] * double(rightCount[plane]);
         if (cost < bestCost) {
           bestCost = cost;
           bestAxis = axis;
@@ -280,11 +284,13 @@ std::int32_t ColliderBvh::buildRange(std::span<BuildItem> items, int depth, std:
   }
   if (mid == 0 || mid == items.size()) {
     // Median on the longest axis of the centres, ties by item: a pure function of the input.
-    const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
+    const int axis =
+        extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
     mid = items.size() / 2;
     std::nth_element(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(mid), items.end(),
                      [&](const BuildItem& a, const BuildItem& b) {
-                       return a.key[axis] < b.key[axis] || (a.key[axis] == b.key[axis] && a.item < b.item);
+                       return a.key[axis] < b.key[axis] ||
+                              (a.key[axis] == b.key[axis] && a.item < b.item);
                      });
   }
   const std::int32_t left = buildRange(items.first(mid), depth + 1, leaves);

@@ -46,7 +46,8 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
     const Vec3 invDir = 1.0f / dir;
     for (std::uint32_t index = 0; index < colliders_.size(); ++index) {
       float tEnter, tExit;
-      if (ColliderBvh::rayBox(boxes_[index].inflated(r), origin, invDir, maxDistance, tEnter, tExit))
+      if (ColliderBvh::rayBox(boxes_[index].inflated(r), origin, invDir, maxDistance, tEnter,
+                              tExit))
         visit(index, tEnter, tExit);
     }
   }

@@ -71,7 +71,8 @@ Expected<void> CollisionWorld::remove(ColliderId id) {
   if (id.null()) return Error{"collider", "the null id names no collider"};
   if (!valid(id))
     return Error{"collider", "id (index " + std::to_string(id.index) + ", generation " +
-                                 std::to_string(id.generation) + ") is stale: its collider was removed"};
+                                 std::to_string(id.generation) +
+                                 ") is stale: its collider was removed"};
   Collider& slot = colliders_[id.index];
   bvh_.remove(slot.leaf);
   slot = Collider{};

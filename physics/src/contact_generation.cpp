@@ -40,8 +40,9 @@ void RigidBodySystem::findWorldContacts(const CollisionWorld& world, double t, f
       if (h.collider == d.worldCollider) continue;
       const float gap = h.distance - samples[k].radius;
       if (gap >= reach) continue;
-      const SurfaceMaterial surface =
-          h.collider.index < worldMaterials_.size() ? worldMaterials_[h.collider.index] : SurfaceMaterial{};
+      const SurfaceMaterial surface = h.collider.index < worldMaterials_.size()
+                                          ? worldMaterials_[h.collider.index]
+                                          : SurfaceMaterial{};
       Contact c;
       c.bodyA = i;
       c.bodyB = -1;

@@ -57,7 +57,9 @@ void FieldCollider::setWorldTransform(const Transform& world) {
   translationOnly_ = world_.rotation == Quat(1, 0, 0, 0) && world_.scale == 1.0f;
 }
 
-bool FieldCollider::changesWithTime() const { return program_->animated(); }
+bool FieldCollider::changesWithTime() const {
+  return program_->animated();
+}
 
 float FieldCollider::distance(Vec3 p, double t) const {
   if (identity_) return program_->distance(p, t);

@@ -140,7 +140,8 @@ ordered_json fromExpected(const Expected<T>& result, auto&& answer) {
 
 }  // namespace
 
-ordered_json answerQuery(CollisionWorld& world, const json& request, const GravitySampler* gravity) {
+ordered_json answerQuery(CollisionWorld& world, const json& request,
+                         const GravitySampler* gravity) {
   if (!request.is_object()) return errorAnswer("a query must be a JSON object");
   auto opIt = request.find("op");
   if (opIt == request.end() || !opIt->is_string())
@@ -221,11 +222,13 @@ ordered_json answerQuery(CollisionWorld& world, const json& request, const Gravi
     return fromExpected(world.sweep(shape, *motion, *t),
                         [&](const std::optional<Hit>& h) { return sweepAnswer(world, h); });
   }
-  return errorAnswer("unknown op \"" + op +
-                     "\" (raycast, spherecast, closest, sphere_overlap, capsule_overlap, sweep, gravity)");
+  return errorAnswer(
+      "unknown op \"" + op +
+      "\" (raycast, spherecast, closest, sphere_overlap, capsule_overlap, sweep, gravity)");
 }
 
-ordered_json answerQueryLine(CollisionWorld& world, std::string_view line, const GravitySampler* gravity) {
+ordered_json answerQueryLine(CollisionWorld& world, std::string_view line,
+                             const GravitySampler* gravity) {
   json request;
   try {
     request = json::parse(line.begin(), line.end());

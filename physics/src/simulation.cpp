@@ -116,17 +116,21 @@ void Simulation::sampleGravity(double tStart) {
   const float dt = static_cast<float>(settings_.fixedDt);
   const float rate = gravity_ ? gravity_->easingRate() : 0.0f;
   const float blend = rate > 0.0f ? 1.0f - std::exp(-rate * dt) : 1.0f;
-  auto eased = [blend](Vec3 last, Vec3 sampled) { return blend < 1.0f ? last + (sampled - last) * blend : sampled; };
+  auto eased = [blend](Vec3 last, Vec3 sampled) {
+    return blend < 1.0f ? last + (sampled - last) * blend : sampled;
+  };
   for (std::size_t i = 0; i < characters_.size(); ++i)
-    characterGravity_[i] = eased(characterGravity_[i], characters_[i].desc().gravityResponse *
-                                                           gravityAt(characters_[i].state().position, tStart));
+    characterGravity_[i] =
+        eased(characterGravity_[i], characters_[i].desc().gravityResponse *
+                                        gravityAt(characters_[i].state().position, tStart));
   // A body's free flight is velocity Verlet across ticks: the last tick kicked it by its old
   // gravity for the whole step; half the change to the new one completes the kick (exactly
   // nothing where gravity is uniform), and the step's trapezoid drifts it by the new one.
   const float halfDt = 0.5f * dt;
   for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
     BodyState& s = bodies_.state(i);
-    const Vec3 g = eased(bodyGravity_[i], bodies_.desc(i).gravityResponse * gravityAt(s.position, tStart));
+    const Vec3 g =
+        eased(bodyGravity_[i], bodies_.desc(i).gravityResponse * gravityAt(s.position, tStart));
     if (g != bodyGravity_[i] && bodies_.desc(i).motion == BodyMotion::Dynamic && !s.asleep)
       s.linearVelocity += (g - bodyGravity_[i]) * halfDt;
     bodyGravity_[i] = g;
@@ -206,7 +210,9 @@ void Simulation::hideBodiesFromCharacters() {
 void Simulation::applyCharacterContacts() {
   if (bodyColliders_.empty()) return;
   auto bodyOf = [&](ColliderId collider) -> std::int32_t {
-    return !collider.null() && collider.index < bodyOfCollider_.size() ? bodyOfCollider_[collider.index] : -1;
+    return !collider.null() && collider.index < bodyOfCollider_.size()
+               ? bodyOfCollider_[collider.index]
+               : -1;
   };
   for (std::size_t k = 0; k < characters_.size(); ++k) {
     CharacterController& c = characters_[k];

@@ -27,16 +27,17 @@ Expected<std::vector<InputEvent>> parseInputEvents(const nlohmann::json& documen
     double move[2] = {0.0, 0.0};
     float throttle = 0.0f, brake = 0.0f, steer = 0.0f;
     for (const Expected<void>& read :
-         {in->onlyKnownKeys(), in->integer("tick", tick), in->string("node", ev.node), in->vector("move", move),
-          in->boolean("jump", ev.jump), in->number("throttle", throttle), in->number("brake", brake),
-          in->number("steer", steer)}) {
+         {in->onlyKnownKeys(), in->integer("tick", tick), in->string("node", ev.node),
+          in->vector("move", move), in->boolean("jump", ev.jump), in->number("throttle", throttle),
+          in->number("brake", brake), in->number("steer", steer)}) {
       if (!read) return read.error();
     }
     ev.tick = static_cast<std::uint64_t>(tick);
     if (in->has("move")) {
       Vec2 direction(static_cast<float>(move[0]), static_cast<float>(move[1]));
       const float len = glm::length(direction);
-      if (!std::isfinite(len) || len > 1.0f + 1e-4f) return Error{in->pointer() + "/move", "length must be <= 1"};
+      if (!std::isfinite(len) || len > 1.0f + 1e-4f)
+        return Error{in->pointer() + "/move", "length must be <= 1"};
       if (len > 1.0f) direction /= len;
       ev.move = direction;
     }

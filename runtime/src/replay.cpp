@@ -12,7 +12,8 @@ Error in(const std::string& file, const Error& e) {
   return Error{file + (e.where.empty() ? "" : ": " + e.where), e.what};
 }
 
-Expected<nlohmann::ordered_json> replayDrift(const drift::DriftNode& node, const ReplayOptions& options) {
+Expected<nlohmann::ordered_json> replayDrift(const drift::DriftNode& node,
+                                             const ReplayOptions& options) {
   auto setup = drift::driftSetupFromJson(*node.component, node.pointer);
   if (!setup) return in(options.sceneName, setup.error());
   drift::ReplayOptions driftOptions;

@@ -32,7 +32,8 @@ Expected<SceneRuntime> SceneRuntime::build(const nlohmann::ordered_json& documen
     auto sandbox = std::make_unique<drift::Sandbox>();  // fixed arrays (~40 KB): on the heap
     const drift::TuningIssue issue = sandbox->restart(setup->tuning, setup->start);
     if (!issue.ok())
-      return Error{driftNode->pointer + "/" + issue.field, issue.problem ? issue.problem : "invalid"};
+      return Error{driftNode->pointer + "/" + issue.field,
+                   issue.problem ? issue.problem : "invalid"};
     runtime.drift_ = std::move(sandbox);
     runtime.driftNode_ = driftNode->name;
     runtime.driftPointer_ = driftNode->pointer;

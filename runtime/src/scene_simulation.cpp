@@ -25,8 +25,8 @@ constexpr float kDegrees = 3.14159265358979f / 180.0f;
 /// The body of a dynamic node: its shape about the centre of mass, and where the centre is.
 struct BodyPlacement {
   physics::BodyShape shape = physics::BodyShape::sphere(0.5f);
-  Vec3 centreLocal{0.0f};                 ///< centre of mass in the node frame (m)
-  Quat axis{1.0f, 0.0f, 0.0f, 0.0f};      ///< body axes in the node frame
+  Vec3 centreLocal{0.0f};             ///< centre of mass in the node frame (m)
+  Quat axis{1.0f, 0.0f, 0.0f, 0.0f};  ///< body axes in the node frame
 };
 
 Expected<BodyPlacement> bodyFromShape(const field::FieldNode& shape, float scale,
@@ -97,7 +97,8 @@ struct GravityReceiver {
 Expected<GravityReceiver> gravityReceiverOf(const scene::SceneNode& node) {
   GravityReceiver receiver;
   if (!node.hasComponent("gravity")) return receiver;
-  auto in = scene::ComponentReader::open(node.components["gravity"], "gravity", node.pointer + "/gravity");
+  auto in = scene::ComponentReader::open(node.components["gravity"], "gravity",
+                                         node.pointer + "/gravity");
   if (!in) return in.error();
   if (auto r = in->number("response", receiver.response); !r) return r.error();
   if (auto r = in->number("align_rate", receiver.alignRate); !r) return r.error();
@@ -108,7 +109,8 @@ Expected<GravityReceiver> gravityReceiverOf(const scene::SceneNode& node) {
 Expected<Vec3> startVelocityOf(const scene::SceneNode& node) {
   Vec3 v(0.0f);
   if (!node.hasComponent("collider")) return v;
-  auto in = scene::ComponentReader::open(node.components["collider"], "collider", node.pointer + "/collider");
+  auto in = scene::ComponentReader::open(node.components["collider"], "collider",
+                                         node.pointer + "/collider");
   if (!in) return in.error();
   if (auto r = in->vec3("velocity", v); !r) return r.error();
   return v;

@@ -1,7 +1,7 @@
-// Gravity field sampling, one body's sample at a time, single thread (issue 18's targets:
+// Gravity field sampling, one body's sample at a time, single thread (targets:
 // tier 0 and each tier-1 source <= 20 ns a sample). Each benchmark is a field of one term
-// (BM_Sample/Global is the constant alone) sampled at 4096 pre-generated points spread over
-// a 100 m cube, every answer consumed. Run:
+// (BM_Sample/0, labelled global, is the constant alone) sampled at 4096 pre-generated points spread
+// over a 100 m cube, every answer consumed. Run:
 //   build/tests/bench_gravity --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
 
@@ -27,15 +27,22 @@ std::vector<Vec3> points() {
 GravityFieldDesc fieldOf(int term) {
   GravityFieldDesc d;
   switch (term) {
-    case 0: d.global = Vec3(0, -9.81f, 0); break;
-    case 1: d.boxes.push_back({Vec3(0), Vec3(20, 10, 20), glm::angleAxis(0.3f, Vec3(0, 1, 0)), Vec3(0, 1, 0), 9.81f}); break;
-    case 2: d.spheres.push_back({Vec3(0), 30.0f, false, 9.81f}); break;
+    case 0:
+      d.global = Vec3(0, -9.81f, 0);
+      break;
+    case 1:
+      d.boxes.push_back(
+          {Vec3(0), Vec3(20, 10, 20), glm::angleAxis(0.3f, Vec3(0, 1, 0)), Vec3(0, 1, 0), 9.81f});
+      break;
+    case 2:
+      d.spheres.push_back({Vec3(0), 30.0f, false, 9.81f});
+      break;
     default: {
       GravitySource s;
-      s.type = term == 3 ? GravitySource::Type::Point
-             : term == 4 ? GravitySource::Type::Sphere
-             : term == 5 ? GravitySource::Type::Line
-                         : GravitySource::Type::Planet;
+      s.type = term == 3   ? GravitySource::Type::Point
+               : term == 4 ? GravitySource::Type::Sphere
+               : term == 5 ? GravitySource::Type::Line
+                           : GravitySource::Type::Planet;
       s.center = Vec3(1, 2, 3);
       s.end = Vec3(1, 30, 3);
       s.mass = 1e4f;

@@ -101,7 +101,8 @@ void BM_CharacterStep(benchmark::State& state) {
     if (++n % 600 == 0) sim.characterInput(0).move = -sim.characterInput(0).move;
     const double c0 = threadCpuMicros();
     const auto t0 = std::chrono::steady_clock::now();
-    sim.characters()[0].step(sim.world(), sim.time(), dt, sim.characterGravity(0), sim.characterInput(0));
+    sim.characters()[0].step(sim.world(), sim.time(), dt, sim.characterGravity(0),
+                             sim.characterInput(0));
     const auto t1 = std::chrono::steady_clock::now();
     const double c1 = threadCpuMicros();
     samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());

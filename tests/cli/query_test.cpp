@@ -303,7 +303,9 @@ namespace {
 TEST_F(QueryCli, GravityIsTheScenesFieldAtThePoint) {
   // kScene has no "gravity": the default (0, -9.81, 0) everywhere.
   int code = -1;
-  auto lines = run(R"({"op":"gravity","p":[3,4,5]})" "\n", code);
+  auto lines = run(R"({"op":"gravity","p":[3,4,5]})"
+                   "\n",
+                   code);
   ASSERT_EQ(code, 0);
   ASSERT_EQ(lines.size(), 1u);
   expectVec(json::parse(lines[0])["g"], 0, -9.81, 0, 1e-6);
@@ -315,8 +317,12 @@ TEST_F(QueryCli, GravityIsTheScenesFieldAtThePoint) {
       "shape": {"type": "sphere", "radius": 5},
       "gravity_source": {"type": "planet", "strength": 3, "r_outer": 20}})"));
   std::ofstream(dir_ / "scene.json") << scene.dump();
-  lines = run(R"({"op":"gravity","p":[0,10,0],"t":1.5})" "\n" R"({"op":"gravity","p":[110,0,0]})" "\n"
-              R"({"op":"gravity","p":[0,0]})" "\n",
+  lines = run(R"({"op":"gravity","p":[0,10,0],"t":1.5})"
+              "\n"
+              R"({"op":"gravity","p":[110,0,0]})"
+              "\n"
+              R"({"op":"gravity","p":[0,0]})"
+              "\n",
               code);
   ASSERT_EQ(code, 0);
   ASSERT_EQ(lines.size(), 3u);

@@ -74,12 +74,18 @@ class PlayWindowTest : public ::testing::Test {
   PlayMode& play() { return *window_->playMode(); }
   PlaySession& session() { return window_->playMode()->session(); }
   /// Starts play, waits for the build and pauses at once (no timer frame has run: tick 0).
+  /// Plays and pauses at once when the build is in, before the frame timer can run a tick.
   void playPaused() {
+    const QMetaObject::Connection pause = QObject::connect(
+        &session(), &PlaySession::buildFinished, window_.get(), [this](bool playing) {
+          if (playing) window_->action("actionPlay")->trigger();
+        });
     window_->action("actionPlay")->trigger();
-    ASSERT_TRUE(waitForBuild(session()));
-    ASSERT_EQ(session().state(), PlayState::Playing);
-    window_->action("actionPlay")->trigger();
+    const bool built = waitForBuild(session());
+    QObject::disconnect(pause);
+    ASSERT_TRUE(built);
     ASSERT_EQ(session().state(), PlayState::Paused);
+    ASSERT_EQ(session().tick(), 0u);
   }
 
  private:

@@ -7,8 +7,8 @@
 namespace floptle::test {
 
 inline void expectNear(Vec3 a, Vec3 b, float tolerance) {
-  EXPECT_LE(glm::length(a - b), tolerance) << "(" << a.x << ", " << a.y << ", " << a.z << ") vs (" << b.x
-                                           << ", " << b.y << ", " << b.z << ")";
+  EXPECT_LE(glm::length(a - b), tolerance) << "(" << a.x << ", " << a.y << ", " << a.z << ") vs ("
+                                           << b.x << ", " << b.y << ", " << b.z << ")";
 }
 
 }  // namespace floptle::test

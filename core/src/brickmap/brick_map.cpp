@@ -174,7 +174,8 @@ void BrickMap::storeBrick(int cell, int brick, const float* samples) {
     stored[n] = static_cast<std::int16_t>(std::clamp(std::nearbyint(samples[n] * invSampleStep_), -32767.0f, 32767.0f));
   summarizeBrick(brick);
   cellBrickMin_[cell] = brickMin_[brick];
-  if (static_cast<std::size_t>(brick) < brickCopies_.size()) brickCopies_[static_cast<std::size_t>(brick)].reset();
+  if (static_cast<std::size_t>(brick) < brickCopies_.size())
+    brickCopies_[static_cast<std::size_t>(brick)].reset();
 }
 
 void BrickMap::summarizeBrick(int brick) {

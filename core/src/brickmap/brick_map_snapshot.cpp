@@ -35,7 +35,8 @@ BrickMap::Snapshot BrickMap::snapshot() const {
 void BrickMap::restore(const Snapshot& s) {
   assert(s.brickOf.size() == brickOf_.size());
   const std::size_t bricks = s.bricks.size();
-  // The pool as it was: bricks allocated since are dropped, bricks freed since come back.
+  // The pool takes the snapshot's brick count: bricks allocated after it are dropped, freed ones
+  // return.
   pool_.resize(bricks * kBrickSamples, 0);
   brickMin_.resize(bricks, 0.0f);
   blockMin_.resize(bricks * kBlockMins, 0);
@@ -44,7 +45,8 @@ void BrickMap::restore(const Snapshot& s) {
   brickCopies_.resize(bricks);
   for (std::size_t b = 0; b < bricks; ++b) {
     if (brickCopies_[b] == s.bricks[b]) continue;  // the same copy: samples unchanged
-    std::memcpy(pool_.data() + b * kBrickSamples, s.bricks[b]->samples, sizeof s.bricks[b]->samples);
+    std::memcpy(pool_.data() + b * kBrickSamples, s.bricks[b]->samples,
+                sizeof s.bricks[b]->samples);
     summarizeBrick(static_cast<int>(b));
     brickCopies_[b] = s.bricks[b];
   }
@@ -68,7 +70,8 @@ std::uint64_t BrickMap::contentHash() const {
     const std::int32_t brick = brickOf_[cell];
     h.u64(brick >= 0);
     if (brick >= 0)
-      h.bytes(pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples, kBrickSamples * sizeof(std::int16_t));
+      h.bytes(pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples,
+              kBrickSamples * sizeof(std::int16_t));
   }
   return h.value();
 }

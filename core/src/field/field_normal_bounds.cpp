@@ -128,7 +128,8 @@ Aabb nodeBounds(const FieldNode& n, double t) {
         for (float z : {c.min.z, c.max.z}) r = std::max(r, std::sqrt(x * x + z * z));
       return {Vec3(-r, c.min.y, -r), Vec3(r, c.max.y, r)};
     }
-    case NodeType::Count: break;
+    case NodeType::Count:
+      break;
   }
   return infiniteBox();
 }

@@ -13,26 +13,27 @@ constexpr double kBig = 1e6;
 /// drift::kMaxTuningMagnitude: the Drift sandbox's values stay within it.
 constexpr double kDriftBig = 1e9;
 
-constexpr ValueSpec number(std::string_view key, double min, double max, double def, std::string_view unit,
-                           std::string_view help) {
+constexpr ValueSpec number(std::string_view key, double min, double max, double def,
+                           std::string_view unit, std::string_view help) {
   return {key, ValueKind::Number, min, max, false, false, {def}, unit, help};
 }
 /// The same with the minimum itself refused: (min, max].
-constexpr ValueSpec positive(std::string_view key, double min, double max, double def, std::string_view unit,
-                             std::string_view help) {
+constexpr ValueSpec positive(std::string_view key, double min, double max, double def,
+                             std::string_view unit, std::string_view help) {
   ValueSpec row = number(key, min, max, def, unit, help);
   row.minExclusive = true;
   return row;
 }
 constexpr ValueSpec vector(std::string_view key, ValueKind kind, double min, double max,
-                           std::array<double, 4> def, std::string_view unit, std::string_view help) {
+                           std::array<double, 4> def, std::string_view unit,
+                           std::string_view help) {
   return {key, kind, min, max, false, false, def, unit, help};
 }
 constexpr ValueSpec flag(std::string_view key, bool def, std::string_view help) {
   return {key, ValueKind::Bool, 0, 1, false, false, {def ? 1.0 : 0.0}, "-", help};
 }
-constexpr ValueSpec choice(std::string_view key, std::span<const std::string_view> choices, double def,
-                           std::string_view help) {
+constexpr ValueSpec choice(std::string_view key, std::span<const std::string_view> choices,
+                           double def, std::string_view help) {
   ValueSpec row{key, ValueKind::Enum, 0, 0, false, false, {def}, "-", help};
   row.choices = choices;
   return row;
@@ -47,21 +48,41 @@ constexpr ValueSpec kCharacter[] = {
     number("height", 0, 1000, 1.8, "m", "Capsule height end to end, at least twice the radius"),
     number("speed", 0, 1e4, 5, "m/s", "Walking speed at full input"),
     number("jump_speed", 0, 1e4, 5, "m/s", "Upward speed a jump starts with"),
-    number("slope_limit", 0, 90, 60, "deg", "Steepest walkable surface (default: the scene's settings)"),
+    number("slope_limit", 0, 90, 60, "deg",
+           "Steepest walkable surface (default: the scene's settings)"),
     number("step_height", 0, 1000, 0.3, "m", "Highest ledge climbed by walking into it"),
     number("mass", 1e-3, 1e6, 80, "kg", "What it weighs on and pushes dynamic bodies with"),
 };
 
 constexpr ValueSpec kVehicle[] = {
-    {"half_extents", ValueKind::Vec3, 0, kBig, true, false, {1, 0.3, 2}, "m", "Chassis box half size"},
+    {"half_extents",
+     ValueKind::Vec3,
+     0,
+     kBig,
+     true,
+     false,
+     {1, 0.3, 2},
+     "m",
+     "Chassis box half size"},
     number("mass", 1e-3, 1e7, 1200, "kg", "Chassis mass"),
     number("anti_roll", 0, 1e8, 0, "N/m", "Anti-roll bar rate"),
-    required({"wheels", ValueKind::Objects, 0, 0, false, false, {}, "-", "The wheels, one object each",
-              false, {}, "wheel"}),
+    required({"wheels",
+              ValueKind::Objects,
+              0,
+              0,
+              false,
+              false,
+              {},
+              "-",
+              "The wheels, one object each",
+              false,
+              {},
+              "wheel"}),
 };
 
 constexpr ValueSpec kWheel[] = {
-    vector("position", ValueKind::Vec3, -kBig, kBig, {}, "m", "Suspension mount in the chassis frame"),
+    vector("position", ValueKind::Vec3, -kBig, kBig, {}, "m",
+           "Suspension mount in the chassis frame"),
     number("radius", 1e-3, 100, 0.35, "m", "Wheel radius"),
     number("rest_length", 0, 100, 0.4, "m", "Mount to wheel centre at rest"),
     number("travel", 0, 100, 0.2, "m", "Further droop below rest the cast reaches"),
@@ -76,22 +97,29 @@ constexpr std::string_view kBodies[] = {"static", "dynamic", "kinematic"};
 constexpr ValueSpec kCollider[] = {
     choice("body", kBodies, 0, "How the node moves: static, dynamic or kinematic"),
     flag("collidable", true, "False: drawn but never collided with"),
-    vector("velocity", ValueKind::Vec3, -kBig, kBig, {}, "m/s", "A dynamic body's velocity at the start"),
+    vector("velocity", ValueKind::Vec3, -kBig, kBig, {}, "m/s",
+           "A dynamic body's velocity at the start"),
 };
 
 // Gravity (seed 001): the scene's field ("settings": {"gravity": {...}}), its regions and
 // sources (one table per kind, told apart by "shape" / "type"), and a body's response.
 constexpr ValueSpec kGravityField[] = {
-    positive("G", 0, kBig, 1, "m^3/(kg s^2)", "Game-feel gravitational constant of the Newtonian sources"),
-    vector("global", ValueKind::Vec3, -kBig, kBig, {}, "m/s^2", "Constant gravity everywhere (absent: none)"),
+    positive("G", 0, kBig, 1, "m^3/(kg s^2)",
+             "Game-feel gravitational constant of the Newtonian sources"),
+    vector("global", ValueKind::Vec3, -kBig, kBig, {}, "m/s^2",
+           "Constant gravity everywhere (absent: none)"),
 };
 constexpr ValueSpec kGravitySdf[] = {
-    required(number("strength", 0, kBig, 9.81, "m/s^2", "Pull into the nearest surface, on the surface")),
-    required(positive("range", 0, kBig, 5, "m", "The pull fades linearly to 0 at this distance from the surface")),
-    number("ema", 0, 1000, 0, "1/s", "Rate a body's gravity eases towards the sampled one (0: at once)"),
+    required(number("strength", 0, kBig, 9.81, "m/s^2",
+                    "Pull into the nearest surface, on the surface")),
+    required(positive("range", 0, kBig, 5, "m",
+                      "The pull fades linearly to 0 at this distance from the surface")),
+    number("ema", 0, 1000, 0, "1/s",
+           "Rate a body's gravity eases towards the sampled one (0: at once)"),
 };
 constexpr ValueSpec kGravitySdfEpsilon[] = {
-    required(positive("epsilon", 0, kBig, 0.05, "m", "Half size of the tetrahedron the gradient is taken over")),
+    required(positive("epsilon", 0, kBig, 0.05, "m",
+                      "Half size of the tetrahedron the gradient is taken over")),
 };
 constexpr std::string_view kBoxShape[] = {"box"};
 constexpr std::string_view kSphereShape[] = {"sphere"};
@@ -100,8 +128,10 @@ constexpr ValueSpec kGravityBoxRegion[] = {
     required(choice("shape", kBoxShape, 0, "A box region")),
     vector("center", ValueKind::Vec3, -kBig, kBig, {}, "m", "Box centre"),
     required(vector("half_extents", ValueKind::Vec3, 0, kBig, {}, "m", "Box half size")),
-    vector("rotation", ValueKind::Quat, -kBig, kBig, {0, 0, 0, 1}, "-", "Box rotation quaternion [x, y, z, w]"),
-    required(vector("direction", ValueKind::Vec3, -kBig, kBig, {}, "-", "World direction of the pull (normalized)")),
+    vector("rotation", ValueKind::Quat, -kBig, kBig, {0, 0, 0, 1}, "-",
+           "Box rotation quaternion [x, y, z, w]"),
+    required(vector("direction", ValueKind::Vec3, -kBig, kBig, {}, "-",
+                    "World direction of the pull (normalized)")),
     required(number("strength", 0, kBig, 9.81, "m/s^2", "Acceleration inside the box")),
 };
 constexpr ValueSpec kGravitySphereRegion[] = {
@@ -124,7 +154,8 @@ constexpr ValueSpec kGravitySphere[] = {
     required(choice("type", kSphereType, 0, "A uniform ball")),
     vector("center", ValueKind::Vec3, -kBig, kBig, {}, "m", "Ball centre"),
     required(positive("mass", 0, 1e12, 1, "kg", "Mass (pull G M / r^2 outside)")),
-    required(positive("radius", 0, kBig, 1, "m", "Ball radius: the pull falls linearly to 0 inside")),
+    required(
+        positive("radius", 0, kBig, 1, "m", "Ball radius: the pull falls linearly to 0 inside")),
     positive("r_outer", 0, kBig, 0, "m", "No pull past this distance (absent: none)"),
 };
 constexpr ValueSpec kGravityLine[] = {
@@ -142,25 +173,31 @@ constexpr ValueSpec kGravityPlanet[] = {
 };
 constexpr std::string_view kEmitterTypes[] = {"planet", "newtonian"};
 constexpr ValueSpec kGravityEmitter[] = {
-    required(choice("type", kEmitterTypes, 0, "planet: constant pull to the node's centre; newtonian: G rho V / r^2")),
+    required(choice("type", kEmitterTypes, 0,
+                    "planet: constant pull to the node's centre; newtonian: G rho V / r^2")),
     number("strength", 0, kBig, 9.81, "m/s^2", "A planet's pull towards the node's centre"),
     positive("r_outer", 0, kBig, 0, "m", "No pull past this distance from the node's centre"),
 };
 constexpr ValueSpec kGravityReceiver[] = {
-    number("response", 0, 100, 1, "-", "Fraction of g the body obeys: 1 a walker, 0 a free-flying ship"),
+    number("response", 0, 100, 1, "-",
+           "Fraction of g the body obeys: 1 a walker, 0 a free-flying ship"),
     number("align_rate", 0, 1000, 10, "1/s", "How fast a character's up turns towards -g"),
 };
 
 constexpr ValueSpec kDrift[] = {
     positive("boat_radius", 0, kDriftBig, 0.5, "m", "Hull radius of the circular boat"),
-    vector("boat_position", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m", "Boat centre [x, z] at the start"),
-    vector("boat_velocity", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m/s", "Boat velocity [x, z] at the start"),
+    vector("boat_position", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m",
+           "Boat centre [x, z] at the start"),
+    vector("boat_velocity", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m/s",
+           "Boat velocity [x, z] at the start"),
     number("drag_rate", 0, kDriftBig, 0.7, "1/s", "Drag rate toward the water velocity"),
-    vector("water_velocity", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m/s", "Water current [x, z]"),
+    vector("water_velocity", ValueKind::Vec2, -kDriftBig, kDriftBig, {}, "m/s",
+           "Water current [x, z]"),
     positive("speed_cap", 0, kDriftBig, 7, "m/s", "Largest boat speed"),
     number("ripple_start_radius", 0, kDriftBig, 0, "m", "Ring radius when a ripple is placed"),
     number("ripple_growth", -kDriftBig, kDriftBig, 4, "m/s", "Ring radius growth"),
-    number("ripple_half_width", 0, kDriftBig, 0.35, "m", "Half width of the ring's band, without the boat"),
+    number("ripple_half_width", 0, kDriftBig, 0.35, "m",
+           "Half width of the ring's band, without the boat"),
     positive("ripple_lifetime", 0, kDriftBig, 2.5, "s", "How long a ripple lives"),
     number("ripple_impulse", 0, kDriftBig, 3, "m/s", "Radial velocity change a fresh ripple gives"),
     number("ripple_attenuation", 0, kDriftBig, 0.5, "1/s", "Impulse decay with ripple age"),
@@ -183,21 +220,32 @@ constexpr ValueSpec kInteraction[] = {
 };
 
 constexpr ValueSpec kCamera[] = {
-    {"name", ValueKind::String, 0, 0, false, false, {}, "-", "Name used by floptle render --camera"},
+    {"name",
+     ValueKind::String,
+     0,
+     0,
+     false,
+     false,
+     {},
+     "-",
+     "Name used by floptle render --camera"},
     vector("position", ValueKind::Vec3, -kBig, kBig, {0, 2, 8}, "m", "Eye position"),
-    vector("look_at", ValueKind::Vec3, -kBig, kBig, {}, "m", "Point looked at; never the eye position"),
+    vector("look_at", ValueKind::Vec3, -kBig, kBig, {}, "m",
+           "Point looked at; never the eye position"),
     number("fov", 1, 179, 60, "deg", "Vertical field of view"),
 };
 
 constexpr ValueSpec kSettings[] = {
     number("fixed_dt", 1e-4, 1, 1.0 / 60.0, "s", "Fixed simulation step"),
-    vector("gravity", ValueKind::Vec3, -kBig, kBig, {0, -9.81, 0}, "m/s^2", "Uniform gravity acceleration"),
+    vector("gravity", ValueKind::Vec3, -kBig, kBig, {0, -9.81, 0}, "m/s^2",
+           "Uniform gravity acceleration"),
     number("slope_limit", 0, 90, 60, "deg", "Steepest surface that counts as ground"),
 };
 
 constexpr ValueSpec kTransform[] = {
     vector("position", ValueKind::Vec3, -kBig, kBig, {}, "m", "Translation"),
-    vector("rotation", ValueKind::Quat, -kBig, kBig, {0, 0, 0, 1}, "-", "Rotation quaternion [x, y, z, w]"),
+    vector("rotation", ValueKind::Quat, -kBig, kBig, {0, 0, 0, 1}, "-",
+           "Rotation quaternion [x, y, z, w]"),
     number("scale", 1e-4, 1e4, 1, "-", "Uniform scale"),
 };
 
@@ -206,9 +254,12 @@ constexpr ValueSpec kNode[] = {
 };
 
 constexpr ValueSpec kInputEvent[] = {
-    required({"tick", ValueKind::Integer, 0, 1e18, false, false, {}, "-", "Tick the event applies at"}),
-    required({"node", ValueKind::String, 0, 0, false, false, {}, "-", "Name of the node it drives"}),
-    vector("move", ValueKind::Vec2, -kBig, kBig, {}, "-", "Character direction [x, z], length <= 1"),
+    required(
+        {"tick", ValueKind::Integer, 0, 1e18, false, false, {}, "-", "Tick the event applies at"}),
+    required(
+        {"node", ValueKind::String, 0, 0, false, false, {}, "-", "Name of the node it drives"}),
+    vector("move", ValueKind::Vec2, -kBig, kBig, {}, "-",
+           "Character direction [x, z], length <= 1"),
     flag("jump", false, "Character jump request"),
     number("throttle", -1, 1, 0, "-", "Vehicle throttle"),
     number("brake", 0, 1, 0, "-", "Vehicle brake"),
@@ -244,11 +295,14 @@ constexpr ComponentSpec kTables[] = {
 }  // namespace
 
 const ValueSpec* ComponentSpec::find(std::string_view key) const {
-  const auto row = std::find_if(values.begin(), values.end(), [&](const ValueSpec& v) { return v.key == key; });
+  const auto row =
+      std::find_if(values.begin(), values.end(), [&](const ValueSpec& v) { return v.key == key; });
   return row == values.end() ? nullptr : &*row;
 }
 
-std::span<const ComponentSpec> allComponentSpecs() { return kTables; }
+std::span<const ComponentSpec> allComponentSpecs() {
+  return kTables;
+}
 
 const ComponentSpec* componentSpec(std::string_view name) {
   for (const ComponentSpec& table : kTables)

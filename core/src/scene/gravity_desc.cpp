@@ -10,7 +10,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-
 Expected<Vec3> unit(Vec3 v, const std::string& where) {
   const float len = glm::length(v);
   if (!(len > 1e-6f)) return Error{where, "must not be zero"};
@@ -25,8 +24,9 @@ Expected<void> readRegion(const Json& item, const std::string& at, GravityFieldD
     auto in = ComponentReader::open(item, "gravity_box_region", at);
     if (!in) return in.error();
     GravityBoxRegion r;
-    auto read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", r.center), in->vec3("half_extents", r.halfExtents),
-                     in->vec3("direction", r.direction), in->number("strength", r.strength)});
+    auto read = firstRefusal(
+        {in->onlyKnownKeys(), in->vec3("center", r.center), in->vec3("half_extents", r.halfExtents),
+         in->vec3("direction", r.direction), in->number("strength", r.strength)});
     if (!read) return read.error();
     if (in->has("rotation")) {
       double q[4];
@@ -44,8 +44,9 @@ Expected<void> readRegion(const Json& item, const std::string& at, GravityFieldD
     if (!in) return in.error();
     GravitySphereRegion r;
     std::string radial = "in";
-    auto read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", r.center), in->number("radius", r.radius),
-                     in->string("radial", radial), in->number("strength", r.strength)});
+    auto read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", r.center),
+                              in->number("radius", r.radius), in->string("radial", radial),
+                              in->number("strength", r.strength)});
     if (!read) return read.error();
     r.outward = radial == "out";
     out.spheres.push_back(r);
@@ -56,7 +57,8 @@ Expected<void> readRegion(const Json& item, const std::string& at, GravityFieldD
 
 Expected<void> readSource(const Json& item, const std::string& at, GravityFieldDesc& out) {
   if (!item.is_object() || !item.contains("type") || !item["type"].is_string())
-    return Error{at + "/type", "a source needs \"type\": \"point\", \"sphere\", \"line\" or \"planet\""};
+    return Error{at + "/type",
+                 "a source needs \"type\": \"point\", \"sphere\", \"line\" or \"planet\""};
   const std::string type = item["type"].get<std::string>();
   GravitySource s;
   Expected<void> read;
@@ -64,27 +66,30 @@ Expected<void> readSource(const Json& item, const std::string& at, GravityFieldD
     auto in = ComponentReader::open(item, "gravity_point", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Point;
-    read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass)});
+    read = firstRefusal(
+        {in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass)});
   } else if (type == "sphere") {
     auto in = ComponentReader::open(item, "gravity_sphere", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Sphere;
-    read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass),
-                in->number("radius", s.radius), in->number("r_outer", s.rOuter)});
+    read =
+        firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("mass", s.mass),
+                      in->number("radius", s.radius), in->number("r_outer", s.rOuter)});
   } else if (type == "line") {
     auto in = ComponentReader::open(item, "gravity_line", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Line;
     read = firstRefusal({in->onlyKnownKeys(), in->vec3("a", s.center), in->vec3("b", s.end),
-                in->number("lambda", s.mass), in->number("r_outer", s.rOuter)});
+                         in->number("lambda", s.mass), in->number("r_outer", s.rOuter)});
   } else if (type == "planet") {
     auto in = ComponentReader::open(item, "gravity_planet", at);
     if (!in) return in.error();
     s.type = GravitySource::Type::Planet;
-    read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center), in->number("strength", s.strength),
-                in->number("r_outer", s.rOuter)});
+    read = firstRefusal({in->onlyKnownKeys(), in->vec3("center", s.center),
+                         in->number("strength", s.strength), in->number("r_outer", s.rOuter)});
   } else {
-    return Error{at + "/type", "must be \"point\", \"sphere\", \"line\" or \"planet\", found \"" + type + "\""};
+    return Error{at + "/type",
+                 "must be \"point\", \"sphere\", \"line\" or \"planet\", found \"" + type + "\""};
   }
   if (!read) return read.error();
   out.sources.push_back(s);
@@ -96,18 +101,22 @@ Expected<GravitySdfDesc> readSdf(const Json& item, const std::string& at) {
   if (!in) return in.error();
   GravitySdfDesc sdf;
   for (auto it = item.begin(); it != item.end(); ++it)
-    if (it.key() != "strength" && it.key() != "range" && it.key() != "ema" && it.key() != "smoothing")
-      return Error{at + "/" + it.key(), "is not a key of sdf gravity (strength, range, smoothing, ema)"};
+    if (it.key() != "strength" && it.key() != "range" && it.key() != "ema" &&
+        it.key() != "smoothing")
+      return Error{at + "/" + it.key(),
+                   "is not a key of sdf gravity (strength, range, smoothing, ema)"};
   auto read = firstRefusal({in->number("strength", sdf.strength), in->number("range", sdf.range),
                             in->number("ema", sdf.ema)});
   if (!read) return read.error();
   if (item.contains("smoothing")) {
     const Json& smoothing = item["smoothing"];
     if (smoothing.is_object() && smoothing.contains("baked"))
-      return Error{at + "/smoothing/baked", "baked smoothing is not supported by this build yet (use epsilon)"};
+      return Error{at + "/smoothing/baked",
+                   "baked smoothing is not supported by this build yet (use epsilon)"};
     auto eps = ComponentReader::open(smoothing, "gravity_sdf_epsilon", at + "/smoothing");
     if (!eps) return eps.error();
-    if (auto r = firstRefusal({eps->onlyKnownKeys(), eps->number("epsilon", sdf.epsilon)}); !r) return r.error();
+    if (auto r = firstRefusal({eps->onlyKnownKeys(), eps->number("epsilon", sdf.epsilon)}); !r)
+      return r.error();
   }
   return sdf;
 }
@@ -157,7 +166,8 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
   for (auto it = gravity.begin(); it != gravity.end(); ++it) {
     const std::string& key = it.key();
     if (key != "G" && key != "global" && key != "regions" && key != "sources" && key != "sdf")
-      return Error{pointer + "/" + key, "is not a key of the gravity field (G, global, regions, sources, sdf)"};
+      return Error{pointer + "/" + key,
+                   "is not a key of the gravity field (G, global, regions, sources, sdf)"};
   }
   return desc;
 }

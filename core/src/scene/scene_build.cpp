@@ -16,8 +16,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 /// Component keys a node may carry; kept raw so later systems read them unchanged.
-constexpr std::string_view kComponentKeys[] = {"collider", "character", "vehicle", "gravity", "gravity_source",
-                                               "matter",   "drift",     "mesh",    "terrain", "baked_field"};
+constexpr std::string_view kComponentKeys[] = {"collider",       "character",  "vehicle", "gravity",
+                                               "gravity_source", "matter",     "drift",   "mesh",
+                                               "terrain",        "baked_field"};
 
 class SceneBuilder {
  public:
@@ -138,10 +139,14 @@ class SceneBuilder {
       if (const auto in = open(item, "interaction", at)) {
         std::string rule;
         if (note(problems_, in->string("rule", rule))) {
-          if (rule == "ignore") interaction.rule = InteractionRule::Ignore;
-          else if (rule == "merge") interaction.rule = InteractionRule::Merge;
-          else if (rule == "carve") interaction.rule = InteractionRule::Carve;
-          else if (rule == "hard") interaction.rule = InteractionRule::Hard;
+          if (rule == "ignore")
+            interaction.rule = InteractionRule::Ignore;
+          else if (rule == "merge")
+            interaction.rule = InteractionRule::Merge;
+          else if (rule == "carve")
+            interaction.rule = InteractionRule::Carve;
+          else if (rule == "hard")
+            interaction.rule = InteractionRule::Hard;
         }
         note(problems_, in->number("k", interaction.k));
       }
@@ -220,14 +225,16 @@ class SceneBuilder {
     if (note(problems_, in->string("body", body))) {
       if (body == "static") collider.body = BodyType::Static;
       else if (body == "dynamic") collider.body = BodyType::Dynamic;
-      else if (body == "kinematic") collider.body = BodyType::Kinematic;
+      else if (body == "kinematic")
+        collider.body = BodyType::Kinematic;
     }
     note(problems_, in->boolean("collidable", collider.collidable));
     node.collider = collider;
   }
 
   /// A reader of `value` with table `table`, or nothing (the problem recorded).
-  std::optional<ComponentReader> open(const Json& value, std::string_view table, const std::string& at) {
+  std::optional<ComponentReader> open(const Json& value, std::string_view table,
+                                      const std::string& at) {
     auto in = ComponentReader::open(value, table, at);
     if (!in) {
       problems_.add(in.error().where, in.error().what);

@@ -43,14 +43,18 @@ void addRow(InspectorContext& context, QFormLayout* form, const std::string& poi
 
 QWidget* makeCharacterSection(InspectorContext& context, const std::string& nodePointer) {
   static const KeySpec keys[] = {
-      {"radius", "Radius", 0.05},         {"height", "Height", 0.05},
-      {"speed", "Speed", 0.1},            {"jump_speed", "Jump speed", 0.1},
-      {"slope_limit", "Slope limit", 1.0}, {"step_height", "Step height", 0.05},
+      {"radius", "Radius", 0.05},
+      {"height", "Height", 0.05},
+      {"speed", "Speed", 0.1},
+      {"jump_speed", "Jump speed", 0.1},
+      {"slope_limit", "Slope limit", 1.0},
+      {"step_height", "Step height", 0.05},
   };
   auto* box = new QGroupBox(QObject::tr("Character"));
   box->setObjectName("characterSection");
   auto* form = new QFormLayout(box);
-  for (const KeySpec& spec : keys) addRow(context, form, nodePointer + "/character", "character", spec);
+  for (const KeySpec& spec : keys)
+    addRow(context, form, nodePointer + "/character", "character", spec);
   return box;
 }
 

@@ -86,7 +86,9 @@ void PlaySession::onTimer() {
   advanceFrame(seconds);
 }
 
-std::uint64_t PlaySession::tick() const { return runtime_ ? runtime_->tick() : 0; }
+std::uint64_t PlaySession::tick() const {
+  return runtime_ ? runtime_->tick() : 0;
+}
 
 double PlaySession::alpha() const {
   if (simulation()) return simulation()->alpha();
@@ -94,7 +96,9 @@ double PlaySession::alpha() const {
   return 0.0;
 }
 
-double PlaySession::fixedDt() const { return runtime_ ? runtime_->fixedDt() : drift::kTickSeconds; }
+double PlaySession::fixedDt() const {
+  return runtime_ ? runtime_->fixedDt() : drift::kTickSeconds;
+}
 
 // The copy changed (an inspector edit, or undo / redo of one): what the running simulation can
 // take goes to it (runtime::applyTuning; geometry waits for the next Play). A refused Drift
@@ -103,7 +107,8 @@ void PlaySession::applyCopyToSimulation() {
   if (!copy_ || !runtime_) return;
   const Expected<void> applied = runtime_->applyTuning(copy_->json(), copy_->derived().scene);
   if (!applied)
-    emit message(tr("Drift tuning refused: %1").arg(QString::fromStdString(applied.error().message())));
+    emit message(
+        tr("Drift tuning refused: %1").arg(QString::fromStdString(applied.error().message())));
 }
 
 }  // namespace floptle::editor

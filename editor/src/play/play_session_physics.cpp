@@ -77,7 +77,8 @@ std::optional<Vec3> PlaySession::playerPosition() const {
   if (auto c = playerCharacter()) return simulation()->characters()[*c].state().position;
   if (auto v = playerVehicle())
     return simulation()->bodies().state(simulation()->vehicles()[*v].chassis()).position;
-  if (sandbox()) return Vec3(float(sandbox()->boat().position.x), 0.0f, float(sandbox()->boat().position.z));
+  if (sandbox())
+    return Vec3(float(sandbox()->boat().position.x), 0.0f, float(sandbox()->boat().position.z));
   return std::nullopt;
 }
 
@@ -88,7 +89,8 @@ std::optional<Vec3> PlaySession::playerVelocity() const {
   }
   if (auto v = playerVehicle())
     return simulation()->bodies().state(simulation()->vehicles()[*v].chassis()).linearVelocity;
-  if (sandbox()) return Vec3(float(sandbox()->boat().velocity.x), 0.0f, float(sandbox()->boat().velocity.z));
+  if (sandbox())
+    return Vec3(float(sandbox()->boat().velocity.x), 0.0f, float(sandbox()->boat().velocity.z));
   return std::nullopt;
 }
 

@@ -35,8 +35,8 @@ const json& resolve(const json& schema, const json& property) {
 const json& resolveFor(const json& schema, const json& property, ValueKind kind) {
   const json& p = resolve(schema, property);
   if (!p.contains("oneOf")) return p;
-  const bool array = kind == ValueKind::Vec2 || kind == ValueKind::Vec3 || kind == ValueKind::Quat ||
-                     kind == ValueKind::Objects;
+  const bool array = kind == ValueKind::Vec2 || kind == ValueKind::Vec3 ||
+                     kind == ValueKind::Quat || kind == ValueKind::Objects;
   for (const json& alternative : p["oneOf"]) {
     const json& a = resolve(schema, alternative);
     if ((a.value("type", "") == "array") == array) return a;

@@ -120,7 +120,8 @@ TEST(SceneModel, SampleScenesHaveWhatTheyPromise) {
                            "player_spawn"}) {
     EXPECT_GE(scene.findNode(name), 0) << name;
   }
-  EXPECT_TRUE(scene.nodes[static_cast<std::size_t>(scene.findNode("planet"))].hasComponent("gravity_source"));
+  EXPECT_TRUE(scene.nodes[static_cast<std::size_t>(scene.findNode("planet"))].hasComponent(
+      "gravity_source"));
   EXPECT_TRUE(
       scene.nodes[static_cast<std::size_t>(scene.findNode("player_spawn"))].hasComponent("character"));
   EXPECT_NE(scene.findCamera("overview"), nullptr);

@@ -57,7 +57,8 @@ TEST_P(SampleScene, IsValidCanonicalAndRoundTripsByteForByte) {
   EXPECT_FALSE(built->materials.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenes, SampleScene, ::testing::Values("showcase.json", "primitives.json", "gravity.json"));
+INSTANTIATE_TEST_SUITE_P(Scenes, SampleScene,
+                         ::testing::Values("showcase.json", "primitives.json", "gravity.json"));
 
 TEST(SceneSave, ComponentsWithoutSystemsSurviveUnchanged) {
   Json doc = test::minimalScene();

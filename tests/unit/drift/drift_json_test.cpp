@@ -68,7 +68,8 @@ TEST(DriftJson, DefaultsAreTheComponentTables) {
     if (value.is_number()) {
       EXPECT_EQ(value.get<double>(), row->defaultValue[0]) << key;
     } else {
-      for (std::size_t i = 0; i < value.size(); ++i) EXPECT_EQ(value[i].get<double>(), row->defaultValue[i]) << key;
+      for (std::size_t i = 0; i < value.size(); ++i)
+        EXPECT_EQ(value[i].get<double>(), row->defaultValue[i]) << key;
     }
   }
 }

@@ -103,7 +103,8 @@ TEST(BrickMapSnapshot, BricksAreSharedUntilReBaked) {
   ASSERT_GT(rebaked, 0);
   const BrickMap::Snapshot later = map.snapshot();
   int copied = 0;
-  for (std::size_t b = 0; b < first.bricks.size() && b < later.bricks.size(); ++b) copied += first.bricks[b] != later.bricks[b];
+  for (std::size_t b = 0; b < first.bricks.size() && b < later.bricks.size(); ++b)
+    copied += first.bricks[b] != later.bricks[b];
   EXPECT_GT(copied, 0);
   EXPECT_LE(copied, rebaked);  // only the re-baked bricks were copied
   EXPECT_NE(map.contentHash(), hashFirst);

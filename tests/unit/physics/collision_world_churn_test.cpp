@@ -42,7 +42,7 @@ TEST(CollisionWorldChurn, AStaleIdIsInvalidAfterItsSlotIsReused) {
   ASSERT_TRUE(world.remove(old).ok());
   EXPECT_FALSE(world.valid(old));
   const ColliderId reused = world.add(placed(sphereNode(1.0f), pose(Vec3(0))), "new");
-  EXPECT_EQ(reused.index, old.index);  // the slot is reused...
+  EXPECT_EQ(reused.index, old.index);            // the slot is reused...
   EXPECT_NE(reused.generation, old.generation);  // ...under a new generation
   EXPECT_TRUE(world.valid(reused));
   EXPECT_FALSE(world.valid(old));
@@ -62,7 +62,8 @@ TEST(CollisionWorldChurn, IdsVisitTheLiveCollidersInIndexOrder) {
   CollisionWorld world;
   std::vector<ColliderId> ids;
   for (int i = 0; i < 6; ++i)
-    ids.push_back(world.add(placed(sphereNode(0.5f), pose(Vec3(float(i) * 3, 0, 0))), "s" + std::to_string(i)));
+    ids.push_back(world.add(placed(sphereNode(0.5f), pose(Vec3(float(i) * 3, 0, 0))),
+                            "s" + std::to_string(i)));
   ASSERT_TRUE(world.remove(ids[1]).ok());
   ASSERT_TRUE(world.remove(ids[4]).ok());
   const std::vector<ColliderId> live(world.ids().begin(), world.ids().end());
@@ -76,7 +77,8 @@ TEST(CollisionWorldChurn, BroadphaseMatchesBruteForceAfterRandomInsertsAndRemove
   CollisionWorld world;
   world.add(placed(planeNode(Vec3(0, 1, 0), -20.0f), pose(Vec3(0))), "floor");
   std::vector<ColliderId> live;
-  for (int i = 0; i < 120; ++i) live.push_back(world.add(randomCollider(rng, i), "a" + std::to_string(i)));
+  for (int i = 0; i < 120; ++i)
+    live.push_back(world.add(randomCollider(rng, i), "a" + std::to_string(i)));
   // 500 random operations, a third of them removals.
   for (int op = 0; op < 500; ++op) {
     if (op % 3 == 2 && !live.empty()) {
@@ -100,7 +102,8 @@ TEST(CollisionWorldChurn, AnswersDoNotDependOnTheHistoryOfTheTree) {
   std::mt19937 shapesA(5), shapesB(5), other(6);
   CollisionWorld bulk, churned;
   std::vector<CollisionWorld::NewCollider> batch;
-  for (int i = 0; i < 200; ++i) batch.push_back({randomCollider(shapesA, i), "n" + std::to_string(i)});
+  for (int i = 0; i < 200; ++i)
+    batch.push_back({randomCollider(shapesA, i), "n" + std::to_string(i)});
   bulk.addMany(std::move(batch));
   std::vector<ColliderId> decoys;
   for (int i = 0; i < 200; ++i) {
@@ -172,14 +175,16 @@ TEST(ColliderBvhTree, StaysLinkedAndBalancedThroughInsertsAndRemoves) {
     items.push_back(i);
     boxes.push_back(Aabb::fromCenterHalf(Vec3(U(rng), U(rng), U(rng)), Vec3(0.5f)));
   }
-  boxes[7] = Aabb{Vec3(-std::numeric_limits<float>::infinity()), Vec3(std::numeric_limits<float>::infinity())};
+  boxes[7] = Aabb{Vec3(-std::numeric_limits<float>::infinity()),
+                  Vec3(std::numeric_limits<float>::infinity())};
   boxes[8] = Aabb{};
   std::vector<ColliderBvh::Leaf> built(items.size());
   tree.build(items, boxes, built);
   ASSERT_TRUE(tree.valid());
   EXPECT_EQ(tree.itemCount(), 3000u);
   int visited = 0;
-  tree.forEachOverlapping(Aabb::fromCenterHalf(Vec3(0), Vec3(1000)), [&](std::uint32_t) { ++visited; });
+  tree.forEachOverlapping(Aabb::fromCenterHalf(Vec3(0), Vec3(1000)),
+                          [&](std::uint32_t) { ++visited; });
   EXPECT_EQ(visited, 2999);  // all but the empty box
   tree.remove(built[7]);
   tree.remove(built[100]);

@@ -116,7 +116,9 @@ TEST(BodyGravity, TheMoveFrameIsCarriedAlongAGreatCircleAndComesBack) {
 
 /// -Y before t = 0.5 s, -X from then on.
 struct SwitchingGravity final : GravitySampler {
-  Vec3 sample(Vec3, double t) const override { return t < 0.5 ? Vec3(0, -9.81f, 0) : Vec3(-9.81f, 0, 0); }
+  Vec3 sample(Vec3, double t) const override {
+    return t < 0.5 ? Vec3(0, -9.81f, 0) : Vec3(-9.81f, 0, 0);
+  }
 };
 
 TEST(BodyGravity, UpEasesTowardsTheNewGravityAtTheAlignRate) {

@@ -33,7 +33,6 @@ Json orbitScene(float r0, float mass, float speed, float response) {
   return doc;
 }
 
-
 TEST(GravityInTheSimulation, ABodyAtCircularSpeedOrbitsWithKeplersPeriod) {
   const float r0 = 10.0f, M = 1000.0f;
   const float v = std::sqrt(M / r0);  // G = 1

@@ -39,7 +39,6 @@ Json dropScene() {
   })");
 }
 
-
 TEST(SceneRuntime, ChoosesDriftForADriftSceneAndPhysicsOtherwise) {
   SceneRuntime drift = built(sampleScene("drift.json"));
   EXPECT_EQ(drift.kind(), SimulationKind::Drift);
@@ -89,7 +88,8 @@ TEST(SceneRuntime, ARefusedDriftTuningKeepsTheOldAndNamesTheValue) {
   ASSERT_TRUE(sc);
   const Expected<void> applied = runtime.applyTuning(bad, sc.value());
   ASSERT_FALSE(applied);
-  EXPECT_NE(applied.error().where.find(runtime.driftPointer()), std::string::npos) << applied.error().message();
+  EXPECT_NE(applied.error().where.find(runtime.driftPointer()), std::string::npos)
+      << applied.error().message();
   EXPECT_EQ(std::memcmp(&before, &runtime.drift()->tuning(), sizeof before), 0);
 }
 
@@ -107,7 +107,8 @@ TEST(Replay, EqualsStepping) {
 }
 
 TEST(Replay, AnInputForAnUnknownNodeNamesTheInputsFile) {
-  const nlohmann::json inputs = nlohmann::json::parse(R"([{"tick": 0, "node": "nobody", "jump": true}])");
+  const nlohmann::json inputs =
+      nlohmann::json::parse(R"([{"tick": 0, "node": "nobody", "jump": true}])");
   ReplayOptions options;
   options.ticks = 1;
   options.inputs = &inputs;
@@ -138,8 +139,10 @@ TEST(SceneRuntime, AControllerValueOutOfRangeIsRefusedByTheComponentTable) {
   ASSERT_TRUE(SceneRuntime::build(document, sc.value())) << "5e-5 m is inside (0, 1000]";
   document["nodes"][1]["character"]["radius"] = 0;
   auto refused = scene::buildScene(document);
-  const Error error = refused ? SceneRuntime::build(document, refused.value()).error() : refused.error();
-  EXPECT_NE(error.message().find("/nodes/1/character/radius"), std::string::npos) << error.message();
+  const Error error =
+      refused ? SceneRuntime::build(document, refused.value()).error() : refused.error();
+  EXPECT_NE(error.message().find("/nodes/1/character/radius"), std::string::npos)
+      << error.message();
 }
 
 }  // namespace

@@ -32,8 +32,7 @@ class GravityField final : public physics::GravitySampler {
   Vec3 surfacePull(Vec3 p, double t) const;
   const scene::GravityFieldDesc& desc() const { return desc_; }
 
-  /// One term of the sum, for tests and the editor's drawing (m/s^2).
-  static Vec3 boxRegion(const scene::GravityBoxRegion& r, Vec3 p);
+  /// One term of the sum (m/s^2).
   static Vec3 sphereRegion(const scene::GravitySphereRegion& r, Vec3 p);
   static Vec3 source(const scene::GravitySource& s, float G, Vec3 p);
 

@@ -58,7 +58,9 @@ class BakedFieldCollider final : public CollisionShape {
 
   // CollisionShape
   /// The near field answers from the exact shape at t.
-  bool changesWithTime() const override { return exact_ && settings_.nearRadius > 0.0f && exact_->changesWithTime(); }
+  bool changesWithTime() const override {
+    return exact_ && settings_.nearRadius > 0.0f && exact_->changesWithTime();
+  }
   /// With an exact shape kept: its near field follows the active bodies, and a budget re-bakes.
   bool updatesEachStep() const override {
     return exact_ && (settings_.nearRadius > 0.0f || settings_.rebakeBudget > 0);

@@ -235,7 +235,9 @@ class CollisionWorld::IdRange {
     using value_type = ColliderId;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
-    iterator(const CollisionWorld* world, std::uint32_t index) : world_(world), index_(index) { skipFree(); }
+    iterator(const CollisionWorld* world, std::uint32_t index) : world_(world), index_(index) {
+      skipFree();
+    }
     ColliderId operator*() const { return world_->idAt(index_); }
     iterator& operator++() {
       ++index_;
@@ -264,7 +266,9 @@ class CollisionWorld::IdRange {
   const CollisionWorld* world_;
 };
 
-inline CollisionWorld::IdRange CollisionWorld::ids() const { return IdRange(*this); }
+inline CollisionWorld::IdRange CollisionWorld::ids() const {
+  return IdRange(*this);
+}
 
 // In the header so the casts inline it: it runs once per hit of every query.
 inline Hit CollisionWorld::makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance,

@@ -3,7 +3,8 @@
 // line out, in order. Ops (t defaults to 0 (s) everywhere; lengths in m):
 //   {"op":"raycast","origin":[x,y,z],"dir":[x,y,z],"max":m,"t":t}
 //   {"op":"spherecast","origin":[..],"dir":[..],"radius":r,"max":m,"t":t}
-//       -> {"hit":true,"distance":d,"point":[..],"normal":[..],"node":"name","material":"slot"|null}
+//       ->
+//       {"hit":true,"distance":d,"point":[..],"normal":[..],"node":"name","material":"slot"|null}
 //          (+ "inside":true when the cast started inside / overlapping) or {"hit":false}.
 //          distance is along the normalized dir; "max" defaults to kDefaultMaxDistance.
 //   {"op":"closest","p":[..],"t":t}

@@ -116,11 +116,15 @@ class Simulation {
   Simulation& operator=(Simulation&&) noexcept = default;
 
   /// Gravity per body from now on (shared, not owned alone; null: settings.gravity).
-  void setGravitySampler(std::shared_ptr<const GravitySampler> sampler) { gravity_ = std::move(sampler); }
+  void setGravitySampler(std::shared_ptr<const GravitySampler> sampler) {
+    gravity_ = std::move(sampler);
+  }
   /// The matter stage (null: none). Owned.
   void setMatterStage(std::unique_ptr<SimulationStage> stage) { matter_ = std::move(stage); }
   /// The gravity at p at time t (m/s^2): the sampler's, or settings.gravity.
-  Vec3 gravityAt(Vec3 p, double t) const { return gravity_ ? gravity_->sample(p, t) : settings_.gravity; }
+  Vec3 gravityAt(Vec3 p, double t) const {
+    return gravity_ ? gravity_->sample(p, t) : settings_.gravity;
+  }
   /// What character i / rigid body i obeyed in the last tick (m/s^2).
   Vec3 characterGravity(std::uint32_t i) const { return characterGravity_[i]; }
   Vec3 bodyGravity(std::uint32_t i) const { return bodyGravity_[i]; }
@@ -130,7 +134,9 @@ class Simulation {
   VehicleId addVehicle(const VehicleDesc& desc);
   /// Whether an id was issued by this simulation (false for null ids and ids of another).
   bool valid(BodyId id) const { return isOurs(id.generation) && id.index < bodies_.size(); }
-  bool valid(CharacterId id) const { return isOurs(id.generation) && id.index < characters_.size(); }
+  bool valid(CharacterId id) const {
+    return isOurs(id.generation) && id.index < characters_.size();
+  }
   bool valid(VehicleId id) const { return isOurs(id.generation) && id.index < vehicles_.size(); }
   /// The id of rigid body / character / vehicle i (i must exist).
   BodyId bodyId(std::uint32_t i) const { return {i, generation_}; }
@@ -187,7 +193,9 @@ class Simulation {
   nlohmann::ordered_json countersJson() const;
 
  private:
-  bool isOurs(std::uint32_t generation) const { return generation != 0 && generation == generation_; }
+  bool isOurs(std::uint32_t generation) const {
+    return generation != 0 && generation == generation_;
+  }
 
   // ---- stages ----------------------------------------------------------------------------
   void applyInputs();

@@ -20,12 +20,12 @@ struct GravityBoxRegion {
   Vec3 halfExtents{1.0f};  ///< (m)
   Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
   Vec3 direction{0.0f, -1.0f, 0.0f};  ///< unit
-  float strength = 9.81f;  ///< (m/s^2)
+  float strength = 9.81f;             ///< (m/s^2)
 };
 
 /// Inside the sphere, g = -strength normalize(p - c) ("in") or +strength normalize(p - c) ("out").
 struct GravitySphereRegion {
-  Vec3 center{0.0f};  ///< (m)
+  Vec3 center{0.0f};    ///< (m)
   float radius = 1.0f;  ///< (m)
   bool outward = false;
   float strength = 9.81f;  ///< (m/s^2)
@@ -35,12 +35,12 @@ struct GravitySphereRegion {
 struct GravitySource {
   enum class Type { Point, Sphere, Line, Planet };
   Type type = Type::Point;
-  Vec3 center{0.0f};  ///< point, sphere, planet centre (m); a line's end a
-  Vec3 end{0.0f};     ///< a line's end b (m)
-  float mass = 1.0f;  ///< point, sphere (kg); a line's mass per length lambda (kg/m)
-  float radius = 1.0f;  ///< sphere (m)
+  Vec3 center{0.0f};       ///< point, sphere, planet centre (m); a line's end a
+  Vec3 end{0.0f};          ///< a line's end b (m)
+  float mass = 1.0f;       ///< point, sphere (kg); a line's mass per length lambda (kg/m)
+  float radius = 1.0f;     ///< sphere (m)
   float strength = 9.81f;  ///< planet (m/s^2)
-  float rOuter = 0.0f;  ///< no pull at or past this distance (m); 0 = none
+  float rOuter = 0.0f;     ///< no pull at or past this distance (m); 0 = none
 };
 
 /// Tier 2, SDF-surface gravity: g = -strength normalize(grad f) clamp(1 - f / range, 0, 1) over
@@ -49,7 +49,7 @@ struct GravitySdfDesc {
   float strength = 9.81f;  ///< (m/s^2)
   float range = 5.0f;      ///< (m), > 0
   float epsilon = 0.05f;   ///< (m), > 0: wider smooths the pull over nearby folds
-  float ema = 0.0f;        ///< a body's gravity eases towards the sample at this rate (1/s); 0 = at once
+  float ema = 0.0f;  ///< a body's gravity eases towards the sample at this rate (1/s); 0 = at once
 };
 
 struct GravityFieldDesc {

@@ -139,6 +139,7 @@ TEST_F(GravityWindowTest, TierTogglesWriteAndRemoveTheirKeys) {
     EXPECT_FALSE(gravity().contains("density"));
   } else {
     EXPECT_EQ(document().json(), original);
+    EXPECT_FALSE(widget<QGroupBox>("gravityTier:density")->isChecked());
   }
 }
 

@@ -26,12 +26,9 @@ QWidget* makeComponentBox(InspectorContext& context, const std::string& nodePoin
   box->setCheckable(true);
   const bool present = document.valueAt(component).has_value();
   box->setChecked(present);
-  QObject::connect(box, &QGroupBox::clicked, box, [&document, component, added](bool on) {
-    if (on) {
-      document.setValue(component, added);
-    } else {
-      document.removeValue(component);
-    }
+  QObject::connect(box, &QGroupBox::clicked, box, [&document, component, added, box](bool on) {
+    const Expected<void> written = on ? document.setValue(component, added) : document.removeValue(component);
+    if (!written) box->setChecked(!on);  // refused (the log says why): show what the node has
   });
   auto* form = new QFormLayout(box);
   if (!present) return box;

@@ -89,12 +89,10 @@ QGroupBox* makeTierBox(EditorDocument& document, const QString& title, const cha
   box->setCheckable(true);
   box->setChecked(gravityValue(document, {tier}).has_value());
   const std::string key = tier;
-  QObject::connect(box, &QGroupBox::clicked, box, [&document, key](bool on) {
-    if (on) {
-      setGravityValue(document, {key}, defaultGravityTier(key));
-    } else {
-      removeGravityValue(document, {key});
-    }
+  QObject::connect(box, &QGroupBox::clicked, box, [&document, key, box](bool on) {
+    const Expected<void> written = on ? setGravityValue(document, {key}, defaultGravityTier(key))
+                                      : removeGravityValue(document, {key});
+    if (!written) box->setChecked(!on);  // refused (the log says why): show what the scene has
   });
   return box;
 }
@@ -186,10 +184,15 @@ void addSdfRows(InspectorContext& context, QGroupBox* box, QLabel* refusal) {
   mode->setCurrentIndex(baked ? 1 : 0);
   mode->setToolTip(QObject::tr("The gradient of a widened tetrahedron difference (epsilon) or "
                                "of the blurred baked distance field (baked)"));
-  QObject::connect(mode, &QComboBox::activated, mode, [&document](int index) {
+  QObject::connect(mode, &QComboBox::activated, mode, [&document, mode, refusal, baked](int index) {
     const Json value = index == 1 ? Json{{"baked", {{"cell", 0.25}, {"blur", 0.5}}}}
                                   : Json{{"epsilon", 0.05}};
-    setGravityValue(document, {"sdf", "smoothing"}, value);
+    const Expected<void> written = setGravityValue(document, {"sdf", "smoothing"}, value);
+    if (!written) {
+      mode->setCurrentIndex(baked ? 1 : 0);
+      refusal->setText(QObject::tr("Refused: %1").arg(QString::fromStdString(written.error().message())));
+      refusal->show();
+    }
   });
   form->addRow(QObject::tr("smoothing"), mode);
   if (baked) {

@@ -82,8 +82,9 @@ void addChoiceRow(InspectorContext& context, QFormLayout* form, const scene::Val
                             ? QString::fromStdString(value->get<std::string>())
                             : combo->itemText(int(std::min(fallback, row.choices.size() - 1))));
   const std::string key(row.key);
-  QObject::connect(combo, &QComboBox::textActivated, combo, [binding, key](const QString& text) {
-    binding.write(key, text.toStdString(), kNoMerge);
+  const QString shown = combo->currentText();
+  QObject::connect(combo, &QComboBox::textActivated, combo, [binding, key, combo, shown](const QString& text) {
+    if (!binding.write(key, text.toStdString(), kNoMerge)) combo->setCurrentText(shown);
   });
   (void)context;
   form->addRow(QString::fromUtf8(row.key.data(), qsizetype(row.key.size())), combo);
@@ -97,8 +98,9 @@ void addFlagRow(QFormLayout* form, const scene::ValueSpec& row, const JsonBindin
   const std::optional<Json> value = binding.read(std::string(row.key));
   box->setChecked(value && value->is_boolean() ? value->get<bool>() : row.defaultValue[0] != 0.0);
   const std::string key(row.key);
-  QObject::connect(box, &QCheckBox::clicked, box,
-                   [binding, key](bool on) { binding.write(key, on, kNoMerge); });
+  QObject::connect(box, &QCheckBox::clicked, box, [binding, key, box](bool on) {
+    if (!binding.write(key, on, kNoMerge)) box->setChecked(!on);  // refused: the log says why
+  });
   form->addRow(QString(), box);
 }
 

@@ -24,12 +24,15 @@ constexpr float kPickAngle = 0.012f;
 
 const Vec4 kRegionColor(0.35f, 0.85f, 1.0f, 0.9f);
 const Vec4 kSourceColor(1.0f, 0.55f, 0.95f, 0.9f);
-const Vec4 kShellColor(1.0f, 0.55f, 0.95f, 0.35f);
+const Vec4 kShellColor(0.95f, 0.35f, 0.85f, 0.9f);
 const Vec4 kSelectedColor(1.0f, 0.85f, 0.1f, 1.0f);
 
-/// Blue (weakest) through green to red (strongest) for t in [0, 1].
-Vec4 magnitudeColor(float t) {
-  t = std::clamp(t, 0.0f, 1.0f);
+/// |g| of the colour scale's middle (m/s^2): Earth's.
+constexpr float kOneG = 9.81f;
+
+/// A fixed scale, the same in every scene: blue at 0, green at 1 g, red at 2 g and more.
+Vec4 magnitudeColor(float magnitude) {
+  const float t = std::clamp(magnitude / (2.0f * kOneG), 0.0f, 1.0f);
   const Vec3 blue(0.2f, 0.45f, 1.0f), green(0.2f, 0.95f, 0.35f), red(1.0f, 0.25f, 0.15f);
   const Vec3 c = t < 0.5f ? glm::mix(blue, green, t * 2.0f) : glm::mix(green, red, t * 2.0f - 1.0f);
   return Vec4(c, 1.0f);
@@ -346,7 +349,7 @@ void GravityTools::drawSlice() {
   for (const GravitySample& s : slice_) {
     const float t = glm::length(s.g) / strongest;
     const float length = spacing * 0.8f * (0.35f + 0.65f * t);
-    addArrow(lines, s.at, s.at + glm::normalize(s.g) * length, normal, magnitudeColor(t));
+    addArrow(lines, s.at, s.at + glm::normalize(s.g) * length, normal, magnitudeColor(glm::length(s.g)));
   }
   view_.setOverlayLines(arrowsLayer(), std::move(lines), OverlayDepth::Tested);
 }

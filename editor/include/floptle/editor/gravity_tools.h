@@ -8,8 +8,9 @@
 //    step per drag; Escape restores it).
 //  - Slice arrows (View > Gravity Arrows): g sampled on a grid over a plane through the
 //    selection (the selected item, else the selected nodes, else the origin) facing the
-//    camera's nearest axis, drawn as arrows in the "gravity/arrows" layer, coloured by |g|
-//    from blue (weakest) to red (strongest). The field is the one the simulation samples
+//    camera's nearest axis, drawn as arrows in the "gravity/arrows" layer, their length
+//    relative to the strongest, their colour by |g| on a fixed scale: blue 0, green 9.81 m/s^2,
+//    red 19.62 m/s^2 and more. The field is the one the simulation samples
 //    (gravity::sceneGravityField of the document's scene), with the sdf tier's surface the
 //    scene's collision world.
 #include <QObject>

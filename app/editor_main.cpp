@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
   }
 
   if (parser.isSet(gravityArrows))
-    if (QAction* arrows = window.action(QStringLiteral("actionGravityArrows"))) arrows->setChecked(true);
+    if (QAction* arrows = window.action(QStringLiteral("actionGravityArrows")))
+      arrows->setChecked(true);
 
   if (parser.isSet(screenshot)) {
     const QStringList wh = parser.value(size).split('x');

@@ -7,16 +7,16 @@
 #include <QGroupBox>
 #include <QPushButton>
 
-
 #include "floptle/editor/gravity_tools.h"
 #include "floptle/editor/inspector_panel.h"
 #include "gui_fixture.h"
 
-
 namespace floptle::editor::test {
 namespace {
 
-QString gravityScenePath() { return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/gravity.json"); }
+QString gravityScenePath() {
+  return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/gravity.json");
+}
 
 class GravityWindowTest : public ::testing::Test {
  protected:
@@ -73,7 +73,8 @@ TEST_F(GravityWindowTest, AddingAndRemovingSourcesAndRegionsUndoesAndRedoesExact
   EXPECT_GT(g["sources"][0]["mass"].get<double>(), 0.0);
   // Placed at the viewport's focus, and selected for the gizmo.
   const Vec3 focus = window().viewport()->camera().lookAt;
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(g["sources"][0]["center"][i].get<double>(), focus[i], 1e-4);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(g["sources"][0]["center"][i].get<double>(), focus[i], 1e-4);
   EXPECT_EQ(window().gravityTools()->selected(), "/settings/gravity/sources/0");
   const Json withSource = document().json();
 

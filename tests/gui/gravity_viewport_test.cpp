@@ -14,7 +14,9 @@
 namespace floptle::editor::test {
 namespace {
 
-QString gravityScenePath() { return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/gravity.json"); }
+QString gravityScenePath() {
+  return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/gravity.json");
+}
 
 constexpr float kPlanetStrength = 9.81f;  // (m/s^2)
 constexpr float kPlanetReach = 60.0f;     // r_outer (m)
@@ -46,11 +48,13 @@ TEST_F(PlayWindowTest, GizmoDragOfASourceMovesItsCentreInOneUndoStep) {
     emit view.gizmoDragged(delta);
   }
   emit view.gizmoDragFinished(delta);
-  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"), Json::array({8.0, 30.0, 0.0}));
+  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
+            Json::array({8.0, 30.0, 0.0}));
   document().undoStack()->undo();  // the whole drag at once
   EXPECT_EQ(document().json(), before);
   document().undoStack()->redo();
-  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"), Json::array({8.0, 30.0, 0.0}));
+  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
+            Json::array({8.0, 30.0, 0.0}));
 }
 
 TEST_F(PlayWindowTest, SliceArrowsPointWhereThePlanetPulls) {

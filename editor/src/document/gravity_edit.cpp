@@ -39,7 +39,9 @@ Expected<void> setWholeGravity(EditorDocument& document, const Json& gravity, in
 
 }  // namespace
 
-Json vec3Json(Vec3 v) { return Json::array({double(v.x), double(v.y), double(v.z)}); }
+Json vec3Json(Vec3 v) {
+  return Json::array({double(v.x), double(v.y), double(v.z)});
+}
 
 Json gravityObject(const EditorDocument& document) {
   const std::optional<Json> gravity = document.valueAt(std::string(kGravityPointer));
@@ -58,8 +60,8 @@ std::string gravityPointer(const GravityPath& path) {
   return pointer;
 }
 
-Expected<void> setGravityValue(EditorDocument& document, const GravityPath& path,
-                               const Json& value, int mergeId) {
+Expected<void> setGravityValue(EditorDocument& document, const GravityPath& path, const Json& value,
+                               int mergeId) {
   if (!gravityIsObject(document)) {
     Json object = gravityObject(document);
     writeInto(object, path, 0, value);
@@ -70,7 +72,8 @@ Expected<void> setGravityValue(EditorDocument& document, const GravityPath& path
   std::string pointer(kGravityPointer);
   for (std::size_t i = 0; i < path.size(); ++i) {
     pointer += "/" + path[i];
-    if (!document.valueAt(pointer)) return document.setValue(pointer, nested(path, i + 1, value), mergeId);
+    if (!document.valueAt(pointer))
+      return document.setValue(pointer, nested(path, i + 1, value), mergeId);
   }
   return document.setValue(pointer, value, mergeId);
 }
@@ -106,8 +109,11 @@ Expected<void> removeGravityItem(EditorDocument& document, const std::string& po
 Json defaultGravitySource(std::string_view type, Vec3 at) {
   if (type == "point") return Json{{"type", "point"}, {"center", vec3Json(at)}, {"mass", 1000.0}};
   if (type == "sphere")
-    return Json{{"type", "sphere"}, {"center", vec3Json(at)}, {"mass", 1000.0},
-                {"radius", 2.0},    {"r_outer", 20.0}};
+    return Json{{"type", "sphere"},
+                {"center", vec3Json(at)},
+                {"mass", 1000.0},
+                {"radius", 2.0},
+                {"r_outer", 20.0}};
   if (type == "line")
     return Json{{"type", "line"},
                 {"a", vec3Json(at - Vec3(5.0f, 0.0f, 0.0f))},
@@ -119,8 +125,11 @@ Json defaultGravitySource(std::string_view type, Vec3 at) {
 
 Json defaultGravityRegion(std::string_view shape, Vec3 at) {
   if (shape == "sphere")
-    return Json{{"shape", "sphere"}, {"center", vec3Json(at)}, {"radius", 5.0},
-                {"radial", "in"},    {"strength", 9.81}};
+    return Json{{"shape", "sphere"},
+                {"center", vec3Json(at)},
+                {"radius", 5.0},
+                {"radial", "in"},
+                {"strength", 9.81}};
   return Json{{"shape", "box"},
               {"center", vec3Json(at)},
               {"half_extents", Json::array({5.0, 5.0, 5.0})},

@@ -28,8 +28,8 @@ std::string gravityPointer(const GravityPath& path);
 
 /// Sets `value` at `path` (missing parents become objects), converting to the object form
 /// first when needed. `mergeId` as EditorDocument::setValue.
-Expected<void> setGravityValue(EditorDocument& document, const GravityPath& path,
-                               const Json& value, int mergeId = kNoMerge);
+Expected<void> setGravityValue(EditorDocument& document, const GravityPath& path, const Json& value,
+                               int mergeId = kNoMerge);
 /// Removes the key at `path` (a tier, a smoothing); nothing when absent.
 Expected<void> removeGravityValue(EditorDocument& document, const GravityPath& path);
 

@@ -27,16 +27,18 @@ QWidget* makeComponentBox(InspectorContext& context, const std::string& nodePoin
   const bool present = document.valueAt(component).has_value();
   box->setChecked(present);
   QObject::connect(box, &QGroupBox::clicked, box, [&document, component, added, box](bool on) {
-    const Expected<void> written = on ? document.setValue(component, added) : document.removeValue(component);
+    const Expected<void> written =
+        on ? document.setValue(component, added) : document.removeValue(component);
     if (!written) box->setChecked(!on);  // refused (the log says why): show what the node has
   });
   auto* form = new QFormLayout(box);
   if (!present) return box;
-  JsonBinding binding{
-      [&document, component](const std::string& k) { return document.valueAt(component + "/" + k); },
-      [&document, component](const std::string& k, const Json& value, int mergeId) {
-        return document.setValue(component + "/" + k, value, mergeId);
-      }};
+  JsonBinding binding{[&document, component](const std::string& k) {
+                        return document.valueAt(component + "/" + k);
+                      },
+                      [&document, component](const std::string& k, const Json& value, int mergeId) {
+                        return document.setValue(component + "/" + k, value, mergeId);
+                      }};
   addTableRows(context, form, tableRows(table), binding, name + ":");
   return box;
 }
@@ -52,7 +54,8 @@ bool canReceiveGravity(const EditorDocument& document, const std::string& nodePo
 
 QWidget* makeGravityReceiverSection(InspectorContext& context, const std::string& nodePointer) {
   return makeComponentBox(
-      context, nodePointer, "gravity", "gravity", "gravityReceiver", QObject::tr("Gravity response"),
+      context, nodePointer, "gravity", "gravity", "gravityReceiver",
+      QObject::tr("Gravity response"),
       QObject::tr("How this body obeys the gravity field (absent: response 1, align rate 10 /s)"),
       Json{{"response", 1.0}, {"align_rate", 10.0}});
 }

@@ -53,25 +53,26 @@ QLabel* makeRefusalLabel() {
 
 /// Binds the keys of the object at `path` under the gravity; refusals go to `refusal`.
 JsonBinding gravityBinding(EditorDocument& document, GravityPath path, QLabel* refusal) {
-  return {[&document, path](const std::string& key) {
-            GravityPath at = path;
-            at.push_back(key);
-            return gravityValue(document, at);
-          },
-          [&document, path, refusal](const std::string& key, const Json& value,
-                                     int mergeId) -> Expected<void> {
-            GravityPath at = path;
-            at.push_back(key);
-            Expected<void> written = setGravityValue(document, at, value, mergeId);
-            if (!written) {
-              refusal->setText(QObject::tr("Refused: %1")
-                                   .arg(QString::fromStdString(written.error().message())));
-              refusal->show();
-            } else {
-              refusal->hide();
-            }
-            return written;
-          }};
+  return {
+      [&document, path](const std::string& key) {
+        GravityPath at = path;
+        at.push_back(key);
+        return gravityValue(document, at);
+      },
+      [&document, path, refusal](const std::string& key, const Json& value,
+                                 int mergeId) -> Expected<void> {
+        GravityPath at = path;
+        at.push_back(key);
+        Expected<void> written = setGravityValue(document, at, value, mergeId);
+        if (!written) {
+          refusal->setText(
+              QObject::tr("Refused: %1").arg(QString::fromStdString(written.error().message())));
+          refusal->show();
+        } else {
+          refusal->hide();
+        }
+        return written;
+      }};
 }
 
 /// The component table of a source's "type" / a region's "shape".
@@ -101,7 +102,8 @@ void addItemList(InspectorContext& context, QVBoxLayout* into, const char* list,
   EditorDocument& document = context.document;
   const std::optional<Json> items = gravityValue(document, {list});
   const bool regions = std::string_view(list) == "regions";
-  const std::string selected = context.gravity.selected ? context.gravity.selected() : std::string();
+  const std::string selected =
+      context.gravity.selected ? context.gravity.selected() : std::string();
   if (items && items->is_array()) {
     for (std::size_t i = 0; i < items->size(); ++i) {
       const Json& item = (*items)[i];
@@ -114,10 +116,11 @@ void addItemList(InspectorContext& context, QVBoxLayout* into, const char* list,
       box->setObjectName(QString::fromStdString("gravityItem:" + pointer));
       if (pointer == selected) box->setStyleSheet("QGroupBox { font-weight: bold; }");
       auto* form = new QFormLayout(box);
-      addTableRows(context, form, gravityRows(itemTable(list, kind)),
-                   gravityBinding(document, {list, std::to_string(i)}, refusal),
-                   QString::fromStdString("gravity:" + std::string(list) + "/" + std::to_string(i) + "."),
-                   {"type", "shape"});
+      addTableRows(
+          context, form, gravityRows(itemTable(list, kind)),
+          gravityBinding(document, {list, std::to_string(i)}, refusal),
+          QString::fromStdString("gravity:" + std::string(list) + "/" + std::to_string(i) + "."),
+          {"type", "shape"});
       auto* buttons = new QWidget;
       auto* row = new QHBoxLayout(buttons);
       row->setContentsMargins(0, 0, 0, 0);
@@ -126,7 +129,8 @@ void addItemList(InspectorContext& context, QVBoxLayout* into, const char* list,
         select->setObjectName(QString::fromStdString("gravitySelect:" + pointer));
         select->setToolTip(QObject::tr("Select it in the viewport to move it with the gizmo"));
         const auto selectItem = context.gravity.select;
-        QObject::connect(select, &QPushButton::clicked, select, [selectItem, pointer] { selectItem(pointer); });
+        QObject::connect(select, &QPushButton::clicked, select,
+                         [selectItem, pointer] { selectItem(pointer); });
         row->addWidget(select);
       }
       auto* remove = new QPushButton(QObject::tr("Remove"));
@@ -159,8 +163,8 @@ void addItemList(InspectorContext& context, QVBoxLayout* into, const char* list,
                    [&document, kinds, placement, selectItem, listName, regions] {
                      const Vec3 at = placement ? placement() : Vec3(0.0f);
                      const std::string kind = kinds->currentText().toStdString();
-                     const Json item = regions ? defaultGravityRegion(kind, at)
-                                               : defaultGravitySource(kind, at);
+                     const Json item =
+                         regions ? defaultGravityRegion(kind, at) : defaultGravitySource(kind, at);
                      Expected<std::string> added = addGravityItem(document, listName, item);
                      if (added && selectItem) selectItem(*added);
                    });
@@ -173,8 +177,8 @@ void addSdfRows(InspectorContext& context, QGroupBox* box, QLabel* refusal) {
   EditorDocument& document = context.document;
   auto* form = new QFormLayout(box);
   if (!gravityValue(document, {"sdf"})) return;  // unchecked: nothing to edit
-  addTableRows(context, form, gravityRows("gravity_sdf"), gravityBinding(document, {"sdf"}, refusal),
-               "gravity:sdf.");
+  addTableRows(context, form, gravityRows("gravity_sdf"),
+               gravityBinding(document, {"sdf"}, refusal), "gravity:sdf.");
   // Smoothing: a widened tetrahedron difference (epsilon) or the blurred baked field.
   const std::optional<Json> smoothing = gravityValue(document, {"sdf", "smoothing"});
   const bool baked = smoothing && smoothing->is_object() && smoothing->contains("baked");
@@ -182,15 +186,17 @@ void addSdfRows(InspectorContext& context, QGroupBox* box, QLabel* refusal) {
   mode->setObjectName("gravity:sdf.smoothing");
   mode->addItems({"epsilon", "baked"});
   mode->setCurrentIndex(baked ? 1 : 0);
-  mode->setToolTip(QObject::tr("The gradient of a widened tetrahedron difference (epsilon) or "
-                               "of the blurred baked distance field (baked)"));
+  mode->setToolTip(
+      QObject::tr("The gradient of a widened tetrahedron difference (epsilon) or "
+                  "of the blurred baked distance field (baked)"));
   QObject::connect(mode, &QComboBox::activated, mode, [&document, mode, refusal, baked](int index) {
-    const Json value = index == 1 ? Json{{"baked", {{"cell", 0.25}, {"blur", 0.5}}}}
-                                  : Json{{"epsilon", 0.05}};
+    const Json value =
+        index == 1 ? Json{{"baked", {{"cell", 0.25}, {"blur", 0.5}}}} : Json{{"epsilon", 0.05}};
     const Expected<void> written = setGravityValue(document, {"sdf", "smoothing"}, value);
     if (!written) {
       mode->setCurrentIndex(baked ? 1 : 0);
-      refusal->setText(QObject::tr("Refused: %1").arg(QString::fromStdString(written.error().message())));
+      refusal->setText(
+          QObject::tr("Refused: %1").arg(QString::fromStdString(written.error().message())));
       refusal->show();
     }
   });
@@ -216,22 +222,27 @@ void addDensityRows(InspectorContext& context, QGroupBox* box, QLabel* refusal) 
   const bool hasBounds = density->contains("bounds");
   auto* bounded = new QGroupBox(QObject::tr("bounds"));
   bounded->setObjectName("gravity:density.bounds");
-  bounded->setToolTip(QObject::tr("The grid's box [min, max] (m); unchecked: the collidable "
-                                  "field's bounds, padded"));
+  bounded->setToolTip(
+      QObject::tr("The grid's box [min, max] (m); unchecked: the collidable "
+                  "field's bounds, padded"));
   bounded->setCheckable(true);
   bounded->setChecked(hasBounds);
   QObject::connect(bounded, &QGroupBox::clicked, bounded, [&document](bool on) {
     if (on) {
-      setGravityValue(document, {"density", "bounds"},
-                      Json::array({Json::array({-50.0, -50.0, -50.0}), Json::array({50.0, 50.0, 50.0})}));
+      setGravityValue(
+          document, {"density", "bounds"},
+          Json::array({Json::array({-50.0, -50.0, -50.0}), Json::array({50.0, 50.0, 50.0})}));
     } else {
       removeGravityValue(document, {"density", "bounds"});
     }
   });
   auto* corners = new QFormLayout(bounded);
   if (hasBounds) {
-    static constexpr scene::ValueSpec kCorner{.key = "corner", .kind = scene::ValueKind::Vec3,
-                                              .min = -1e6, .max = 1e6, .unit = "m",
+    static constexpr scene::ValueSpec kCorner{.key = "corner",
+                                              .kind = scene::ValueKind::Vec3,
+                                              .min = -1e6,
+                                              .max = 1e6,
+                                              .unit = "m",
                                               .help = "A corner of the density grid's box"};
     for (int corner = 0; corner < 2; ++corner) {
       JsonBinding binding{
@@ -240,11 +251,13 @@ void addDensityRows(InspectorContext& context, QGroupBox* box, QLabel* refusal) 
             if (!bounds || !bounds->is_array() || bounds->size() != 2) return std::nullopt;
             return (*bounds)[std::size_t(corner)];
           },
-          [&document, corner, refusal](const std::string&, const Json& value, int mergeId) -> Expected<void> {
+          [&document, corner, refusal](const std::string&, const Json& value,
+                                       int mergeId) -> Expected<void> {
             Expected<void> written = setGravityValue(
                 document, {"density", "bounds", std::to_string(corner)}, value, mergeId);
             if (!written) {
-              refusal->setText(QObject::tr("Refused: %1").arg(QString::fromStdString(written.error().message())));
+              refusal->setText(QObject::tr("Refused: %1")
+                                   .arg(QString::fromStdString(written.error().message())));
               refusal->show();
             }
             return written;
@@ -269,15 +282,16 @@ QWidget* makeGravitySection(InspectorContext& context) {
   auto* layout = new QVBoxLayout(box);
   QLabel* refusal = makeRefusalLabel();
   if (!gravityIsObject(document)) {
-    auto* note = new QLabel(QObject::tr("Uniform gravity (the vector form). Any edit here turns "
-                                        "it into a field with the same global vector."));
+    auto* note =
+        new QLabel(QObject::tr("Uniform gravity (the vector form). Any edit here turns "
+                               "it into a field with the same global vector."));
     note->setObjectName("gravityVectorFormNote");
     note->setWordWrap(true);
     layout->addWidget(note);
   }
   auto* constants = new QFormLayout;
-  addTableRows(context, constants, gravityRows("gravity_field"), gravityBinding(document, {}, refusal),
-               "gravity:", {"global"});
+  addTableRows(context, constants, gravityRows("gravity_field"),
+               gravityBinding(document, {}, refusal), "gravity:", {"global"});
   layout->addLayout(constants);
 
   QGroupBox* global = makeTierBox(document, QObject::tr("Global"), "global",

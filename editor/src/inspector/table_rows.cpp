@@ -16,10 +16,14 @@ namespace {
 
 int componentsOf(scene::ValueKind kind) {
   switch (kind) {
-    case scene::ValueKind::Vec2: return 2;
-    case scene::ValueKind::Vec3: return 3;
-    case scene::ValueKind::Quat: return 4;
-    default: return 1;
+    case scene::ValueKind::Vec2:
+      return 2;
+    case scene::ValueKind::Vec3:
+      return 3;
+    case scene::ValueKind::Quat:
+      return 4;
+    default:
+      return 1;
   }
 }
 
@@ -45,7 +49,8 @@ void addNumberRow(InspectorContext& context, QFormLayout* form, const scene::Val
   layout->setContentsMargins(0, 0, 0, 0);
   const char* suffix[] = {".x", ".y", ".z", ".w"};
   for (int c = 0; c < components; ++c) {
-    const NumberFieldSpec spec = numberFieldSpec(row, row.kind == scene::ValueKind::Quat ? 0.05 : 0.1);
+    const NumberFieldSpec spec =
+        numberFieldSpec(row, row.kind == scene::ValueKind::Quat ? 0.05 : 0.1);
     auto* field = new NumberField(
         context.document, spec,
         [binding, &row, components, c] {
@@ -83,9 +88,11 @@ void addChoiceRow(InspectorContext& context, QFormLayout* form, const scene::Val
                             : combo->itemText(int(std::min(fallback, row.choices.size() - 1))));
   const std::string key(row.key);
   const QString shown = combo->currentText();
-  QObject::connect(combo, &QComboBox::textActivated, combo, [binding, key, combo, shown](const QString& text) {
-    if (!binding.write(key, text.toStdString(), kNoMerge)) combo->setCurrentText(shown);
-  });
+  QObject::connect(combo, &QComboBox::textActivated, combo,
+                   [binding, key, combo, shown](const QString& text) {
+                     if (!binding.write(key, text.toStdString(), kNoMerge))
+                       combo->setCurrentText(shown);
+                   });
   (void)context;
   form->addRow(QString::fromUtf8(row.key.data(), qsizetype(row.key.size())), combo);
 }

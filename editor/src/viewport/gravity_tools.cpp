@@ -54,7 +54,8 @@ float itemReach(const scene::GravityFieldDesc& d) {
   if (!d.spheres.empty()) return d.spheres.front().radius;
   if (d.sources.empty()) return 0.0f;
   const scene::GravitySource& s = d.sources.front();
-  const float along = s.type == scene::GravitySource::Type::Line ? 0.5f * glm::distance(s.center, s.end) : 0.0f;
+  const float along =
+      s.type == scene::GravitySource::Type::Line ? 0.5f * glm::distance(s.center, s.end) : 0.0f;
   return along + (s.rOuter > 0.0f ? s.rOuter : std::max(s.radius, 10.0f));
 }
 
@@ -84,7 +85,8 @@ GravityTools::GravityTools(EditorDocument& document, RaymarchView& view, QObject
   });
   connect(&view_, &RaymarchView::gizmoDragStarted, this, [this] { beginDrag(); });
   connect(&view_, &RaymarchView::gizmoDragged, this, [this](const GizmoDelta& d) { drag(d); });
-  connect(&view_, &RaymarchView::gizmoDragFinished, this, [this](const GizmoDelta& d) { finishDrag(d); });
+  connect(&view_, &RaymarchView::gizmoDragFinished, this,
+          [this](const GizmoDelta& d) { finishDrag(d); });
   connect(&view_, &RaymarchView::gizmoDragCancelled, this, [this] { cancelDrag(); });
   refresh();
 }
@@ -104,8 +106,9 @@ std::vector<GravityItem> GravityTools::items() const {
       g.pointer = gravityPointer({list, std::to_string(i)});
       g.region = region;
       g.kind = item.value(region ? "shape" : "type", std::string());
-      g.centre = g.kind == "line" ? 0.5f * (jsonVec3(item, "a", Vec3(0.0f)) + jsonVec3(item, "b", Vec3(0.0f)))
-                                  : jsonVec3(item, "center", Vec3(0.0f));
+      g.centre = g.kind == "line"
+                     ? 0.5f * (jsonVec3(item, "a", Vec3(0.0f)) + jsonVec3(item, "b", Vec3(0.0f)))
+                     : jsonVec3(item, "center", Vec3(0.0f));
       out.push_back(std::move(g));
     }
   }
@@ -137,7 +140,8 @@ std::optional<std::string> GravityTools::pick(const Ray& ray) const {
     const Vec3 to = item.centre - ray.origin;
     const float distance = glm::length(to);
     if (!(distance > 1e-4f)) continue;
-    const float cosine = std::clamp(glm::dot(to / distance, glm::normalize(ray.direction)), -1.0f, 1.0f);
+    const float cosine =
+        std::clamp(glm::dot(to / distance, glm::normalize(ray.direction)), -1.0f, 1.0f);
     const float angle = std::acos(cosine);
     if (angle < bestAngle) {
       bestAngle = angle;
@@ -158,8 +162,10 @@ void GravityTools::drag(const GizmoDelta& delta) {
   const auto& [pointer, start] = *dragStart_;
   std::vector<std::pair<std::string, Json>> values;
   const bool line = start.value("type", std::string()) == "line";
-  for (const char* key : line ? std::vector<const char*>{"a", "b"} : std::vector<const char*>{"center"})
-    values.emplace_back(pointer + "/" + key, vec3Json(jsonVec3(start, key, Vec3(0.0f)) + delta.translation));
+  for (const char* key :
+       line ? std::vector<const char*>{"a", "b"} : std::vector<const char*>{"center"})
+    values.emplace_back(pointer + "/" + key,
+                        vec3Json(jsonVec3(start, key, Vec3(0.0f)) + delta.translation));
   document_.setValues(values, tr("Move gravity item with gizmo"), kMergeGizmoDrag);
 }
 
@@ -275,7 +281,8 @@ void GravityTools::drawItems() {
           }
         } else {
           addCross(lines, s.center, 0.5f, color);
-          if (s.type == scene::GravitySource::Type::Sphere) addWireSphere(lines, s.center, s.radius, color);
+          if (s.type == scene::GravitySource::Type::Sphere)
+            addWireSphere(lines, s.center, s.radius, color);
           if (s.rOuter > 0.0f) addWireSphere(lines, s.center, s.rOuter, shell);
         }
       }
@@ -349,7 +356,8 @@ void GravityTools::drawSlice() {
   for (const GravitySample& s : slice_) {
     const float t = glm::length(s.g) / strongest;
     const float length = spacing * 0.8f * (0.35f + 0.65f * t);
-    addArrow(lines, s.at, s.at + glm::normalize(s.g) * length, normal, magnitudeColor(glm::length(s.g)));
+    addArrow(lines, s.at, s.at + glm::normalize(s.g) * length, normal,
+             magnitudeColor(glm::length(s.g)));
   }
   view_.setOverlayLines(arrowsLayer(), std::move(lines), OverlayDepth::Tested);
 }

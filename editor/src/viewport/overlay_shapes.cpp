@@ -5,8 +5,8 @@
 
 namespace floptle::editor {
 
-void addCircle(std::vector<OverlayLine>& out, Vec3 centre, Vec3 u, Vec3 v, float radius,
-               Vec4 color, int segments, float fromAngle, float toAngle) {
+void addCircle(std::vector<OverlayLine>& out, Vec3 centre, Vec3 u, Vec3 v, float radius, Vec4 color,
+               int segments, float fromAngle, float toAngle) {
   if (!(radius > 0.0f)) return;
   Vec3 previous{};
   for (int i = 0; i <= segments; ++i) {

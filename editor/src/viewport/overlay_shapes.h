@@ -10,9 +10,8 @@ namespace floptle::editor {
 
 /// A circle of `segments` lines about `centre` in the plane spanned by unit vectors u, v, from
 /// `fromAngle` to `toAngle` (rad).
-void addCircle(std::vector<OverlayLine>& out, Vec3 centre, Vec3 u, Vec3 v, float radius,
-               Vec4 color, int segments = 48, float fromAngle = 0.0f,
-               float toAngle = 6.28318530718f);
+void addCircle(std::vector<OverlayLine>& out, Vec3 centre, Vec3 u, Vec3 v, float radius, Vec4 color,
+               int segments = 48, float fromAngle = 0.0f, float toAngle = 6.28318530718f);
 /// A line from `from` to `to` with a two-stroke head in the plane of `up` and the shaft.
 void addArrow(std::vector<OverlayLine>& out, Vec3 from, Vec3 to, Vec3 up, Vec4 color);
 /// Three great circles (XY, YZ, ZX) of a sphere.

@@ -30,8 +30,9 @@ void MainWindow::installGravityTools(QMenu* view) {
   arrows->setObjectName("actionGravityArrows");
   arrows->setCheckable(true);
   arrows->setShortcut(QKeySequence(tr("Alt+G")));
-  arrows->setToolTip(tr("Draw g as arrows over a slice plane through the selection, coloured by "
-                        "|g| (blue 0, green 9.81 m/s^2, red 19.62 m/s^2 or more)"));
+  arrows->setToolTip(
+      tr("Draw g as arrows over a slice plane through the selection, coloured by "
+         "|g| (blue 0, green 9.81 m/s^2, red 19.62 m/s^2 or more)"));
   connect(arrows, &QAction::toggled, gravityTools_, &GravityTools::setArrowsShown);
 }
 

@@ -35,9 +35,22 @@ TEST_F(PlayWindowTest, GizmoDragOfASourceMovesItsCentreInOneUndoStep) {
   ASSERT_TRUE(picked);
   EXPECT_EQ(*picked, "/settings/gravity/sources/0");
   EXPECT_FALSE(tools.pick(Ray{eye, glm::normalize(Vec3(1.0f, 0.0f, -1.0f))}));
-  tools.select(*picked);
+  // A click there selects it instead of the nodes, and the move gizmo sits on its centre.
+  document().setSelection({"planet"});
+  EXPECT_EQ(window().selectByRay(Ray{eye, Vec3(0.0f, 0.0f, -1.0f)}), QString());
+  EXPECT_EQ(tools.selected(), *picked);
+  EXPECT_TRUE(document().selection().isEmpty());
   RaymarchView& view = *window().viewport();
   EXPECT_EQ(view.gizmoMode(), GizmoMode::Translate);
+  // Escape during a drag puts it back.
+  GizmoDelta away;
+  away.mode = GizmoMode::Translate;
+  away.translation = Vec3(0.0f, 4.0f, 0.0f);
+  emit view.gizmoDragStarted(GizmoMode::Translate);
+  emit view.gizmoDragged(away);
+  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"), Json::array({5.0, 34.0, 0.0}));
+  emit view.gizmoDragCancelled();
+  EXPECT_EQ(document().json(), before);
 
   GizmoDelta delta;
   delta.mode = GizmoMode::Translate;
@@ -51,7 +64,7 @@ TEST_F(PlayWindowTest, GizmoDragOfASourceMovesItsCentreInOneUndoStep) {
   EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
             Json::array({8.0, 30.0, 0.0}));
   document().undoStack()->undo();  // the whole drag at once
-  EXPECT_EQ(document().json(), before);
+  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"), Json::array({5.0, 30.0, 0.0}));
   document().undoStack()->redo();
   EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
             Json::array({8.0, 30.0, 0.0}));

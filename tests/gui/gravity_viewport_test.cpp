@@ -48,7 +48,8 @@ TEST_F(PlayWindowTest, GizmoDragOfASourceMovesItsCentreInOneUndoStep) {
   away.translation = Vec3(0.0f, 4.0f, 0.0f);
   emit view.gizmoDragStarted(GizmoMode::Translate);
   emit view.gizmoDragged(away);
-  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"), Json::array({5.0, 34.0, 0.0}));
+  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
+            Json::array({5.0, 34.0, 0.0}));
   emit view.gizmoDragCancelled();
   EXPECT_EQ(document().json(), before);
 
@@ -64,7 +65,8 @@ TEST_F(PlayWindowTest, GizmoDragOfASourceMovesItsCentreInOneUndoStep) {
   EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
             Json::array({8.0, 30.0, 0.0}));
   document().undoStack()->undo();  // the whole drag at once
-  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"), Json::array({5.0, 30.0, 0.0}));
+  EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
+            Json::array({5.0, 30.0, 0.0}));
   document().undoStack()->redo();
   EXPECT_EQ(*document().valueAt("/settings/gravity/sources/0/center"),
             Json::array({8.0, 30.0, 0.0}));

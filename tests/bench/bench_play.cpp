@@ -1,6 +1,9 @@
 // Play-mode benchmarks on the benchmark terrain as a field:
 //   h(x, z) = 2 sin(0.4 (x + 56)) cos(0.4 (z + 56)) over a 112 m square.
 // - the character step (1.35 m, r 0.3 capsule walking at 5 m/s): mean, and p99 as a counter;
+//   BM_CharacterStepSurfaceGravity is the same step under tier-2 gravity (its sample at the
+//   character included; /0 on the baked field, /1 the live 8-tap difference): target within
+//   1.3x of BM_CharacterStep's cpu_mean_us;
 // - 1,000 spheres settling on the terrain: step time;
 // - a 20-level box pyramid on a plane: step time.
 #include <benchmark/benchmark.h>
@@ -13,6 +16,8 @@
 #include <memory>
 #include <vector>
 
+#include "floptle/gravity/gravity_field.h"
+#include "floptle/gravity/surface_bake.h"
 #include "floptle/physics/simulation.h"
 
 namespace {
@@ -23,10 +28,6 @@ using namespace floptle::physics;
 /// The benchmark terrain as an analytic field: the height difference y - h over the local
 /// slope factor sqrt(1 + |grad h|^2), which is the distance to the tangent plane under the
 /// point: exact on a plane and within O(d^2 |h''|) (|h''| <= 0.32 /m) near this surface.
-/// (An earlier version divided by the global bound sqrt(1 + 2 x 0.8^2) everywhere: it said
-/// 0.66 x the distance on flat ground, so a capsule standing on the terrain always read as
-/// penetrating it by a third of its clearance, and the benchmark timed a character stuck
-/// in four depenetrations and two slide hits every step, which no real surface makes.)
 class TerrainField final : public CollisionShape {
  public:
   static float height(float x, float z) { return 2.0f * std::sin(0.4f * (x + 56.0f)) * std::cos(0.4f * (z + 56.0f)); }
@@ -65,8 +66,10 @@ Simulation terrainSimulation() {
   return Simulation({}, std::move(world), {SurfaceMaterial{0.8f, 0.0f, false}});
 }
 
-void BM_CharacterStep(benchmark::State& state) {
-  Simulation sim = terrainSimulation();
+/// Times one character step a tick; with `field`, the step obeys the field sampled at the
+/// character first (the sample counted in the step's time).
+void characterStep(benchmark::State& state, Simulation& sim,
+                   const floptle::gravity::GravityField* field) {
   CharacterDesc d;
   d.name = "player";
   d.radius = 0.3f;
@@ -101,8 +104,9 @@ void BM_CharacterStep(benchmark::State& state) {
     if (++n % 600 == 0) sim.characterInput(0).move = -sim.characterInput(0).move;
     const double c0 = threadCpuMicros();
     const auto t0 = std::chrono::steady_clock::now();
-    sim.characters()[0].step(sim.world(), sim.time(), dt, sim.characterGravity(0),
-                             sim.characterInput(0));
+    const Vec3 g = field ? field->sample(sim.characters()[0].state().position, sim.time())
+                         : sim.characterGravity(0);
+    sim.characters()[0].step(sim.world(), sim.time(), dt, g, sim.characterInput(0));
     const auto t1 = std::chrono::steady_clock::now();
     const double c1 = threadCpuMicros();
     samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
@@ -136,7 +140,37 @@ void BM_CharacterStep(benchmark::State& state) {
   state.counters["slide_hits_per_step"] = hits / steps;
   state.counters["depenetrations_per_step"] = depen / steps;
 }
+
+void BM_CharacterStep(benchmark::State& state) {
+  Simulation sim = terrainSimulation();
+  characterStep(state, sim, nullptr);
+}
 BENCHMARK(BM_CharacterStep)->Iterations(20000);
+
+void BM_CharacterStepSurfaceGravity(benchmark::State& state) {
+  Simulation sim = terrainSimulation();
+  const bool baked = state.range(0) == 0;
+  floptle::scene::GravityFieldDesc desc;
+  desc.sdf = floptle::scene::GravitySdfDesc{};
+  desc.sdf->strength = 9.81f;
+  desc.sdf->range = 3.0f;
+  desc.sdf->epsilon = 0.1f;
+  desc.sdf->bakedCell = baked ? 0.5f : 0.0f;
+  desc.sdf->blur = 1.0f;
+  floptle::gravity::GravityField field(desc);
+  field.setSurface(&sim.world());
+  if (baked) {
+    auto map = floptle::gravity::bakeSurfaceGravity(sim.world(), *desc.sdf, 0.0);
+    if (!map) {
+      state.SkipWithError(map.error().message().c_str());
+      return;
+    }
+    field.setBakedSurface(map.value());
+  }
+  state.SetLabel(baked ? "baked, cell 0.5 m, blur 1" : "live, epsilon 0.1 m");
+  characterStep(state, sim, &field);
+}
+BENCHMARK(BM_CharacterStepSurfaceGravity)->Arg(0)->Arg(1)->Iterations(20000);
 
 void BM_ThousandSpheresSettling(benchmark::State& state) {
   Simulation sim = terrainSimulation();

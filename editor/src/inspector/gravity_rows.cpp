@@ -43,32 +43,11 @@ constexpr ValueSpec kDensityRows[] = {
      .help = "Opening angle of the Barnes-Hut tree: 0 = the exact sum"},
 };
 
-// Tier 2's gradient from the baked distance field of cell `cell`, blurred over `blur`.
-constexpr ValueSpec kSdfBakedRows[] = {
-    {.key = "cell",
-     .kind = ValueKind::Number,
-     .min = 0,
-     .max = kBig,
-     .minExclusive = true,
-     .defaultValue = {0.25},
-     .unit = "m",
-     .help = "Cell of the baked distance field",
-     .required = true},
-    {.key = "blur",
-     .kind = ValueKind::Number,
-     .min = 0,
-     .max = kBig,
-     .defaultValue = {0.5},
-     .unit = "m",
-     .help = "Width of the blur the gradient is taken from"},
-};
-
 }  // namespace
 
 std::span<const scene::ValueSpec> gravityRows(std::string_view table) {
   if (const scene::ComponentSpec* core = scene::componentSpec(table)) return core->values;
   if (table == "gravity_density") return kDensityRows;
-  if (table == "gravity_sdf_baked") return kSdfBakedRows;
   return {};
 }
 

@@ -152,10 +152,6 @@ TEST(GravityField, SurfaceGravityRefusesWhatItCannotRunByName) {
       "/settings/gravity");
   ASSERT_FALSE(baked);
   EXPECT_EQ(baked.error().where, "/settings/gravity/sdf/smoothing/baked");
-  auto density =
-      scene::readGravityField(Json::parse(R"({"density": {"cell": 1}})"), "/settings/gravity");
-  ASSERT_FALSE(density);
-  EXPECT_EQ(density.error().where, "/settings/gravity/density");
   auto range = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81, "range": 0}})"),
                                        "/settings/gravity");
   ASSERT_FALSE(range);

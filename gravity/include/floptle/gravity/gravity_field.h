@@ -10,10 +10,13 @@
 // pulls nothing. Tier 2 (sdf): -strength normalize(grad f) clamp(1 - f / range, 0, 1) over the
 // surface the field is given (setSurface: the scene's collidable world), the gradient the
 // 4-tap tetrahedron difference of half size epsilon; nothing without a surface, where f is
-// past range, or where the gradient vanishes. Absent tiers cost nothing.
+// past range, or where the gradient vanishes. Tier 3 (density, bodies as masses): a
+// DensityGravity set with setDensity. Absent tiers cost nothing.
+#include <memory>
 #include <vector>
 
 #include "floptle/core/scene/gravity_desc.h"
+#include "floptle/gravity/density_gravity.h"
 #include "floptle/physics/collision_world.h"
 #include "floptle/physics/gravity_sampler.h"
 
@@ -28,6 +31,13 @@ class GravityField final : public physics::GravitySampler {
   /// The surface the sdf tier pulls onto (does not own it; it must outlive the field or be
   /// replaced). Without one the sdf tier contributes nothing.
   void setSurface(const physics::CollisionWorld* world) { surface_ = world; }
+  /// Tier 3 (null: none). Owned with whoever else holds it; its cache follows the simulation
+  /// through beginTick.
+  void setDensity(std::shared_ptr<DensityGravity> density) { density_ = std::move(density); }
+  const DensityGravity* density() const { return density_.get(); }
+  void beginTick(const physics::Simulation& simulation, double tStart) const override {
+    if (density_) density_->beginTick(simulation, tStart);
+  }
   /// The sdf tier alone at p (m/s^2).
   Vec3 surfacePull(Vec3 p, double t) const;
   const scene::GravityFieldDesc& desc() const { return desc_; }
@@ -49,6 +59,7 @@ class GravityField final : public physics::GravitySampler {
   scene::GravityFieldDesc desc_;
   std::vector<Box> boxes_;
   const physics::CollisionWorld* surface_ = nullptr;
+  std::shared_ptr<DensityGravity> density_;
 };
 
 }  // namespace floptle::gravity

@@ -5,8 +5,10 @@
 // BM_DensitySample: one sample of a solved 64^3 grid (a ball of matter) at 4096 pre-generated
 // points inside it. BM_PoissonSolve: rho -> Phi on n^3 nodes (FFT on the zero-padded
 // (2n)^3 grid) plus g at the nodes and the mass moments (DensityGrid::solve), n = 32, 64.
-// BM_BarnesHutAll / BM_DirectSumAll: g at each of 10,000 bodies (the tree's build included);
-// rms_error is the tree's RMS relative error against the direct sum at theta 0.5.
+// BM_BarnesHutAll (a walk per body) / BM_BarnesHutGrouped (a walk per group of bodies, SIMD
+// lanes over the group) / BM_DirectSumAll (scalar) / BM_DirectSumLanes (the grouped walk's
+// SIMD lanes): g at each of 10,000 bodies, the tree's build included; rms_error is the tree's
+// RMS relative error against the direct sum at that theta.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -101,6 +103,29 @@ void BM_BarnesHutAll(benchmark::State& state) {
 }
 BENCHMARK(BM_BarnesHutAll)->Arg(50)->Arg(70)->Unit(benchmark::kMillisecond);
 
+/// The same through the grouped walk (accelAll): one walk per group of bodies.
+void BM_BarnesHutGrouped(benchmark::State& state) {
+  const Bodies& b = bodies();
+  const float theta = float(state.range(0)) / 100.0f;
+  BarnesHutTree tree;
+  std::vector<Vec3> g(b.positions.size());
+  for (auto _ : state) {
+    tree.build(b.positions, b.masses);
+    tree.accelAll(1.0f, theta, kSoftening, g);
+    benchmark::DoNotOptimize(g.data());
+  }
+  double sum = 0.0;
+  for (std::size_t i = 0; i < b.positions.size(); ++i) {
+    const Vec3 exact =
+        BarnesHutTree::directSum(b.positions[i], b.positions, b.masses, 1.0f, kSoftening);
+    const double e = glm::length(g[i] - exact) / glm::length(exact);
+    sum += e * e;
+  }
+  state.counters["rms_error"] = std::sqrt(sum / double(b.positions.size()));
+  state.SetLabel("theta " + std::to_string(theta));
+}
+BENCHMARK(BM_BarnesHutGrouped)->Arg(50)->Arg(70)->Arg(90)->Unit(benchmark::kMillisecond);
+
 void BM_DirectSumAll(benchmark::State& state) {
   const Bodies& b = bodies();
   for (auto _ : state)
@@ -109,6 +134,17 @@ void BM_DirectSumAll(benchmark::State& state) {
           BarnesHutTree::directSum(p, b.positions, b.masses, 1.0f, kSoftening));
 }
 BENCHMARK(BM_DirectSumAll)->Unit(benchmark::kMillisecond);
+
+/// The direct sum through the same SIMD lanes as the grouped walk.
+void BM_DirectSumLanes(benchmark::State& state) {
+  const Bodies& b = bodies();
+  std::vector<Vec3> g(b.positions.size());
+  for (auto _ : state) {
+    BarnesHutTree::directSumAll(b.positions, b.masses, 1.0f, kSoftening, g);
+    benchmark::DoNotOptimize(g.data());
+  }
+}
+BENCHMARK(BM_DirectSumLanes)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -14,7 +14,9 @@ class SimulateDensity : public CliTest {
 };
 
 constexpr const char* kScene = R"({"format": "floptle.scene", "version": 1,
-  "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2000}],
+  "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2000, "friction": 0.5,
+                 "restitution": 0, "bulk_modulus": 1e9, "yield_strength": 1e6}],
+  "interactions": [],
   "settings": {"gravity": {"G": 0.001, "bodies_attract": true, "theta": 0.5,
                            "density": {"cell": 0.5, "cadence": 5}}},
   "nodes": [

@@ -53,6 +53,23 @@ TEST(BarnesHut, MatchesTheDirectSumWithinItsOpeningAngleError) {
   EXPECT_LT(e10, 0.05f);
 }
 
+TEST(BarnesHut, TheGroupedWalkMatchesTheDirectSumWithinTheSameError) {
+  const Cloud c = cloud(3000);
+  BarnesHutTree tree;
+  tree.build(c.positions, c.masses);
+  std::vector<Vec3> grouped(c.positions.size()), direct(c.positions.size());
+  tree.accelAll(1.0f, 0.5f, 0.01f, grouped);
+  BarnesHutTree::directSumAll(c.positions, c.masses, 1.0f, 0.01f, direct);
+  double sum = 0.0;
+  for (std::size_t i = 0; i < c.positions.size(); ++i) {
+    const Vec3 exact = BarnesHutTree::directSum(c.positions[i], c.positions, c.masses, 1.0f, 0.01f);
+    EXPECT_LT(glm::length(direct[i] - exact), 1e-4f * glm::length(exact));
+    const double e = glm::length(grouped[i] - exact) / glm::length(exact);
+    sum += e * e;
+  }
+  EXPECT_LT(std::sqrt(sum / double(c.positions.size())), 0.01);
+}
+
 TEST(BarnesHut, ATinyOpeningAngleOpensEveryCell) {
   const Cloud c = cloud(500);
   BarnesHutTree tree;

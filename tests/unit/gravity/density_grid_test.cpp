@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "floptle/gravity/density_grid.h"
+#include "floptle/gravity/poisson_solver.h"
 
 namespace floptle::gravity {
 namespace {
@@ -31,6 +34,33 @@ DensityGrid ballGrid(float G, float radius, float density, float half, float cel
 
 /// |a - b| / |b|.
 float relativeError(Vec3 a, Vec3 b) { return glm::length(a - b) / glm::length(b); }
+
+TEST(IsolatedPoissonSolver, EqualsTheDirectSumOfTheGreensFunction) {
+  // A small grid of uneven sizes (padded to odd and even transform sizes), random rho.
+  const glm::ivec3 n(5, 4, 7);
+  const float h = 0.5f, G = 1.5f;
+  IsolatedPoissonSolver solver(n, h, G);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(0.0f, 10.0f);
+  std::vector<float> rho(std::size_t(n.x * n.y * n.z)), phi(rho.size());
+  for (float& r : rho) r = u(rng);
+  solver.solve(rho, phi);
+  auto at = [&](int i, int j, int k) { return std::size_t((k * n.y + j) * n.x + i); };
+  for (int k = 0; k < n.z; ++k)
+    for (int j = 0; j < n.y; ++j)
+      for (int i = 0; i < n.x; ++i) {
+        double exact = 0.0;
+        for (int c = 0; c < n.z; ++c)
+          for (int b = 0; b < n.y; ++b)
+            for (int a = 0; a < n.x; ++a) {
+              const double r = h * std::sqrt(double((i - a) * (i - a) + (j - b) * (j - b) +
+                                                    (k - c) * (k - c)));
+              const double K = r > 0.0 ? -G * h * h * h / r : -G * h * h * 2.3800772619834;
+              exact += K * rho[at(a, b, c)];
+            }
+        EXPECT_NEAR(phi[at(i, j, k)], exact, 1e-4 * std::abs(exact)) << i << " " << j << " " << k;
+      }
+}
 
 TEST(DensityGrid, AUniformBallPullsGMOverRSquaredOutsideAndGMrOverRCubedInside) {
   const float G = 2.0f, R = 8.0f, rho = 3.0f;

@@ -163,8 +163,8 @@ void BarnesHutTree::buildCell(std::uint32_t self, Vec3 centre, float half, std::
   const float h = 0.5f * half;
   for (std::size_t o = 0; o < 8; ++o) {
     if (start[o + 1] == start[o]) continue;
-    const Vec3 c = centre + h * Vec3((o & 1) ? 1.0f : -1.0f, (o & 2) ? 1.0f : -1.0f,
-                                     (o & 4) ? 1.0f : -1.0f);
+    const Vec3 c =
+        centre + h * Vec3((o & 1) ? 1.0f : -1.0f, (o & 2) ? 1.0f : -1.0f, (o & 4) ? 1.0f : -1.0f);
     buildCell(child++, c, h, begin + start[o], begin + start[o + 1], depth + 1);
   }
 }
@@ -253,7 +253,8 @@ void BarnesHutTree::accelAll(float G, float theta, float softening, std::span<Ve
     for (const Cell* c : far) farLanes(*c, G, lanes, tx, ty, tz, gx, gy, gz);
     for (std::uint32_t i : near)
       nearLanes(position_[i], G * mass_[i], eps2, lanes, tx, ty, tz, gx, gy, gz);
-    for (int t = 0; t < count; ++t) out[input_[group.begin + std::uint32_t(t)]] = Vec3(gx[t], gy[t], gz[t]);
+    for (int t = 0; t < count; ++t)
+      out[input_[group.begin + std::uint32_t(t)]] = Vec3(gx[t], gy[t], gz[t]);
   }
 }
 

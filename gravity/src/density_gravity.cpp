@@ -30,8 +30,7 @@ Expected<std::unique_ptr<DensityGravity>> DensityGravity::create(
     const physics::CollisionShape& shape = world.shape(id);
     if (shape.changesWithTime() || shape.updatesEachStep()) d->matterChanges_ = true;
     const Aabb box = shape.aabb(0.0);
-    if (!isFinite(box.min) || !isFinite(box.max) ||
-        glm::length(box.max - box.min) > 1e6f)
+    if (!isFinite(box.min) || !isFinite(box.max) || glm::length(box.max - box.min) > 1e6f)
       unbounded = true;
     else
       box.empty() ? void() : bounds.expand(box);

@@ -43,7 +43,9 @@ DensityGrid::DensityGrid(Vec3 origin, float h, glm::ivec3 n, float G)
       g_(rho_.size(), Vec3(0.0f)),
       solver_(n, h, G) {}
 
-void DensityGrid::clear() { std::fill(rho_.begin(), rho_.end(), 0.0f); }
+void DensityGrid::clear() {
+  std::fill(rho_.begin(), rho_.end(), 0.0f);
+}
 
 void DensityGrid::addMatter(const Aabb& box, float density,
                             const std::function<float(Vec3)>& distance) {
@@ -121,8 +123,8 @@ void DensityGrid::solve() {
       for (int i = 0; i < n_.x; ++i) {
         const double mi = double(rho_[index(i, j, k)]) * cellVolume;
         if (mi == 0.0) continue;
-        const glm::dvec3 x = glm::dvec3(origin_ + h_ * Vec3(float(i), float(j), float(k))) -
-                             glm::dvec3(com_);
+        const glm::dvec3 x =
+            glm::dvec3(origin_ + h_ * Vec3(float(i), float(j), float(k))) - glm::dvec3(com_);
         const double r2 = glm::dot(x, x);
         for (int a = 0; a < 3; ++a)
           for (int b = 0; b < 3; ++b) q[a][b] += mi * (3.0 * x[a] * x[b] - (a == b ? r2 : 0.0));

@@ -36,7 +36,7 @@ constexpr double kCubeSelfPotential = 2.3800772619834;
 
 struct IsolatedPoissonSolver::Plans {
   glm::ivec3 n{0};
-  glm::ivec3 m{0};     ///< padded sizes
+  glm::ivec3 m{0};      ///< padded sizes
   std::size_t mhx = 0;  ///< m.x / 2 + 1: complex values along x
   std::size_t stagingCount = 0;
   std::size_t spectrumCount = 0;
@@ -127,11 +127,14 @@ IsolatedPoissonSolver::IsolatedPoissonSolver(glm::ivec3 n, float h, float G)
 
 IsolatedPoissonSolver::~IsolatedPoissonSolver() = default;
 IsolatedPoissonSolver::IsolatedPoissonSolver(IsolatedPoissonSolver&&) noexcept = default;
-IsolatedPoissonSolver& IsolatedPoissonSolver::operator=(IsolatedPoissonSolver&&) noexcept =
-    default;
+IsolatedPoissonSolver& IsolatedPoissonSolver::operator=(IsolatedPoissonSolver&&) noexcept = default;
 
-glm::ivec3 IsolatedPoissonSolver::nodes() const { return plans_->n; }
-glm::ivec3 IsolatedPoissonSolver::padded() const { return plans_->m; }
+glm::ivec3 IsolatedPoissonSolver::nodes() const {
+  return plans_->n;
+}
+glm::ivec3 IsolatedPoissonSolver::padded() const {
+  return plans_->m;
+}
 
 void IsolatedPoissonSolver::solve(std::span<const float> rho, std::span<float> phi) {
   Plans& p = *plans_;

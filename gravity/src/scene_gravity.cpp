@@ -23,8 +23,7 @@ float densityOf(const scene::Scene& sc, const scene::SceneNode& node) {
 }
 
 /// A "newtonian" emitter: a uniform ball of the node's mass at its world centroid.
-Expected<scene::GravitySource> newtonianSource(const scene::Scene& sc,
-                                               const scene::SceneNode& node,
+Expected<scene::GravitySource> newtonianSource(const scene::Scene& sc, const scene::SceneNode& node,
                                                const std::string& where) {
   if (!node.shape) return Error{where, "a newtonian emitter needs the node's shape (its volume)"};
   auto program = field::FieldProgram::compile(*node.shape);
@@ -86,17 +85,17 @@ Expected<scene::GravityFieldDesc> sceneGravityField(const scene::Scene& sc) {
   return desc;
 }
 
-Expected<std::shared_ptr<DensityGravity>> sceneDensityGravity(const scene::Scene& sc,
-                                                              const scene::GravityFieldDesc& desc,
-                                                              const physics::CollisionWorld& world) {
+Expected<std::shared_ptr<DensityGravity>> sceneDensityGravity(
+    const scene::Scene& sc, const scene::GravityFieldDesc& desc,
+    const physics::CollisionWorld& world) {
   if (!desc.density && !desc.bodiesAttract) return std::shared_ptr<DensityGravity>();
   std::vector<float> density(world.slotCount(), 0.0f);
   for (physics::ColliderId id : world.ids()) {
     const int n = sc.findNode(world.nodeName(id));
     if (n < 0) continue;
     const scene::SceneNode& node = sc.nodes[std::size_t(n)];
-    if (node.collider && (!node.collider->collidable ||
-                          node.collider->body == scene::BodyType::Dynamic))
+    if (node.collider &&
+        (!node.collider->collidable || node.collider->body == scene::BodyType::Dynamic))
       continue;
     if (node.hasComponent("character") || node.hasComponent("vehicle") ||
         node.hasComponent("drift"))

@@ -27,11 +27,10 @@ using floptle::gravity::DensityGrid;
 
 DensityGrid ballGrid(int n) {
   const float half = 32.0f;
-  auto grid = DensityGrid::create(Aabb{Vec3(-half), Vec3(half)}, 2.0f * half / float(n - 1),
-                                  1.0f, "/bench");
+  auto grid = DensityGrid::create(Aabb{Vec3(-half), Vec3(half)}, 2.0f * half / float(n - 1), 1.0f,
+                                  "/bench");
   DensityGrid g = std::move(grid.value());
-  g.addMatter(Aabb{Vec3(-20.0f), Vec3(20.0f)}, 5.0f,
-              [](Vec3 p) { return glm::length(p) - 20.0f; });
+  g.addMatter(Aabb{Vec3(-20.0f), Vec3(20.0f)}, 5.0f, [](Vec3 p) { return glm::length(p) - 20.0f; });
   return g;
 }
 
@@ -89,7 +88,8 @@ void BM_BarnesHutAll(benchmark::State& state) {
   BarnesHutTree tree;
   for (auto _ : state) {
     tree.build(b.positions, b.masses);
-    for (const Vec3& p : b.positions) benchmark::DoNotOptimize(tree.accel(p, 1.0f, theta, kSoftening));
+    for (const Vec3& p : b.positions)
+      benchmark::DoNotOptimize(tree.accel(p, 1.0f, theta, kSoftening));
   }
   double sum = 0.0;
   for (const Vec3& p : b.positions) {

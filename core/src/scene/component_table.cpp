@@ -110,12 +110,18 @@ constexpr ValueSpec kGravityField[] = {
            "Constant gravity everywhere (absent: none)"),
     flag("bodies_attract", false,
          "Dynamic bodies pull each other as point masses (Barnes-Hut tree)"),
-    positive("theta", 0, 1, 0.5, "-",
-             "Barnes-Hut opening angle: smaller is more exact and slower"),
+    positive("theta", 0, 1, 0.5, "-", "Barnes-Hut opening angle: smaller is more exact and slower"),
 };
 constexpr ValueSpec kGravityDensity[] = {
     required(positive("cell", 0, kBig, 1, "m", "Spacing of the density and potential grid")),
-    {"cadence", ValueKind::Integer, 1, 1e6, false, false, {10}, "ticks",
+    {"cadence",
+     ValueKind::Integer,
+     1,
+     1e6,
+     false,
+     false,
+     {10},
+     "ticks",
      "Re-solved every this many ticks while the matter changes"},
 };
 constexpr ValueSpec kGravitySdf[] = {

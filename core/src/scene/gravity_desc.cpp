@@ -123,12 +123,10 @@ Expected<GravitySdfDesc> readSdf(const Json& item, const std::string& at) {
 
 /// One corner of "bounds": three finite numbers.
 Expected<Vec3> corner(const Json& item, const std::string& at) {
-  if (!item.is_array() || item.size() != 3)
-    return Error{at, "must be a point [x, y, z] (m)"};
+  if (!item.is_array() || item.size() != 3) return Error{at, "must be a point [x, y, z] (m)"};
   Vec3 v(0.0f);
   for (int i = 0; i < 3; ++i) {
-    if (!item[std::size_t(i)].is_number() ||
-        !std::isfinite(item[std::size_t(i)].get<double>()) ||
+    if (!item[std::size_t(i)].is_number() || !std::isfinite(item[std::size_t(i)].get<double>()) ||
         std::abs(item[std::size_t(i)].get<double>()) > 1e6)
       return Error{at + "/" + std::to_string(i), "must be a finite number in [-1e6, 1e6] (m)"};
     v[i] = item[std::size_t(i)].get<float>();
@@ -187,9 +185,9 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
   }
   auto in = ComponentReader::open(gravity, "gravity_field", pointer);
   if (!in) return in.error();
-  if (auto r = firstRefusal({in->number("G", desc.G),
-                             in->boolean("bodies_attract", desc.bodiesAttract),
-                             in->number("theta", desc.theta)});
+  if (auto r =
+          firstRefusal({in->number("G", desc.G), in->boolean("bodies_attract", desc.bodiesAttract),
+                        in->number("theta", desc.theta)});
       !r)
     return r.error();
   if (in->has("global")) {

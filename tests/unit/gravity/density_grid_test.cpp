@@ -21,7 +21,8 @@ const Vec3 kDirections[] = {Vec3(1, 0, 0), Vec3(0, -1, 0), glm::normalize(Vec3(1
 
 DensityGrid ballGrid(float G, float radius, float density, float half, float cell,
                      float inner = 0.0f) {
-  auto grid = DensityGrid::create(Aabb{Vec3(-half), Vec3(half)}, cell, G, "/settings/gravity/density");
+  auto grid =
+      DensityGrid::create(Aabb{Vec3(-half), Vec3(half)}, cell, G, "/settings/gravity/density");
   EXPECT_TRUE(grid) << (grid ? "" : grid.error().message());
   DensityGrid g = std::move(grid.value());
   g.addMatter(Aabb{Vec3(-radius), Vec3(radius)}, density, [&](Vec3 p) {
@@ -33,7 +34,9 @@ DensityGrid ballGrid(float G, float radius, float density, float half, float cel
 }
 
 /// |a - b| / |b|.
-float relativeError(Vec3 a, Vec3 b) { return glm::length(a - b) / glm::length(b); }
+float relativeError(Vec3 a, Vec3 b) {
+  return glm::length(a - b) / glm::length(b);
+}
 
 TEST(IsolatedPoissonSolver, EqualsTheDirectSumOfTheGreensFunction) {
   // A small grid of uneven sizes (padded to odd and even transform sizes), random rho.
@@ -53,8 +56,8 @@ TEST(IsolatedPoissonSolver, EqualsTheDirectSumOfTheGreensFunction) {
         for (int c = 0; c < n.z; ++c)
           for (int b = 0; b < n.y; ++b)
             for (int a = 0; a < n.x; ++a) {
-              const double r = h * std::sqrt(double((i - a) * (i - a) + (j - b) * (j - b) +
-                                                    (k - c) * (k - c)));
+              const double r =
+                  h * std::sqrt(double((i - a) * (i - a) + (j - b) * (j - b) + (k - c) * (k - c)));
               const double K = r > 0.0 ? -G * h * h * h / r : -G * h * h * 2.3800772619834;
               exact += K * rho[at(a, b, c)];
             }
@@ -130,7 +133,8 @@ TEST(DensityGrid, RefusesANonPositiveCellEmptyBoundsAndTooManyNodes) {
   auto zero = DensityGrid::create(box, 0.0f, 1.0f, "/settings/gravity/density");
   ASSERT_FALSE(zero);
   EXPECT_EQ(zero.error().where, "/settings/gravity/density/cell");
-  auto empty = DensityGrid::create(Aabb{Vec3(1), Vec3(-1)}, 0.5f, 1.0f, "/settings/gravity/density");
+  auto empty =
+      DensityGrid::create(Aabb{Vec3(1), Vec3(-1)}, 0.5f, 1.0f, "/settings/gravity/density");
   ASSERT_FALSE(empty);
   EXPECT_EQ(empty.error().where, "/settings/gravity/density/bounds");
   auto huge = DensityGrid::create(box, 1e-3f, 1.0f, "/settings/gravity/density");

@@ -90,7 +90,8 @@ scene::GravitySource emitted(const Json& doc) {
 }
 
 TEST(NewtonianEmitter, ASpheresMassIsItsDensityTimesFourThirdsPiRCubed) {
-  const scene::GravitySource s = emitted(emitterScene(Json::parse(R"({"type": "sphere", "radius": 2})")));
+  const scene::GravitySource s =
+      emitted(emitterScene(Json::parse(R"({"type": "sphere", "radius": 2})")));
   const float M = 500.0f * 4.0f / 3.0f * kPi * 8.0f;
   EXPECT_EQ(s.type, scene::GravitySource::Type::Sphere);
   EXPECT_NEAR(s.mass, M, 0.01f * M);
@@ -113,7 +114,8 @@ TEST(NewtonianEmitter, AnyBoundedFieldGivesItsVolume) {
 }
 
 TEST(NewtonianEmitter, RefusesAnUnboundedShapeAndAStrength) {
-  auto plane = scene::buildScene(emitterScene(Json::parse(R"({"type": "plane", "normal": [0, 1, 0], "offset": 0})")));
+  auto plane = scene::buildScene(
+      emitterScene(Json::parse(R"({"type": "plane", "normal": [0, 1, 0], "offset": 0})")));
   ASSERT_TRUE(plane) << plane.error().message();
   auto unbounded = sceneGravityField(plane.value());
   ASSERT_FALSE(unbounded);

@@ -35,8 +35,8 @@ class BarnesHutTree {
   static constexpr int kGroupSize = 64;
   /// g at every one of `positions` from all of them by the direct sum, with the SIMD lanes
   /// accelAll uses (the fair reference for its speed), out[i] for positions[i].
-  static void directSumAll(std::span<const Vec3> positions, std::span<const float> masses,
-                           float G, float softening, std::span<Vec3> out);
+  static void directSumAll(std::span<const Vec3> positions, std::span<const float> masses, float G,
+                           float softening, std::span<Vec3> out);
   /// The same as the direct sum over every mass (the reference the tree approximates).
   static Vec3 directSum(Vec3 p, std::span<const Vec3> positions, std::span<const float> masses,
                         float G, float softening);
@@ -57,8 +57,8 @@ class BarnesHutTree {
     std::uint32_t begin = 0, end = 0;
   };
   static void farLanes(const Cell& c, float G, int lanes, const float* __restrict tx,
-                       const float* __restrict ty, const float* __restrict tz,
-                       float* __restrict gx, float* __restrict gy, float* __restrict gz);
+                       const float* __restrict ty, const float* __restrict tz, float* __restrict gx,
+                       float* __restrict gy, float* __restrict gz);
   static void nearLanes(Vec3 s, float Gm, float eps2, int lanes, const float* __restrict tx,
                         const float* __restrict ty, const float* __restrict tz,
                         float* __restrict gx, float* __restrict gy, float* __restrict gz);
@@ -69,8 +69,8 @@ class BarnesHutTree {
                  std::uint32_t end, int depth);
 
   std::vector<Cell> cells_;
-  std::vector<Vec3> position_;  ///< the masses in tree order (m)
-  std::vector<float> mass_;     ///< (kg)
+  std::vector<Vec3> position_;          ///< the masses in tree order (m)
+  std::vector<float> mass_;             ///< (kg)
   std::vector<std::uint32_t> input_;    ///< each mass's index in the build's input
   std::vector<std::uint32_t> order_;    ///< build scratch: indices into position_ / mass_
   std::vector<std::uint32_t> scratch_;  ///< build scratch

@@ -79,8 +79,8 @@ class DensityGrid {
   std::vector<float> phi_;
   std::vector<Vec3> g_;
   IsolatedPoissonSolver solver_;
-  float mass_ = 0.0f;      ///< (kg)
-  Vec3 com_{0.0f};         ///< (m)
+  float mass_ = 0.0f;           ///< (kg)
+  Vec3 com_{0.0f};              ///< (m)
   glm::mat3 quadrupole_{0.0f};  ///< traceless sum m (3 x x^T - |x|^2 I) about com (kg m^2)
 };
 

@@ -14,11 +14,13 @@ class FieldProgram;
 namespace floptle::gravity {
 
 /// Mass (kg) of `volume` (m^3) of a material of `density` (kg/m^3).
-inline float massOf(float density, float volume) { return density * volume; }
+inline float massOf(float density, float volume) {
+  return density * volume;
+}
 
 struct FieldVolume {
-  float volume = 0.0f;    ///< (m^3)
-  Vec3 centroid{0.0f};    ///< (m, the field's frame)
+  float volume = 0.0f;  ///< (m^3)
+  Vec3 centroid{0.0f};  ///< (m, the field's frame)
 };
 
 /// The volume where f < 0 and its centroid, at time t (s): a 64^3 grid of nodes over the

@@ -4,9 +4,11 @@
 //   Phi_i = sum_j K(x_i - x_j) rho_j,  K(r) = -G h^3 / |r|,  K(0) = -G h^2 c_cube
 // (c_cube = 2.3800773, the integral of 1/r over a unit cube about its centre: the potential a
 // node's own cell of uniform density gives it). The discrete convolution runs as Hockney's
-// zero-padded FFT: the grid padded to at least 2n - 1 per axis, real-to-complex transforms
-// (FFTW3, single precision), the Green's function transformed once at construction. Plans are
-// FFTW_ESTIMATE (the same plan on the same build gives the same bits) and single-threaded.
+// zero-padded FFT: the grid padded to at least 2n - 1 per axis (sizes of factors 2, 3, 5, 7),
+// the 3-d real-to-complex transform as three passes of 1-d ones that skip what the padding
+// makes zero (FFTW3, single precision), the Green's function transformed once at
+// construction. Plans are FFTW_ESTIMATE, made once and single-threaded: the same plan on the
+// same machine and build gives the same bits. One solver solves one grid at a time.
 #include <memory>
 #include <span>
 

@@ -3,6 +3,7 @@
 #include "floptle/gravity/density_gravity.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "floptle/physics/collision_world.h"
@@ -66,10 +67,22 @@ void DensityGravity::solveAt(double t) {
   ++solveCount_;
 }
 
+DensityGravity::Key DensityGravity::keyOf(Vec3 p) {
+  return {std::bit_cast<std::uint32_t>(p.x), std::bit_cast<std::uint32_t>(p.y),
+          std::bit_cast<std::uint32_t>(p.z)};
+}
+
+Vec3 DensityGravity::bodyPull(Vec3 p) const {
+  const Key key = keyOf(p);
+  const auto at = std::lower_bound(atBody_.begin(), atBody_.end(), std::pair(key, 0u));
+  if (at != atBody_.end() && at->first == key) return bodyPull_[at->second];
+  return bodies_.accel(p, G_, theta_, kSoftening);
+}
+
 Vec3 DensityGravity::sample(Vec3 p) const {
   Vec3 g(0.0f);
   if (grid_) g += grid_->sample(p);
-  if (bodiesAttract_) g += bodies_.accel(p, G_, theta_, kSoftening);
+  if (bodiesAttract_) g += bodyPull(p);
   return g;
 }
 
@@ -92,6 +105,13 @@ void DensityGravity::beginTick(const physics::Simulation& simulation, double /*t
       bodyMasses_.push_back(bodies.desc(i).mass);
     }
     bodies_.build(bodyPositions_, bodyMasses_);
+    // Each body's pull at its own position, by the grouped walk, keyed by the position's bits.
+    bodyPull_.resize(bodyPositions_.size());
+    bodies_.accelAll(G_, theta_, kSoftening, bodyPull_);
+    atBody_.clear();
+    for (std::size_t i = 0; i < bodyPositions_.size(); ++i)
+      atBody_.push_back({keyOf(bodyPositions_[i]), std::uint32_t(i)});
+    std::sort(atBody_.begin(), atBody_.end());
   }
 }
 

@@ -7,14 +7,18 @@
 //     multiple of `cadence`, from the matter at that tick's start; samples read the cache in
 //     between;
 //   - with bodiesAttract, the dynamic rigid bodies as point masses (their m = rho V) through a
-//     Barnes-Hut tree rebuilt at the start of every tick (softening kSoftening).
+//     Barnes-Hut tree rebuilt at the start of every tick (softening kSoftening); the pull at
+//     each body's own position (where the simulation samples it) is found for all bodies at
+//     once by the tree's grouped walk and read back by position, any other point walks alone.
 // The cache is a function of the simulation's tick and state alone (a restored simulation
 // re-solves for its own tick), so lockstep runs and save / restore stay bit-identical.
 // beginTick mutates; it runs in the simulation's sampleGravity stage, never alongside
 // sample().
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "floptle/core/expected.h"
@@ -59,6 +63,11 @@ class DensityGravity {
 
  private:
   DensityGravity() = default;
+  /// A position's bit pattern (the key of bodyPull_).
+  using Key = std::array<std::uint32_t, 3>;
+  static Key keyOf(Vec3 p);
+  /// The bodies' pull at p (m/s^2).
+  Vec3 bodyPull(Vec3 p) const;
   /// rho from the world's matter at time t (s), then the solve.
   void solveAt(double t);
 
@@ -75,6 +84,8 @@ class DensityGravity {
   BarnesHutTree bodies_;
   std::vector<Vec3> bodyPositions_;  ///< scratch (m)
   std::vector<float> bodyMasses_;    ///< scratch (kg)
+  std::vector<Vec3> bodyPull_;       ///< the pull at each body this tick (m/s^2)
+  std::vector<std::pair<Key, std::uint32_t>> atBody_;  ///< sorted: position bits -> body
 };
 
 }  // namespace floptle::gravity

@@ -82,9 +82,9 @@ class DensityGravity {
   bool bodiesAttract_ = false;
   float theta_ = 0.5f;
   BarnesHutTree bodies_;
-  std::vector<Vec3> bodyPositions_;  ///< scratch (m)
-  std::vector<float> bodyMasses_;    ///< scratch (kg)
-  std::vector<Vec3> bodyPull_;       ///< the pull at each body this tick (m/s^2)
+  std::vector<Vec3> bodyPositions_;                    ///< scratch (m)
+  std::vector<float> bodyMasses_;                      ///< scratch (kg)
+  std::vector<Vec3> bodyPull_;                         ///< the pull at each body this tick (m/s^2)
   std::vector<std::pair<Key, std::uint32_t>> atBody_;  ///< sorted: position bits -> body
 };
 

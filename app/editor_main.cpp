@@ -2,6 +2,7 @@
 // found next to the working directory or above the executable (the source tree when run from
 // a build folder). `--screenshot FILE` opens the scene, waits for the viewport's first
 // full-resolution frame, saves a grab of the whole window and exits (used for README).
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -71,7 +72,9 @@ int main(int argc, char** argv) {
                           "1280x800");
   QCommandLineOption timeout("timeout", "Longest wait for a refined frame (s, default 120).",
                              "SECONDS", "120");
-  parser.addOptions({screenshot, size, timeout});
+  QCommandLineOption gravityArrows("gravity-arrows",
+                                   "Start with View > Gravity Arrows on (g over a slice plane).");
+  parser.addOptions({screenshot, size, timeout, gravityArrows});
   parser.process(app);
 
   floptle::editor::MainWindow window;
@@ -80,6 +83,10 @@ int main(int argc, char** argv) {
   if (!scene.isEmpty() && !window.openFile(scene) && !positional.isEmpty()) {
     std::fprintf(stderr, "floptle-editor: could not open %s\n", qPrintable(scene));
   }
+
+  if (parser.isSet(gravityArrows))
+    if (QAction* arrows = window.action(QStringLiteral("actionGravityArrows")))
+      arrows->setChecked(true);
 
   if (parser.isSet(screenshot)) {
     const QStringList wh = parser.value(size).split('x');

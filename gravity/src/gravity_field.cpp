@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace floptle::gravity {
 
@@ -57,20 +56,35 @@ Vec3 GravityField::source(const GravitySource& s, float G, Vec3 p) {
 }
 
 Vec3 GravityField::surfacePull(Vec3 p, double t) const {
-  if (!desc_.sdf || !surface_) return Vec3(0.0f);
+  if (!desc_.sdf) return Vec3(0.0f);
   const scene::GravitySdfDesc& sdf = *desc_.sdf;
-  auto distance = [&](Vec3 q) -> float {
-    auto hit = surface_->closest(q, t);
-    return hit.ok() && hit.value() ? hit.value()->distance : std::numeric_limits<float>::infinity();
-  };
-  const float f = distance(p);
+  if (baked_ && bakedBounds_.contains(p)) {
+    const BrickMap& map = *baked_;
+    const float f = map.distance(p);
+    const float falloff = std::clamp(1.0f - f / sdf.range, 0.0f, 1.0f);
+    if (!(falloff > 0.0f)) return Vec3(0.0f);
+    // A central difference a cell wide: the trilinear grid's own gradient is one-sided at
+    // cell faces, so near a rounded crease it leans towards whichever cell p falls in.
+    const float h = map.cellSize();
+    const Vec3 grad(map.distance(p + Vec3(h, 0, 0)) - map.distance(p - Vec3(h, 0, 0)),
+                    map.distance(p + Vec3(0, h, 0)) - map.distance(p - Vec3(0, h, 0)),
+                    map.distance(p + Vec3(0, 0, h)) - map.distance(p - Vec3(0, 0, h)));
+    const float len = glm::length(grad);
+    if (!(len > 1e-12f) || !std::isfinite(len)) return Vec3(0.0f);
+    return -sdf.strength * falloff * (grad / len);
+  }
+  if (!surface_) return Vec3(0.0f);
+  const float f = surface_->distance(p, t);
   const float falloff = std::clamp(1.0f - f / sdf.range, 0.0f, 1.0f);
   if (!(falloff > 0.0f)) return Vec3(0.0f);
-  // The tetrahedron difference: sum of k_i f(p + e k_i) over the corners k of a tetrahedron.
+  // The tetrahedron difference sum k f(p + e k) over a tetrahedron's corners k, and the same
+  // over the opposite tetrahedron (-k): together the cube's 8 corners. One tetrahedron alone
+  // leans sideways on a crease (a floor meeting a wall pulls partly along the crease); the
+  // pair is symmetric, so a crease pulls along its bisector.
   const float e = sdf.epsilon;
-  const Vec3 k0(1, -1, -1), k1(-1, -1, 1), k2(-1, 1, -1), k3(1, 1, 1);
-  const Vec3 grad = k0 * distance(p + e * k0) + k1 * distance(p + e * k1) +
-                    k2 * distance(p + e * k2) + k3 * distance(p + e * k3);
+  Vec3 grad(0.0f);
+  for (const Vec3 k : {Vec3(1, -1, -1), Vec3(-1, -1, 1), Vec3(-1, 1, -1), Vec3(1, 1, 1)})
+    grad += k * (surface_->distance(p + e * k, t) - surface_->distance(p - e * k, t));
   const float len = glm::length(grad);
   if (!(len > 1e-12f) || !std::isfinite(len)) return Vec3(0.0f);
   return -sdf.strength * falloff * (grad / len);

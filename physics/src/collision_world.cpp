@@ -131,11 +131,8 @@ bool better(float value, std::uint32_t index, float bestValue, std::uint32_t bes
 }
 }  // namespace
 
-Expected<std::optional<Hit>> CollisionWorld::closest(Vec3 p, double t) const {
-  if (auto e = detail::checkFinite(p, "p")) return *e;
-  if (auto e = detail::checkFinite(t, "t")) return *e;
+float CollisionWorld::nearest(Vec3 p, double t, std::uint32_t& bestIndex) const {
   float best = std::numeric_limits<float>::infinity();
-  std::uint32_t bestIndex = 0;
   bool found = false;
   auto visit = [&](std::uint32_t index, float /*boxDistance*/) {
     if (!colliders_[index].collidable) return;
@@ -154,7 +151,21 @@ Expected<std::optional<Hit>> CollisionWorld::closest(Vec3 p, double t) const {
   } else {
     for (std::uint32_t index = 0; index < colliders_.size(); ++index) visit(index, 0.0f);
   }
-  if (!found) return std::optional<Hit>{};
+  return found ? best : std::numeric_limits<float>::quiet_NaN();
+}
+
+float CollisionWorld::distance(Vec3 p, double t) const {
+  std::uint32_t index = 0;
+  const float f = nearest(p, t, index);
+  return f == f ? f : std::numeric_limits<float>::infinity();
+}
+
+Expected<std::optional<Hit>> CollisionWorld::closest(Vec3 p, double t) const {
+  if (auto e = detail::checkFinite(p, "p")) return *e;
+  if (auto e = detail::checkFinite(t, "t")) return *e;
+  std::uint32_t bestIndex = 0;
+  const float best = nearest(p, t, bestIndex);
+  if (!(best == best)) return std::optional<Hit>{};
   const Vec3 n = colliders_[bestIndex].shape->normal(p, t);
   Hit hit = makeHit(idAt(bestIndex), p, n, best, best < 0.0f, kUp);
   hit.point = p - hit.normal * best;

@@ -11,6 +11,7 @@
 #include "floptle/gravity/gravity_field.h"
 #include "floptle/gravity/mass.h"
 #include "floptle/gravity/scene_gravity.h"
+#include "floptle/gravity/surface_bake.h"
 #include "floptle/physics/scene_collision.h"
 #include "floptle/runtime/controller_descs.h"
 
@@ -153,6 +154,17 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
     auto sampler = std::make_shared<gravity::GravityField>(std::move(field.value()));
     sampler->setSurface(&sim.world());  // the world keeps its address when sim is moved
     sampler->setDensity(std::move(density.value()));
+    if (const auto& sdf = sampler->desc().sdf; sdf && sdf->bakedCell > 0.0f) {
+      BakeProgress progress;
+      if (options.progress)
+        progress = [&options](float f, std::string_view) {
+          options.progress(f, "baking the surface gravity");
+        };
+      auto baked = gravity::bakeSurfaceGravity(sim.world(), *sdf, 0.0, progress, options.cancel);
+      if (!baked)
+        return Error{"/settings/gravity/sdf/" + baked.error().where, baked.error().what};
+      sampler->setBakedSurface(std::move(baked).value());
+    }
     sim.setGravitySampler(std::move(sampler));
   }
 

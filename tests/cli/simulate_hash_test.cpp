@@ -51,12 +51,13 @@ TEST_F(SimulateHash, Primitives) {
 
 TEST_F(SimulateHash, GravityWithAWalkerRoundThePlanet) {
   // The walker heads round the planet, turns and jumps off its curved surface; the moon
-  // orbits; the ship (response 0) flies straight on.
+  // orbits; the ship (response 0) flies straight on; the wall runner runs up the swirling wall.
   const std::string inputs = write("inputs.json", R"([
     {"tick": 0, "node": "walker", "move": [0, 1]},
     {"tick": 120, "node": "walker", "move": [0.6, 0.8]},
-    {"tick": 180, "node": "walker", "jump": true}])");
-  EXPECT_EQ(hashOf("gravity.json", " --inputs '" + inputs + "'"), "d226c911f80af46a");
+    {"tick": 180, "node": "walker", "jump": true},
+    {"tick": 0, "node": "wall_runner", "move": [0, 1]}])");
+  EXPECT_EQ(hashOf("gravity.json", " --inputs '" + inputs + "'"), "63876d89e4ceac4c");
 }
 
 TEST_F(SimulateHash, Drift) {

@@ -136,6 +136,12 @@ constexpr ValueSpec kGravitySdfEpsilon[] = {
     required(positive("epsilon", 0, kBig, 0.05, "m",
                       "Half size of the tetrahedron the gradient is taken over")),
 };
+constexpr ValueSpec kGravitySdfBaked[] = {
+    required(positive("cell", 0, kBig, 0.25, "m",
+                      "Cell edge of the grid the surface's distance is baked on")),
+    number("blur", 0, 16, 1, "cells",
+           "Width (standard deviation) of the blur over the baked grid (0: none); smooths the pull over folds"),
+};
 constexpr std::string_view kBoxShape[] = {"box"};
 constexpr std::string_view kSphereShape[] = {"sphere"};
 constexpr std::string_view kRadial[] = {"in", "out"};
@@ -295,6 +301,7 @@ constexpr ComponentSpec kTables[] = {
     {"gravity_sdf", "gravity_sdf", kGravitySdf},
     {"gravity_density", "gravity_density", kGravityDensity},
     {"gravity_sdf_epsilon", "gravity_sdf_epsilon", kGravitySdfEpsilon},
+    {"gravity_sdf_baked", "gravity_sdf_baked", kGravitySdfBaked},
     {"gravity_box_region", "gravity_box_region", kGravityBoxRegion},
     {"gravity_sphere_region", "gravity_sphere_region", kGravitySphereRegion},
     {"gravity_point", "gravity_point", kGravityPoint},

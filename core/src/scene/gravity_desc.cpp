@@ -110,9 +110,18 @@ Expected<GravitySdfDesc> readSdf(const Json& item, const std::string& at) {
   if (!read) return read.error();
   if (item.contains("smoothing")) {
     const Json& smoothing = item["smoothing"];
-    if (smoothing.is_object() && smoothing.contains("baked"))
-      return Error{at + "/smoothing/baked",
-                   "baked smoothing is not supported by this build yet (use epsilon)"};
+    if (smoothing.is_object() && smoothing.contains("baked")) {
+      if (smoothing.size() != 1)
+        return Error{at + "/smoothing", "is either {\"baked\": {...}} or {\"epsilon\": e}"};
+      auto baked =
+          ComponentReader::open(smoothing["baked"], "gravity_sdf_baked", at + "/smoothing/baked");
+      if (!baked) return baked.error();
+      if (auto r = firstRefusal({baked->onlyKnownKeys(), baked->number("cell", sdf.bakedCell),
+                                 baked->number("blur", sdf.blur)});
+          !r)
+        return r.error();
+      return sdf;
+    }
     auto eps = ComponentReader::open(smoothing, "gravity_sdf_epsilon", at + "/smoothing");
     if (!eps) return eps.error();
     if (auto r = firstRefusal({eps->onlyKnownKeys(), eps->number("epsilon", sdf.epsilon)}); !r)

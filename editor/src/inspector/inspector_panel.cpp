@@ -19,6 +19,11 @@ InspectorPanel::InspectorPanel(EditorDocument& document, QWidget* parent)
   rebuild();
 }
 
+void InspectorPanel::setGravityHooks(GravityHooks hooks) {
+  gravityHooks_ = std::move(hooks);
+  scheduleRebuild();
+}
+
 void InspectorPanel::scheduleRebuild() {
   // Deferred: the edit that triggered this may come from one of the widgets about to go.
   if (rebuildPending_) return;
@@ -38,9 +43,10 @@ void InspectorPanel::rebuild() {
   auto* page = new QWidget;
   auto* layout = new QVBoxLayout(page);
   const QStringList selection = document_.selection();
-  InspectorContext context{document_, refreshers_};
+  InspectorContext context{document_, refreshers_, gravityHooks_};
   if (selection.isEmpty()) {
-    layout->addWidget(new QLabel(tr("Select a node to edit it.")));
+    layout->addWidget(new QLabel(tr("Select a node to edit it. The scene's settings:")));
+    layout->addWidget(makeGravitySection(context));
   } else if (selection.size() > 1) {
     // What several nodes share: transform, material, collider; each edit is one undo step
     // over all of them. Names, shapes and components stay per node.
@@ -66,6 +72,9 @@ void InspectorPanel::rebuild() {
     if (document_.valueAt(pointer + "/character"))
       layout->addWidget(makeCharacterSection(context, pointer));
     if (document_.valueAt(pointer + "/vehicle")) layout->addWidget(makeVehicleSection(context, pointer));
+    if (canReceiveGravity(document_, pointer))
+      layout->addWidget(makeGravityReceiverSection(context, pointer));
+    layout->addWidget(makeGravityEmitterSection(context, pointer));
     if (QWidget* others = makeOtherComponentsSection(context, pointer)) layout->addWidget(others);
   }
   layout->addStretch(1);

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "floptle/core/field/node_spec.h"
+#include "floptle/editor/inspector_panel.h"
 
 class QFormLayout;
 
@@ -22,6 +23,8 @@ using NodePointers = std::vector<std::string>;
 struct InspectorContext {
   EditorDocument& document;
   std::vector<std::function<void()>>& refreshers;
+  /// The viewport's side of the Gravity section (placement of new items, item selection).
+  const GravityHooks& gravity;
 };
 
 QWidget* makeNameSection(InspectorContext& context, const std::string& nodePointer);
@@ -36,6 +39,17 @@ QWidget* makeDriftSection(InspectorContext& context, const std::string& nodePoin
 /// The "character" and "vehicle" controller components (controller_section.cpp).
 QWidget* makeCharacterSection(InspectorContext& context, const std::string& nodePointer);
 QWidget* makeVehicleSection(InspectorContext& context, const std::string& nodePointer);
+/// The scene's gravity field (settings.gravity): tier toggles, each tier's values, the
+/// regions and sources listed, added and removed (gravity_section.cpp).
+QWidget* makeGravitySection(InspectorContext& context);
+/// A receiver's "gravity" {response, align_rate} on a character, vehicle or dynamic body, and
+/// an emitter's "gravity_source" {type, strength, r_outer} (gravity_node_sections.cpp); each
+/// checkable: checking adds the component, unchecking removes it.
+QWidget* makeGravityReceiverSection(InspectorContext& context, const std::string& nodePointer);
+QWidget* makeGravityEmitterSection(InspectorContext& context, const std::string& nodePointer);
+/// Whether the node can obey gravity as a receiver (a character, a vehicle, a dynamic body).
+bool canReceiveGravity(const EditorDocument& document, const std::string& nodePointer);
+
 /// Components without an inspector yet (character, vehicle, ...), shown as JSON.
 QWidget* makeOtherComponentsSection(InspectorContext& context, const std::string& nodePointer);
 

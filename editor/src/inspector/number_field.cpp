@@ -14,15 +14,19 @@ NumberFieldSpec numberFieldSpec(std::string_view table, std::string_view key, do
   const scene::ComponentSpec* component = scene::componentSpec(table);
   const scene::ValueSpec* row = component ? component->find(key) : nullptr;
   assert(row && "a field of a key the component table has no row for");
+  if (!row) return NumberFieldSpec{};
+  return numberFieldSpec(*row, step);
+}
+
+NumberFieldSpec numberFieldSpec(const scene::ValueSpec& row, double step) {
   NumberFieldSpec spec;
-  if (!row) return spec;
-  spec.min = row->min;
-  spec.max = row->max;
-  spec.minExclusive = row->minExclusive;
-  spec.maxExclusive = row->maxExclusive;
-  spec.unit = QString::fromUtf8(row->unit.data(), qsizetype(row->unit.size()));
-  spec.help = QString::fromUtf8(row->help.data(), qsizetype(row->help.size()));
-  spec.integer = row->kind == scene::ValueKind::Integer;
+  spec.min = row.min;
+  spec.max = row.max;
+  spec.minExclusive = row.minExclusive;
+  spec.maxExclusive = row.maxExclusive;
+  spec.unit = QString::fromUtf8(row.unit.data(), qsizetype(row.unit.size()));
+  spec.help = QString::fromUtf8(row.help.data(), qsizetype(row.help.size()));
+  spec.integer = row.kind == scene::ValueKind::Integer;
   spec.step = step;
   return spec;
 }

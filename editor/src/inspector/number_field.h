@@ -12,6 +12,10 @@
 
 #include "floptle/core/expected.h"
 
+namespace floptle::scene {
+struct ValueSpec;
+}
+
 namespace floptle::editor {
 
 class EditorDocument;
@@ -33,6 +37,8 @@ struct NumberFieldSpec {
 /// help, so the inspector refuses exactly what loading the scene refuses. `step` is the
 /// spin box's step in the row's unit.
 NumberFieldSpec numberFieldSpec(std::string_view table, std::string_view key, double step);
+/// The field of one row (a table's, or one the editor holds until core's table has it).
+NumberFieldSpec numberFieldSpec(const scene::ValueSpec& row, double step);
 
 class NumberField : public QDoubleSpinBox {
   Q_OBJECT

@@ -112,6 +112,18 @@ Vec3 PlaySession::up() const {
   return kUp;
 }
 
+std::optional<Vec3> PlaySession::playerGravity() const {
+  if (!simulation()) return std::nullopt;
+  const std::optional<Vec3> p = playerPosition();
+  if (!p) return std::nullopt;
+  return simulation()->gravityAt(*p, simulation()->time());
+}
+
+std::optional<Vec3> PlaySession::moveForward() const {
+  if (auto c = playerCharacter()) return simulation()->characters()[*c].state().forward;
+  return std::nullopt;
+}
+
 std::uint64_t PlaySession::contacts() const {
   if (sandbox()) return sandbox()->counters().contacts;
   if (!simulation()) return 0;

@@ -15,6 +15,7 @@
 #include "floptle/editor/play_plot.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/physics/simulation.h"
+#include "viewport/overlay_shapes.h"
 
 namespace floptle::editor {
 namespace {
@@ -27,33 +28,6 @@ const QString kOceanLayer = QStringLiteral("play/ocean");
 Transform lerpTransform(const Transform& a, const Transform& b, float t) {
   return {glm::mix(a.position, b.position, t), glm::normalize(glm::slerp(a.rotation, b.rotation, t)),
           a.scale + (b.scale - a.scale) * t};
-}
-
-// A circle of `segments` lines about `centre` in the plane spanned by unit vectors u, v.
-void addCircle(std::vector<OverlayLine>& out, Vec3 centre, Vec3 u, Vec3 v, float radius,
-               Vec4 color, int segments = 48, float fromAngle = 0.0f, float toAngle = kTwoPi) {
-  if (!(radius > 0.0f)) return;
-  Vec3 previous{};
-  for (int i = 0; i <= segments; ++i) {
-    const float a = fromAngle + (toAngle - fromAngle) * float(i) / float(segments);
-    const Vec3 p = centre + radius * (std::cos(a) * u + std::sin(a) * v);
-    if (i > 0) out.push_back({previous, p, color});
-    previous = p;
-  }
-}
-
-void addArrow(std::vector<OverlayLine>& out, Vec3 from, Vec3 to, Vec3 up, Vec4 color) {
-  out.push_back({from, to, color});
-  const Vec3 d = to - from;
-  const float len = glm::length(d);
-  if (len < 1e-4f) return;
-  const Vec3 dir = d / len;
-  Vec3 side = glm::cross(dir, up);
-  if (glm::length(side) < 1e-4f) side = glm::cross(dir, Vec3(1, 0, 0));
-  side = glm::normalize(side);
-  const float head = std::min(0.3f, 0.35f * len);
-  out.push_back({to, to - dir * head + side * head * 0.5f, color});
-  out.push_back({to, to - dir * head - side * head * 0.5f, color});
 }
 
 Vec3 xz(double x, double z, float y) { return Vec3(float(x), y, float(z)); }
@@ -80,6 +54,8 @@ void PlayMode::onTicked() {
                      .arg(session_.tick())
                      .arg(session_.stepMs(), 0, 'f', 3)
                      .arg(session_.contacts());
+  if (const std::optional<Vec3> g = session_.playerGravity())
+    text += tr("  |g| %1 m/s^2").arg(double(glm::length(*g)), 0, 'f', 2);
   if (const drift::Sandbox* sandbox = session_.sandbox()) {
     const drift::Snapshot s = sandbox->snapshot();
     text += tr("\nripples %1  placements %2  queued %3").arg(s.rippleCount)
@@ -172,8 +148,15 @@ void PlayMode::updateCamera() {
   const Vec3 up = session_.up();
   const float ease = 1.0f - std::exp(-3.0f * float(session_.fixedDt()));
   cameraUp_ = glm::normalize(glm::mix(cameraUp_, up, ease));
+  // Yaw 0 looks where move (0, -1) walks: against the character's move-frame forward, which
+  // the runtime carries along as up turns, so the view and W keep agreeing all the way round
+  // a planet (PlayMode::updateControls maps the keys into that frame). Without a character:
+  // -Z (or +X when up is near Z).
   Vec3 ref = std::abs(cameraUp_.z) < 0.9f ? Vec3(0, 0, -1) : Vec3(1, 0, 0);
-  const Vec3 forward0 = glm::normalize(ref - cameraUp_ * glm::dot(ref, cameraUp_));
+  if (const std::optional<Vec3> moveForward = session_.moveForward()) ref = -*moveForward;
+  Vec3 forward0 = ref - cameraUp_ * glm::dot(ref, cameraUp_);
+  if (glm::length(forward0) < 1e-4f) forward0 = glm::cross(cameraUp_, Vec3(1, 0, 0));
+  forward0 = glm::normalize(forward0);
   const Vec3 right0 = glm::normalize(glm::cross(forward0, cameraUp_));
   const Vec3 forward = float(std::cos(yaw_)) * forward0 + float(std::sin(yaw_)) * right0;
   const Vec3 back = -forward * float(std::cos(pitch_)) + cameraUp_ * float(std::sin(pitch_));
@@ -211,6 +194,10 @@ void PlayMode::drawPlayerOverlay() {
   // Grounded: the ground normal at the feet; else the wall normal if touching one.
   const physics::CharacterState& s = c.state();
   if (s.grounded) addArrow(lines, bottom - up * r, bottom - up * r + s.groundNormal, up, Vec4(0.3f, 1, 0.3f, 1));
+  // The player's up (cyan, 1.5 m) and g (magenta, 0.15 m per m/s^2) from the capsule's top.
+  addArrow(lines, top + up * r, top + up * (r + 1.5f), u, Vec4(0.3f, 0.95f, 1.0f, 1));
+  if (const std::optional<Vec3> g = session_.playerGravity(); g && glm::length(*g) > 1e-6f)
+    addArrow(lines, centre, centre + *g * 0.15f, u, Vec4(1.0f, 0.35f, 0.9f, 1));
   view->setOverlayLines(kPlayerLayer, std::move(lines), OverlayDepth::OnTop);
 }
 

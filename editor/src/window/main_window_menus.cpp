@@ -108,6 +108,7 @@ void MainWindow::createMenus() {
   runTime->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   viewport_->addAction(runTime);
   sceneTree_->addAction(runTime);
+  installGravityTools(view);
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 

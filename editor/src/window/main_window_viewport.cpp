@@ -10,6 +10,7 @@
 
 #include "floptle/core/field/field_program.h"
 #include "floptle/editor/derived_scene.h"
+#include "floptle/editor/gravity_tools.h"
 #include "floptle/editor/import_mesh_view.h"
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
@@ -125,6 +126,14 @@ void MainWindow::syncSelectionOverlay() {
     }
   }
   viewport_->setSelectionBounds(boxes);
+  if (count == 0 && gravityTools_) {
+    // A gravity region or source selected instead of nodes: the gizmo moves it.
+    if (const std::optional<GravityItem> item = gravityTools_->selectedItem()) {
+      viewport_->setGizmo(gizmoTool_ == GizmoMode::Translate ? gizmoTool_ : GizmoMode::Translate,
+                          item->centre);
+      return;
+    }
+  }
   viewport_->setGizmo(count > 0 ? gizmoTool_ : GizmoMode::None,
                       count > 0 ? pivot / float(count) : Vec3(0.0f));
 }
@@ -139,6 +148,14 @@ void MainWindow::setGizmoTool(GizmoMode mode) {
 }
 
 QString MainWindow::selectByRay(const Ray& ray, bool extend) {
+  // A gravity region's or source's centre under the click wins over what is behind it.
+  if (gravityTools_ && !extend) {
+    if (const std::optional<std::string> item = gravityTools_->pick(ray)) {
+      gravityTools_->select(*item);
+      return {};
+    }
+    gravityTools_->select({});
+  }
   // Fields (the field graph) and imported meshes (their triangles): the nearer wins.
   std::optional<PickHit> hit = picker_.pick(ray, viewport_->time());
   if (const auto* meshes = findChild<ImportedMeshView*>(QStringLiteral("importedMeshView"))) {

@@ -107,6 +107,7 @@ TEST(GravityField, TheVectorFormIsTheGlobalTierAndBadInputNamesWhere) {
 }  // namespace floptle::gravity
 
 #include "floptle/core/field/node_spec.h"
+#include "floptle/gravity/surface_bake.h"
 #include "floptle/physics/field_collider.h"
 
 namespace floptle::gravity {
@@ -148,14 +149,105 @@ TEST(GravityField, SurfaceGravityAboveAFlatFloorIsTheLinearFalloffAlongItsNormal
 TEST(GravityField, SurfaceGravityRefusesWhatItCannotRunByName) {
   auto baked = scene::readGravityField(
       Json::parse(
-          R"({"sdf": {"strength": 9.81, "range": 4, "smoothing": {"baked": {"cell": 0.25}}}})"),
+          R"({"sdf": {"strength": 9.81, "range": 4, "smoothing": {"baked": {"cell": 0}}}})"),
       "/settings/gravity");
   ASSERT_FALSE(baked);
-  EXPECT_EQ(baked.error().where, "/settings/gravity/sdf/smoothing/baked");
+  EXPECT_EQ(baked.error().where, "/settings/gravity/sdf/smoothing/baked/cell");
+  auto both = scene::readGravityField(
+      Json::parse(R"({"sdf": {"strength": 9.81, "range": 4,
+                              "smoothing": {"baked": {"cell": 0.5}, "epsilon": 0.1}}})"),
+      "/settings/gravity");
+  ASSERT_FALSE(both);
+  EXPECT_EQ(both.error().where, "/settings/gravity/sdf/smoothing");
   auto range = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81, "range": 0}})"),
                                        "/settings/gravity");
   ASSERT_FALSE(range);
   EXPECT_EQ(range.error().where, "/settings/gravity/sdf/range");
+}
+
+/// A world of one bounded floor: a box 24 m square, its top face y = 0.
+physics::CollisionWorld boxFloorWorld() {
+  field::FieldNode box = field::makeDefaultNode(field::NodeType::Box);
+  const int at = field::paramSlotOffset(box.type, "half_extents");
+  const float half[3] = {12.0f, 1.0f, 12.0f};
+  for (int i = 0; i < 3; ++i) box.params[std::size_t(at + i)] = half[i];
+  Transform placed;
+  placed.position = Vec3(0, -1, 0);
+  auto collider = physics::FieldCollider::make(box, placed);
+  EXPECT_TRUE(collider.ok());
+  physics::CollisionWorld world;
+  world.add(std::make_unique<physics::FieldCollider>(std::move(collider.value())), "floor");
+  world.refit(0.0);
+  return world;
+}
+
+TEST(GravityField, TheBakedAndBlurredFloorPullsAsTheLiveOne) {
+  // A blur of a plane is the same plane: over the floor's middle the baked pull is the closed
+  // form -strength (1 - d / R) along +Y, and nothing past R.
+  physics::CollisionWorld world = boxFloorWorld();
+  for (float blur : {0.0f, 2.0f}) {
+    scene::GravityFieldDesc desc = parsed(R"({"sdf": {"strength": 8, "range": 4,
+        "smoothing": {"baked": {"cell": 0.5, "blur": 0}}}})");
+    desc.sdf->blur = blur;
+    GravityField field(desc);
+    field.setSurface(&world);
+    auto baked = bakeSurfaceGravity(world, *desc.sdf, 0.0);
+    ASSERT_TRUE(baked) << baked.error().message();
+    ASSERT_NE(baked.value(), nullptr);
+    field.setBakedSurface(baked.value());
+    for (float d : {0.1f, 0.5f, 1.0f, 2.5f, 3.9f})
+      for (Vec3 at : {Vec3(0.0f), Vec3(3.3f, 0, -7.1f), Vec3(-5.6f, 0, 5.05f)})
+        expectNear(field.sample(at + Vec3(0, d, 0), 0.0), Vec3(0, -8.0f * (1.0f - d / 4.0f), 0),
+                   2e-3f);
+    expectNear(field.sample(Vec3(1, 4.1f, 2), 0.0), Vec3(0.0f), 0.0f);
+    expectNear(field.sample(Vec3(1, 9.0f, 2), 0.0), Vec3(0.0f), 0.0f);
+  }
+}
+
+TEST(GravityField, TheBlurRoundsTheInnerCornersPull) {
+  // Where a floor meets a wall, the raw distance's gradient flips from one face's normal to
+  // the other's on the corner's bisector; the blurred field turns through the diagonal.
+  physics::CollisionWorld world = boxFloorWorld();
+  field::FieldNode box = field::makeDefaultNode(field::NodeType::Box);
+  const int at = field::paramSlotOffset(box.type, "half_extents");
+  for (int i = 0; i < 3; ++i) box.params[std::size_t(at + i)] = Vec3(1, 5, 12)[i];
+  Transform placed;
+  placed.position = Vec3(9, 5, 0);  // its face x = 8
+  auto wall = physics::FieldCollider::make(box, placed);
+  ASSERT_TRUE(wall.ok());
+  world.add(std::make_unique<physics::FieldCollider>(std::move(wall.value())), "wall");
+  world.refit(0.0);
+  scene::GravityFieldDesc desc = parsed(R"({"sdf": {"strength": 8, "range": 4,
+      "smoothing": {"baked": {"cell": 0.25, "blur": 1}}}})");
+  GravityField field(desc);
+  auto baked = bakeSurfaceGravity(world, *desc.sdf, 0.0);
+  ASSERT_TRUE(baked) << baked.error().message();
+  field.setBakedSurface(baked.value());
+  // Across the bisector, from 0.1 m off the floor (0.9 m from the wall) to the mirror point,
+  // the pull turns from down (-Y) to into the wall (+X) one way, by small steps, through the
+  // diagonal on the bisector (the grid's cells, 0.25 m, bound how exactly).
+  float last = -1.0f;
+  for (int i = 0; i <= 32; ++i) {
+    const float s = -0.4f + 0.8f * float(i) / 32.0f;  // > 0: nearer the wall
+    const Vec3 g = field.sample(Vec3(8.0f - 0.5f + s, 0.5f + s, 0), 0.0);
+    ASSERT_GT(glm::length(g), 0.0f);
+    const float angle = std::atan2(g.x, -g.y);  // 0 = down, pi/2 = into the wall
+    EXPECT_NEAR(g.z, 0.0f, 1e-4f);
+    if (i > 0) {
+      EXPECT_GE(angle, last - 1e-3f) << "s = " << s;
+      EXPECT_LT(angle - last, 0.12f) << "s = " << s;
+    }
+    if (i == 16) EXPECT_NEAR(angle, 0.25f * kPi, 0.15f);
+    // A blur of 0.25 m rounds the corner about that far: a quarter metre off the bisector the pull is
+    // still turned from either face's normal (the unblurred grid's is not).
+    if (i == 6) EXPECT_GT(angle, 0.1f);
+    if (i == 26) EXPECT_LT(angle, 0.5f * kPi - 0.1f);
+    last = angle;
+  }
+  const Vec3 nearFloor = glm::normalize(field.sample(Vec3(7.1f, 0.1f, 0), 0.0));
+  const Vec3 nearWall = glm::normalize(field.sample(Vec3(7.9f, 0.9f, 0), 0.0));
+  expectNear(nearFloor, Vec3(0, -1, 0), 0.1f);
+  expectNear(nearWall, Vec3(1, 0, 0), 0.1f);
 }
 
 }  // namespace

@@ -7,13 +7,27 @@
 // on reads "mixed", and an edit goes to each of them as one undo step. Every change goes
 // through the document as an undo command; the panel only observes and dispatches.
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <QScrollArea>
 
+#include "floptle/core/math.h"
+
 namespace floptle::editor {
 
 class EditorDocument;
+
+/// What the Gravity section asks of the viewport (each may be empty: then new items go to the
+/// origin and items are not selectable from the panel).
+struct GravityHooks {
+  /// Where a new region or source is placed (m): the viewport's focus.
+  std::function<Vec3()> placement;
+  /// Selects a region or source by its JSON pointer (empty: none) in the viewport.
+  std::function<void(const std::string&)> select;
+  /// The selected region or source's pointer (empty: none).
+  std::function<std::string()> selected;
+};
 
 class InspectorPanel : public QScrollArea {
   Q_OBJECT
@@ -21,6 +35,9 @@ class InspectorPanel : public QScrollArea {
  public:
   /// Does not own `document`; the document must outlive the panel.
   explicit InspectorPanel(EditorDocument& document, QWidget* parent = nullptr);
+  /// With nothing selected the panel shows the scene's Gravity section; these connect it to
+  /// the viewport.
+  void setGravityHooks(GravityHooks hooks);
 
  public slots:
   /// Rebuilds the sections for the current selection (from the event loop, coalesced).
@@ -32,6 +49,7 @@ class InspectorPanel : public QScrollArea {
   void rebuild();
 
   EditorDocument& document_;
+  GravityHooks gravityHooks_;
   std::vector<std::function<void()>> refreshers_;
   bool rebuildPending_ = false;
 };

@@ -39,6 +39,7 @@ class MaterialsPanel;
 class InteractionMatrixPanel;
 class LogPanel;
 class PlayMode;
+class GravityTools;
 class RecoveryFile;
 class RecentFiles;
 struct GizmoDelta;
@@ -67,6 +68,9 @@ class MainWindow : public QMainWindow {
   QUndoGroup* undoGroup() const { return undoGroup_; }
   /// Play mode (Play menu, toolbar, HUD); see play_mode.h.
   PlayMode* playMode() const { return playMode_.get(); }
+  /// The gravity field's regions, sources and slice arrows in the viewport (View > Gravity
+  /// Arrows); see gravity_tools.h.
+  GravityTools* gravityTools() const { return gravityTools_; }
   /// Shows the document's field in the viewport again (after play showed its own).
   void refreshViewport();
   const ScenePicker& picker() const { return picker_; }
@@ -118,6 +122,8 @@ class MainWindow : public QMainWindow {
   void createDocks();
   void createMenus();
   void connectViewport();
+  /// Gravity tools, their View action and the inspector's gravity hooks (main_window_gravity.cpp).
+  void installGravityTools(QMenu* view);
   void restoreSettings();
   /// The first-run dock sizes (no saved layout): the viewport gets most of the window.
   void applyDefaultDockSizes();
@@ -148,6 +154,7 @@ class MainWindow : public QMainWindow {
   QUndoGroup* undoGroup_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QLabel* frameTimeLabel_ = nullptr;
+  GravityTools* gravityTools_ = nullptr;
   std::unique_ptr<RecoveryFile> recovery_;
   std::unique_ptr<RecentFiles> recent_;
   std::function<void()> playHandler_;

@@ -140,6 +140,12 @@ class PlaySession : public QObject {
   std::optional<Vec3> playerPositionInterpolated() const;
   /// The player's up (-): the character's own, else -g / |g| at the vehicle; +Y otherwise.
   Vec3 up() const;
+  /// The gravity field at the player's position now (m/s^2): what the field gives there,
+  /// before the body's response and easing; nullopt when there is no physics player.
+  std::optional<Vec3> playerGravity() const;
+  /// The player character's move-frame forward (unit, perpendicular to its up): the direction
+  /// move (0, 1) walks; nullopt without a character.
+  std::optional<Vec3> moveForward() const;
 
   /// Nodes the simulation moves, with their last two poses.
   const std::vector<MovedNode>& movedNodes() const { return moved_; }

@@ -9,11 +9,16 @@
 // past that distance. At a source's singular point (p on a point mass or on the rod) it
 // pulls nothing. Tier 2 (sdf): -strength normalize(grad f) clamp(1 - f / range, 0, 1) over the
 // surface the field is given (setSurface: the scene's collidable world), the gradient the
-// 4-tap tetrahedron difference of half size epsilon; nothing without a surface, where f is
-// past range, or where the gradient vanishes. Tier 3 (density, bodies as masses): a
+// tetrahedron difference of half size epsilon over a tetrahedron and its opposite (the 8
+// corners of a cube: symmetric, so a crease pulls along its bisector); inside a baked grid
+// of the surface (setBakedSurface, surface_bake.h), f is the grid's trilinear distance and
+// the gradient its central difference a cell wide. Nothing without a surface, where f is past
+// range, or where the gradient vanishes. Tier 3 (density, bodies as masses): a
 // DensityGravity set with setDensity. Absent tiers cost nothing.
 #include <memory>
 #include <vector>
+
+#include "floptle/core/brickmap/brick_map.h"
 
 #include "floptle/core/scene/gravity_desc.h"
 #include "floptle/gravity/density_gravity.h"
@@ -38,6 +43,13 @@ class GravityField final : public physics::GravitySampler {
   void beginTick(const physics::Simulation& simulation, double tStart) const override {
     if (density_) density_->beginTick(simulation, tStart);
   }
+  /// The baked, blurred surface the sdf tier reads inside its grid (outside it, the live
+  /// difference over setSurface's world); null = none.
+  void setBakedSurface(std::shared_ptr<const BrickMap> baked) {
+    bakedBounds_ = baked ? baked->gridBounds() : Aabb{};
+    baked_ = std::move(baked);
+  }
+  const BrickMap* bakedSurface() const { return baked_.get(); }
   /// The sdf tier alone at p (m/s^2).
   Vec3 surfacePull(Vec3 p, double t) const;
   const scene::GravityFieldDesc& desc() const { return desc_; }
@@ -60,6 +72,8 @@ class GravityField final : public physics::GravitySampler {
   std::vector<Box> boxes_;
   const physics::CollisionWorld* surface_ = nullptr;
   std::shared_ptr<DensityGravity> density_;
+  std::shared_ptr<const BrickMap> baked_;
+  Aabb bakedBounds_;  ///< where baked_ answers (its grid)
 };
 
 }  // namespace floptle::gravity

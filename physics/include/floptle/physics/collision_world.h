@@ -155,6 +155,9 @@ class CollisionWorld {
   /// Nearest surface of the union of colliders: signed distance, surface point p - f*n and
   /// normal. nullopt only when the world has no collidable collider.
   Expected<std::optional<Hit>> closest(Vec3 p, double t) const;
+  /// The signed distance alone (m) of closest's surface: no normal, no checks. +infinity when
+  /// the world has no collidable collider; p and t must be finite.
+  float distance(Vec3 p, double t) const;
   /// Deepest collider a sphere overlaps (f(c) < r): penetration r - f(c), normal n(c),
   /// point c - r*n.
   Expected<std::optional<Hit>> sphereOverlap(Vec3 centre, float radius, double t) const;
@@ -190,6 +193,8 @@ class CollisionWorld {
                      bool inside, Vec3 fallbackNormal, float toi = 0.0f);
 
  private:
+  /// The nearest collidable collider's signed distance at p and its slot; NaN when none.
+  float nearest(Vec3 p, double t, std::uint32_t& bestIndex) const;
   /// One slot. A free slot has no shape, is not collidable and has an empty box.
   struct Collider {
     std::unique_ptr<CollisionShape> shape;

@@ -45,11 +45,19 @@ struct GravitySource {
 };
 
 /// Tier 2, SDF-surface gravity: g = -strength normalize(grad f) clamp(1 - f / range, 0, 1) over
-/// the scene's collidable field f, the gradient a tetrahedron difference of half size epsilon.
+/// the scene's collidable field f. The gradient is either a tetrahedron difference of half size
+/// epsilon of the live field ("smoothing": {"epsilon": e}) or the analytic gradient of a
+/// trilinear grid of the field baked at the start and blurred ("smoothing": {"baked": {"cell":
+/// h, "blur": b}}), which low-pass filters folds and is the cheaper sample.
 struct GravitySdfDesc {
   float strength = 9.81f;  ///< (m/s^2)
   float range = 5.0f;      ///< (m), > 0
   float epsilon = 0.05f;   ///< (m), > 0: wider smooths the pull over nearby folds
+  /// Baked smoothing: the grid's cell edge (m); 0 = not baked (the epsilon difference).
+  float bakedCell = 0.0f;
+  /// Baked smoothing: the blur's width in cells (the grid averaged over the corners of a cube
+  /// of this half size: a standard deviation of blur cells along each axis); 0 = none.
+  float blur = 0.0f;
   float ema = 0.0f;  ///< a body's gravity eases towards the sample at this rate (1/s); 0 = at once
 };
 
@@ -82,8 +90,6 @@ struct GravityFieldDesc {
 };
 
 /// Reads "settings/gravity" in either form; errors name the JSON pointer under `pointer`.
-/// What this build cannot run yet (the sdf tier's "baked" smoothing) is refused by name, never
-/// ignored.
 Expected<GravityFieldDesc> readGravityField(const nlohmann::ordered_json& gravity,
                                             const std::string& pointer);
 

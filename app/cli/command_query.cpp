@@ -45,8 +45,14 @@ int runQuery(Args args) {
     std::fprintf(stderr, "floptle query: %s\n", gravityField.error().message().c_str());
     return 1;
   }
+  auto density = gravity::sceneDensityGravity(model.value(), gravityField.value(), world.value());
+  if (!density) {
+    std::fprintf(stderr, "floptle query: %s\n", density.error().message().c_str());
+    return 1;
+  }
   gravity::GravityField field(std::move(gravityField.value()));
   field.setSurface(&world.value());
+  field.setDensity(std::move(density.value()));
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // empty line

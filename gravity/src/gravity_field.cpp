@@ -99,6 +99,7 @@ Vec3 GravityField::sample(Vec3 p, double t) const {
   for (const scene::GravitySphereRegion& r : desc_.spheres) g += sphereRegion(r, p);
   for (const GravitySource& s : desc_.sources) g += source(s, desc_.G, p);
   if (desc_.sdf) g += surfacePull(p, t);
+  if (density_) g += density_->sample(p);
   return isFinite(g) ? g : Vec3(0.0f);
 }
 

@@ -112,6 +112,7 @@ void Simulation::step() {
 }
 
 void Simulation::sampleGravity(double tStart) {
+  if (gravity_) gravity_->beginTick(*this, tStart);
   // Eased fields (an EMA rate) move each body's vector 1 - exp(-rate dt) of the way a tick.
   const float dt = static_cast<float>(settings_.fixedDt);
   const float rate = gravity_ ? gravity_->easingRate() : 0.0f;

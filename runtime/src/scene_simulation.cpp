@@ -9,6 +9,7 @@
 #include "floptle/core/scene/component_values.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/gravity/gravity_field.h"
+#include "floptle/gravity/mass.h"
 #include "floptle/gravity/scene_gravity.h"
 #include "floptle/gravity/surface_bake.h"
 #include "floptle/physics/scene_collision.h"
@@ -148,8 +149,11 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   if (!gravity::isUniform(sc)) {
     auto field = gravity::sceneGravityField(sc);
     if (!field) return field.error();
+    auto density = gravity::sceneDensityGravity(sc, field.value(), sim.world());
+    if (!density) return density.error();
     auto sampler = std::make_shared<gravity::GravityField>(std::move(field.value()));
     sampler->setSurface(&sim.world());  // the world keeps its address when sim is moved
+    sampler->setDensity(std::move(density.value()));
     if (const auto& sdf = sampler->desc().sdf; sdf && sdf->bakedCell > 0.0f) {
       BakeProgress progress;
       if (options.progress)
@@ -194,7 +198,7 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
     d.rotation = glm::normalize(node.world.rotation * placed->axis);
     d.position = node.world.applyToPoint(placed->centreLocal);
     const scene::Material& mat = materialOf(sc, node);
-    d.mass = mat.density * d.shape.volume();
+    d.mass = gravity::massOf(mat.density, d.shape.volume());
     d.friction = mat.friction;
     d.restitution = mat.restitution;
     d.gravityResponse = receiver->response;
@@ -218,7 +222,7 @@ void applyTuning(const scene::Scene& sc, physics::Simulation& sim) {
     desc.friction = mat.friction;
     desc.restitution = mat.restitution;
     if (desc.motion == physics::BodyMotion::Dynamic) {
-      const float mass = mat.density * desc.shape.volume();
+      const float mass = gravity::massOf(mat.density, desc.shape.volume());
       if (mass > 0.0f && std::isfinite(mass) && mass != desc.mass) {
         desc.mass = mass;
         sim.bodies().refreshMass(i);

@@ -108,6 +108,21 @@ constexpr ValueSpec kGravityField[] = {
              "Game-feel gravitational constant of the Newtonian sources"),
     vector("global", ValueKind::Vec3, -kBig, kBig, {}, "m/s^2",
            "Constant gravity everywhere (absent: none)"),
+    flag("bodies_attract", false,
+         "Dynamic bodies pull each other as point masses (Barnes-Hut tree)"),
+    positive("theta", 0, 1, 0.5, "-", "Barnes-Hut opening angle: smaller is more exact and slower"),
+};
+constexpr ValueSpec kGravityDensity[] = {
+    required(positive("cell", 0, kBig, 1, "m", "Spacing of the density and potential grid")),
+    {"cadence",
+     ValueKind::Integer,
+     1,
+     1e6,
+     false,
+     false,
+     {10},
+     "ticks",
+     "Re-solved every this many ticks while the matter changes"},
 };
 constexpr ValueSpec kGravitySdf[] = {
     required(number("strength", 0, kBig, 9.81, "m/s^2",
@@ -284,6 +299,7 @@ constexpr ComponentSpec kTables[] = {
     {"settings", "settings", kSettings},
     {"gravity_field", "gravity_field", kGravityField},
     {"gravity_sdf", "gravity_sdf", kGravitySdf},
+    {"gravity_density", "gravity_density", kGravityDensity},
     {"gravity_sdf_epsilon", "gravity_sdf_epsilon", kGravitySdfEpsilon},
     {"gravity_sdf_baked", "gravity_sdf_baked", kGravitySdfBaked},
     {"gravity_box_region", "gravity_box_region", kGravityBoxRegion},

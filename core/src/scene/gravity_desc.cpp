@@ -130,6 +130,53 @@ Expected<GravitySdfDesc> readSdf(const Json& item, const std::string& at) {
   return sdf;
 }
 
+/// One corner of "bounds": three finite numbers.
+Expected<Vec3> corner(const Json& item, const std::string& at) {
+  if (!item.is_array() || item.size() != 3) return Error{at, "must be a point [x, y, z] (m)"};
+  Vec3 v(0.0f);
+  for (int i = 0; i < 3; ++i) {
+    if (!item[std::size_t(i)].is_number() || !std::isfinite(item[std::size_t(i)].get<double>()) ||
+        std::abs(item[std::size_t(i)].get<double>()) > 1e6)
+      return Error{at + "/" + std::to_string(i), "must be a finite number in [-1e6, 1e6] (m)"};
+    v[i] = item[std::size_t(i)].get<float>();
+  }
+  return v;
+}
+
+Expected<GravityDensityDesc> readDensity(const Json& item, const std::string& at) {
+  auto in = ComponentReader::open(item, "gravity_density", at);
+  if (!in) return in.error();
+  for (auto it = item.begin(); it != item.end(); ++it) {
+    if (it.key() == "bodies_attract" || it.key() == "theta")
+      return Error{at + "/" + it.key(),
+                   "belongs to the gravity object itself (bodies attract with or without the "
+                   "density grid)"};
+    if (it.key() != "cell" && it.key() != "cadence" && it.key() != "bounds")
+      return Error{at + "/" + it.key(), "is not a key of density gravity (cell, cadence, bounds)"};
+  }
+  GravityDensityDesc density;
+  std::int64_t cadence = density.cadence;
+  if (auto r = firstRefusal({in->number("cell", density.cell), in->integer("cadence", cadence)});
+      !r)
+    return r.error();
+  density.cadence = int(cadence);
+  if (item.contains("bounds")) {
+    const Json& bounds = item["bounds"];
+    const std::string where = at + "/bounds";
+    if (!bounds.is_array() || bounds.size() != 2)
+      return Error{where, "must be [[min x, y, z], [max x, y, z]] (m)"};
+    auto lo = corner(bounds[0], where + "/0");
+    if (!lo) return lo.error();
+    auto hi = corner(bounds[1], where + "/1");
+    if (!hi) return hi.error();
+    for (int i = 0; i < 3; ++i)
+      if (!((*hi)[i] > (*lo)[i]))
+        return Error{where, "each coordinate of the min corner must be below the max corner's"};
+    density.bounds = Aabb{*lo, *hi};
+  }
+  return density;
+}
+
 }  // namespace
 
 Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::string& pointer) {
@@ -145,11 +192,13 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
     desc.global = g;
     return desc;
   }
-  if (gravity.is_object() && gravity.contains("density"))
-    return Error{pointer + "/density", "this gravity tier is not supported by this build yet"};
   auto in = ComponentReader::open(gravity, "gravity_field", pointer);
   if (!in) return in.error();
-  if (auto r = in->number("G", desc.G); !r) return r.error();
+  if (auto r =
+          firstRefusal({in->number("G", desc.G), in->boolean("bodies_attract", desc.bodiesAttract),
+                        in->number("theta", desc.theta)});
+      !r)
+    return r.error();
   if (in->has("global")) {
     Vec3 g(0.0f);
     if (auto r = in->vec3("global", g); !r) return r.error();
@@ -159,6 +208,11 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
     auto sdf = readSdf(gravity["sdf"], pointer + "/sdf");
     if (!sdf) return sdf.error();
     desc.sdf = sdf.value();
+  }
+  if (gravity.contains("density")) {
+    auto density = readDensity(gravity["density"], pointer + "/density");
+    if (!density) return density.error();
+    desc.density = density.value();
   }
   for (const char* list : {"regions", "sources"}) {
     if (!gravity.contains(list)) continue;
@@ -174,9 +228,11 @@ Expected<GravityFieldDesc> readGravityField(const Json& gravity, const std::stri
   }
   for (auto it = gravity.begin(); it != gravity.end(); ++it) {
     const std::string& key = it.key();
-    if (key != "G" && key != "global" && key != "regions" && key != "sources" && key != "sdf")
+    if (key != "G" && key != "global" && key != "regions" && key != "sources" && key != "sdf" &&
+        key != "density" && key != "bodies_attract" && key != "theta")
       return Error{pointer + "/" + key,
-                   "is not a key of the gravity field (G, global, regions, sources, sdf)"};
+                   "is not a key of the gravity field (G, global, regions, sources, sdf, "
+                   "density, bodies_attract, theta)"};
   }
   return desc;
 }

@@ -159,10 +159,6 @@ TEST(GravityField, SurfaceGravityRefusesWhatItCannotRunByName) {
       "/settings/gravity");
   ASSERT_FALSE(both);
   EXPECT_EQ(both.error().where, "/settings/gravity/sdf/smoothing");
-  auto density =
-      scene::readGravityField(Json::parse(R"({"density": {"cell": 1}})"), "/settings/gravity");
-  ASSERT_FALSE(density);
-  EXPECT_EQ(density.error().where, "/settings/gravity/density");
   auto range = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81, "range": 0}})"),
                                        "/settings/gravity");
   ASSERT_FALSE(range);

@@ -13,13 +13,15 @@
 // corners of a cube: symmetric, so a crease pulls along its bisector); inside a baked grid
 // of the surface (setBakedSurface, surface_bake.h), f is the grid's trilinear distance and
 // the gradient its central difference a cell wide. Nothing without a surface, where f is past
-// range, or where the gradient vanishes. Absent tiers cost nothing.
+// range, or where the gradient vanishes. Tier 3 (density, bodies as masses): a
+// DensityGravity set with setDensity. Absent tiers cost nothing.
 #include <memory>
 #include <vector>
 
 #include "floptle/core/brickmap/brick_map.h"
 
 #include "floptle/core/scene/gravity_desc.h"
+#include "floptle/gravity/density_gravity.h"
 #include "floptle/physics/collision_world.h"
 #include "floptle/physics/gravity_sampler.h"
 
@@ -34,6 +36,13 @@ class GravityField final : public physics::GravitySampler {
   /// The surface the sdf tier pulls onto (does not own it; it must outlive the field or be
   /// replaced). Without one the sdf tier contributes nothing.
   void setSurface(const physics::CollisionWorld* world) { surface_ = world; }
+  /// Tier 3 (null: none). Owned with whoever else holds it; its cache follows the simulation
+  /// through beginTick.
+  void setDensity(std::shared_ptr<DensityGravity> density) { density_ = std::move(density); }
+  const DensityGravity* density() const { return density_.get(); }
+  void beginTick(const physics::Simulation& simulation, double tStart) const override {
+    if (density_) density_->beginTick(simulation, tStart);
+  }
   /// The baked, blurred surface the sdf tier reads inside its grid (outside it, the live
   /// difference over setSurface's world); null = none.
   void setBakedSurface(std::shared_ptr<const BrickMap> baked) {
@@ -62,6 +71,7 @@ class GravityField final : public physics::GravitySampler {
   scene::GravityFieldDesc desc_;
   std::vector<Box> boxes_;
   const physics::CollisionWorld* surface_ = nullptr;
+  std::shared_ptr<DensityGravity> density_;
   std::shared_ptr<const BrickMap> baked_;
   Aabb bakedBounds_;  ///< where baked_ answers (its grid)
 };

@@ -6,6 +6,8 @@
 
 namespace floptle::physics {
 
+class Simulation;
+
 class GravitySampler {
  public:
   virtual ~GravitySampler() = default;
@@ -14,6 +16,12 @@ class GravitySampler {
   /// Rate a body's gravity eases towards each new sample (1/s): an exponential moving
   /// average, 1 - exp(-rate dt) of the difference a tick; 0 takes each sample at once.
   virtual float easingRate() const { return 0.0f; }
+  /// Called by the sampleGravity stage at the start of each tick, before its samples: a field
+  /// that follows the simulation's state (density-field gravity, bodies as masses) updates
+  /// its cache here. That cache is the sampler's own mutable state behind this const
+  /// interface, a function of the simulation's tick and state alone (so lockstep runs and
+  /// save / restore stay bit-identical); it never runs alongside sample().
+  virtual void beginTick(const Simulation& /*simulation*/, double /*tStart*/) const {}
 };
 
 }  // namespace floptle::physics

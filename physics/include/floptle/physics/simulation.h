@@ -4,7 +4,8 @@
 // One tick, as named stages, in ARCHITECTURE.md's data flow order:
 //
 //   applyInputs(tick)         tick-addressed controls
-//   sampleGravity(t_start)    each character and body's own gravity vector (GravitySampler)
+//   sampleGravity(t_start)    the sampler's beginTick, then each character and body's own
+//                             gravity vector (GravitySampler)
 //   refitWorld(t_end)         the broadphase boxes of the fields that change with time
 //   stepCharacters            controllers: move-and-slide in each character's own up
 //   applyVehicleForces        controllers: wheels, suspension, tyres on the chassis bodies

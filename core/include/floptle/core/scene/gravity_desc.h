@@ -1,6 +1,7 @@
 #pragma once
 // The scene's gravity field as authored ("settings": {"gravity": {...}}, seed 001): the sum of
-// opt-in tiers. Tier 0: a constant vector and regions; tier 1: analytic sources. gravity/'s
+// opt-in tiers. Tier 0: a constant vector and regions; tier 1: analytic sources; tier 2: the
+// surface pull; tier 3: the density field and bodies as masses. gravity/'s
 // GravityField turns it into the field bodies sample. The vector form "gravity": [x, y, z]
 // means {"global": [x, y, z]}. Values and ranges: core's component table (gravity_* rows).
 #include <optional>
@@ -60,6 +61,18 @@ struct GravitySdfDesc {
   float ema = 0.0f;  ///< a body's gravity eases towards the sample at this rate (1/s); 0 = at once
 };
 
+/// Tier 3, density-field gravity: rho(p) = each collidable node's material density x its
+/// occupancy (f < 0) on a grid of nodes spaced `cell` over `bounds`; the isolated (free-space)
+/// solution of del^2 Phi = 4 pi G rho; g = -grad Phi, trilinear inside the grid and the
+/// multipole expansion of the grid's mass beyond it.
+struct GravityDensityDesc {
+  float cell = 1.0f;  ///< grid spacing (m), > 0
+  /// Re-solved every this many ticks while the matter changes (ticks), >= 1.
+  int cadence = 10;
+  /// The grid's box (m); absent: the collidable field's bounds, padded.
+  std::optional<Aabb> bounds;
+};
+
 struct GravityFieldDesc {
   /// Game-feel gravitational constant of the Newtonian sources (m^3/(kg s^2)).
   float G = 1.0f;
@@ -69,10 +82,14 @@ struct GravityFieldDesc {
   std::vector<GravitySphereRegion> spheres;
   std::vector<GravitySource> sources;
   std::optional<GravitySdfDesc> sdf;
+  std::optional<GravityDensityDesc> density;
+  /// Dynamic bodies pull each other as point masses of their m = rho V, through a Barnes-Hut
+  /// tree with opening angle theta (-), in (0, 1].
+  bool bodiesAttract = false;
+  float theta = 0.5f;
 };
 
 /// Reads "settings/gravity" in either form; errors name the JSON pointer under `pointer`.
-/// What this build cannot run yet (the "density" tier) is refused by name, never ignored.
 Expected<GravityFieldDesc> readGravityField(const nlohmann::ordered_json& gravity,
                                             const std::string& pointer);
 

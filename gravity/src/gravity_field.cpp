@@ -39,19 +39,19 @@ Vec3 GravityField::source(const GravitySource& s, float G, Vec3 p) {
   } else {
     d = p - s.center;
   }
-  // Squared distances throughout: the rod needs no root, the others one inverse root.
+  // The cut-off on squared distances; the rod needs no root.
   const float r2 = glm::dot(d, d);
   if (!(r2 > 0.0f) || (s.rOuter > 0.0f && r2 >= s.rOuter * s.rOuter)) return Vec3(0.0f);
-  if (s.type == GravitySource::Type::Line) return (-2.0f * G * s.mass / r2) * d;
-  const float invR = 1.0f / std::sqrt(r2);
+  if (s.type == GravitySource::Type::Line) return -2.0f * G * s.mass * d / r2;
+  const float r = std::sqrt(r2);
   switch (s.type) {
     case GravitySource::Type::Point:
-      return (-G * s.mass * invR * invR * invR) * d;
+      return -G * s.mass * d / (r * r * r);
     case GravitySource::Type::Sphere:
-      if (r2 < s.radius * s.radius) return (-G * s.mass / (s.radius * s.radius * s.radius)) * d;
-      return (-G * s.mass * invR * invR * invR) * d;
+      if (r < s.radius) return -G * s.mass * d / (s.radius * s.radius * s.radius);
+      return -G * s.mass * d / (r * r * r);
     case GravitySource::Type::Planet:
-      return (-s.strength * invR) * d;
+      return -s.strength * (d / r);
     case GravitySource::Type::Line:
       break;
   }

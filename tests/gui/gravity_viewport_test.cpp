@@ -74,6 +74,8 @@ TEST_F(PlayWindowTest, GizmoDragOfASourceMovesItsCentreInOneUndoStep) {
 
 TEST_F(PlayWindowTest, SliceArrowsPointWhereThePlanetPulls) {
   openScene(gravityScenePath());
+  // The planet's pull alone: without the scene's surface tier, which adds to it near the rock.
+  ASSERT_TRUE(window().document().removeValue("/settings/gravity/sdf"));
   GravityTools& tools = *window().gravityTools();
   QAction* arrows = window().action("actionGravityArrows");
   ASSERT_NE(arrows, nullptr);
@@ -95,6 +97,8 @@ TEST_F(PlayWindowTest, SliceArrowsPointWhereThePlanetPulls) {
 
 TEST_F(PlayWindowTest, HudShowsTheFieldsMagnitudeAtThePlayerAndDrawsUpAndG) {
   openScene(gravityScenePath());
+  // The planet's pull alone (the surface tier would add its own near the rock).
+  ASSERT_TRUE(window().document().removeValue("/settings/gravity/sdf"));
   playPaused();
   for (int i = 0; i < 10; ++i) play().step();
   const QString hud = play().hudText();
@@ -106,6 +110,9 @@ TEST_F(PlayWindowTest, HudShowsTheFieldsMagnitudeAtThePlayerAndDrawsUpAndG) {
   const Vec3 g = window().gravityTools()->sample(*player);
   EXPECT_NEAR(shown, double(glm::length(g)), 0.005);
   EXPECT_NEAR(shown, double(kPlanetStrength), 0.005);
+  EXPECT_NEAR(shown,
+              double(glm::length(session().simulation()->gravityAt(*player, session().simulation()->time()))),
+              0.005);
   EXPECT_GT(window().viewport()->overlayLineCount("play/player"), 0u);
 }
 

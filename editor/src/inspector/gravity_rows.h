@@ -1,9 +1,7 @@
 #pragma once
-// Value rows of the gravity keys core's component table does not have yet: the tier-3
-// "density" object ({"cell", "cadence", "bounds", "bodies_attract", "theta"}) and the sdf
-// tier's "baked" smoothing ({"cell", "blur"}). Same shape as the table's rows, so the
-// inspector reads them the same way; once core's table has rows of these names
-// (gravity_density, gravity_sdf_baked), gravityRows() returns those instead.
+// The value rows of a gravity table of core's component table (gravity_field, gravity_sdf,
+// gravity_sdf_epsilon, gravity_sdf_baked, gravity_density, the regions' and sources' tables),
+// as the Gravity section lays them out.
 #include <span>
 #include <string_view>
 
@@ -11,8 +9,7 @@
 
 namespace floptle::editor {
 
-/// The rows of gravity table `table`: core's when it has one of that name, else the editor's
-/// own for "gravity_density" and "gravity_sdf_baked"; empty otherwise.
+/// The rows of table `table`; empty when core has no table of that name.
 std::span<const scene::ValueSpec> gravityRows(std::string_view table);
 
 }  // namespace floptle::editor

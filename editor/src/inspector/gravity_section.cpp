@@ -191,7 +191,7 @@ void addSdfRows(InspectorContext& context, QGroupBox* box, QLabel* refusal) {
                   "of the blurred baked distance field (baked)"));
   QObject::connect(mode, &QComboBox::activated, mode, [&document, mode, refusal, baked](int index) {
     const Json value =
-        index == 1 ? Json{{"baked", {{"cell", 0.25}, {"blur", 0.5}}}} : Json{{"epsilon", 0.05}};
+        index == 1 ? Json{{"baked", {{"cell", 0.5}, {"blur", 1}}}} : Json{{"epsilon", 0.05}};
     const Expected<void> written = setGravityValue(document, {"sdf", "smoothing"}, value);
     if (!written) {
       mode->setCurrentIndex(baked ? 1 : 0);

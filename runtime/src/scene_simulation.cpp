@@ -161,8 +161,7 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
           options.progress(f, "baking the surface gravity");
         };
       auto baked = gravity::bakeSurfaceGravity(sim.world(), *sdf, 0.0, progress, options.cancel);
-      if (!baked)
-        return Error{"/settings/gravity/sdf/" + baked.error().where, baked.error().what};
+      if (!baked) return Error{"/settings/gravity/sdf/" + baked.error().where, baked.error().what};
       sampler->setBakedSurface(std::move(baked).value());
     }
     sim.setGravitySampler(std::move(sampler));

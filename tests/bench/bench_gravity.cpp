@@ -1,7 +1,7 @@
 // Gravity field sampling, one body's sample at a time, single thread (targets:
-// tier 0 and each tier-1 source <= 20 ns a sample; tier 2 on the baked field <= 150 ns). Each benchmark is a field of one term
-// (BM_Sample/0, labelled global, is the constant alone) sampled at 4096 pre-generated points spread
-// over a 100 m cube, every answer consumed. Run:
+// tier 0 and each tier-1 source <= 20 ns a sample; tier 2 on the baked field <= 150 ns). Each
+// benchmark is a field of one term (BM_Sample/0, labelled global, is the constant alone) sampled at
+// 4096 pre-generated points spread over a 100 m cube, every answer consumed. Run:
 //   build/tests/bench_gravity --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
 
@@ -81,11 +81,13 @@ BENCHMARK(BM_Sample)->DenseRange(0, 6);
 /// 0.5 m, blur 1), /1/x the live 8-tap difference (epsilon 0.1 m); /x/0 points scattered over
 /// the shell (every sample a cache miss), /x/1 the path of one walking body.
 void BM_SurfaceSample(benchmark::State& state) {
-  floptle::field::FieldNode sphere = floptle::field::makeDefaultNode(floptle::field::NodeType::Sphere);
+  floptle::field::FieldNode sphere =
+      floptle::field::makeDefaultNode(floptle::field::NodeType::Sphere);
   sphere.params[std::size_t(floptle::field::paramSlotOffset(sphere.type, "radius"))] = 20.0f;
   auto collider = floptle::physics::FieldCollider::make(sphere, floptle::Transform{});
   floptle::physics::CollisionWorld world;
-  world.add(std::make_unique<floptle::physics::FieldCollider>(std::move(collider.value())), "planet");
+  world.add(std::make_unique<floptle::physics::FieldCollider>(std::move(collider.value())),
+            "planet");
   world.refit(0.0);
   const bool baked = state.range(0) == 0;
   GravityFieldDesc desc;
@@ -96,7 +98,8 @@ void BM_SurfaceSample(benchmark::State& state) {
   desc.sdf->blur = 1.0f;
   floptle::gravity::GravityField field(desc);
   field.setSurface(&world);
-  if (baked) field.setBakedSurface(floptle::gravity::bakeSurfaceGravity(world, *desc.sdf, 0.0).value());
+  if (baked)
+    field.setBakedSurface(floptle::gravity::bakeSurfaceGravity(world, *desc.sdf, 0.0).value());
   std::mt19937 rng(11);
   std::normal_distribution<float> n(0.0f, 1.0f);
   std::uniform_real_distribution<float> h(0.0f, 3.0f);

@@ -111,7 +111,8 @@ TEST_F(PlayWindowTest, HudShowsTheFieldsMagnitudeAtThePlayerAndDrawsUpAndG) {
   EXPECT_NEAR(shown, double(glm::length(g)), 0.005);
   EXPECT_NEAR(shown, double(kPlanetStrength), 0.005);
   EXPECT_NEAR(shown,
-              double(glm::length(session().simulation()->gravityAt(*player, session().simulation()->time()))),
+              double(glm::length(
+                  session().simulation()->gravityAt(*player, session().simulation()->time()))),
               0.005);
   EXPECT_GT(window().viewport()->overlayLineCount("play/player"), 0u);
 }

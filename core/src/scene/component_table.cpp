@@ -140,7 +140,8 @@ constexpr ValueSpec kGravitySdfBaked[] = {
     required(positive("cell", 0, kBig, 0.25, "m",
                       "Cell edge of the grid the surface's distance is baked on")),
     number("blur", 0, 16, 1, "cells",
-           "Width (standard deviation) of the blur over the baked grid (0: none); smooths the pull over folds"),
+           "Width (standard deviation) of the blur over the baked grid (0: none); smooths the pull "
+           "over folds"),
 };
 constexpr std::string_view kBoxShape[] = {"box"};
 constexpr std::string_view kSphereShape[] = {"sphere"};

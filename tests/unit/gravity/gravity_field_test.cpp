@@ -153,10 +153,9 @@ TEST(GravityField, SurfaceGravityRefusesWhatItCannotRunByName) {
       "/settings/gravity");
   ASSERT_FALSE(baked);
   EXPECT_EQ(baked.error().where, "/settings/gravity/sdf/smoothing/baked/cell");
-  auto both = scene::readGravityField(
-      Json::parse(R"({"sdf": {"strength": 9.81, "range": 4,
+  auto both = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81, "range": 4,
                               "smoothing": {"baked": {"cell": 0.5}, "epsilon": 0.1}}})"),
-      "/settings/gravity");
+                                      "/settings/gravity");
   ASSERT_FALSE(both);
   EXPECT_EQ(both.error().where, "/settings/gravity/sdf/smoothing");
   auto range = scene::readGravityField(Json::parse(R"({"sdf": {"strength": 9.81, "range": 0}})"),
@@ -238,8 +237,8 @@ TEST(GravityField, TheBlurRoundsTheInnerCornersPull) {
       EXPECT_LT(angle - last, 0.12f) << "s = " << s;
     }
     if (i == 16) EXPECT_NEAR(angle, 0.25f * kPi, 0.15f);
-    // A blur of 0.25 m rounds the corner about that far: a quarter metre off the bisector the pull is
-    // still turned from either face's normal (the unblurred grid's is not).
+    // A blur of 0.25 m rounds the corner about that far: a quarter metre off the bisector the pull
+    // is still turned from either face's normal (the unblurred grid's is not).
     if (i == 6) EXPECT_GT(angle, 0.1f);
     if (i == 26) EXPECT_LT(angle, 0.5f * kPi - 0.1f);
     last = angle;

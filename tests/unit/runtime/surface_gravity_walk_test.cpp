@@ -69,8 +69,7 @@ TEST(SurfaceGravityWalk, FromTheFloorThroughTheInnerCornerAndUpTheWallWithEpsilo
 }
 
 TEST(SurfaceGravityWalk, FromTheFloorThroughTheInnerCornerAndUpTheWallOnTheBakedField) {
-  SceneRuntime rt =
-      built(cornerScene(Json{{"baked", Json{{"cell", 0.5}, {"blur", 1}}}}, Json()));
+  SceneRuntime rt = built(cornerScene(Json{{"baked", Json{{"cell", 0.5}, {"blur", 1}}}}, Json()));
   const double grounded = runTowardsTheWall(rt, 10.0);
   expectUpTheWall(rt, grounded);
 }
@@ -107,7 +106,6 @@ TEST(SurfaceGravityWalk, ALeapOffTheWallFallsBackUnderGlobalGravity) {
   EXPECT_NEAR(s.position.y, 0.9f, 0.05f);
   EXPECT_LT(s.position.x, 10.0f - 3.0f);
 }
-
 
 Json sampleScene(const char* name) {
   auto document = scene::loadSceneFile(std::string(FLOPTLE_SOURCE_DIR) + "/scenes/" + name);

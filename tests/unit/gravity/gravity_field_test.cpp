@@ -113,16 +113,24 @@ TEST(GravityField, TheVectorFormIsTheGlobalTierAndBadInputNamesWhere) {
 namespace floptle::gravity {
 namespace {
 
+/// Adds a field collider of `type`, its 3-vector parameter `key` set to `value`, at `at`.
+void addField(physics::CollisionWorld& world, field::NodeType type, const char* key, Vec3 value,
+              Vec3 at, const char* name) {
+  field::FieldNode node = field::makeDefaultNode(type);
+  const int slot = field::paramSlotOffset(node.type, key);
+  for (int i = 0; i < 3; ++i) node.params[std::size_t(slot + i)] = value[i];
+  Transform placed;
+  placed.position = at;
+  auto collider = physics::FieldCollider::make(node, placed);
+  ASSERT_TRUE(collider.ok());
+  world.add(std::make_unique<physics::FieldCollider>(std::move(collider.value())), name);
+  world.refit(0.0);
+}
+
 /// A world of one floor: the plane y = 0, normal `n`.
 physics::CollisionWorld floorWorld(Vec3 n) {
-  field::FieldNode plane = field::makeDefaultNode(field::NodeType::Plane);
-  const int at = field::paramSlotOffset(plane.type, "normal");
-  for (int i = 0; i < 3; ++i) plane.params[std::size_t(at + i)] = n[i];
-  auto collider = physics::FieldCollider::make(plane, Transform{});
-  EXPECT_TRUE(collider.ok());
   physics::CollisionWorld world;
-  world.add(std::make_unique<physics::FieldCollider>(std::move(collider.value())), "floor");
-  world.refit(0.0);
+  addField(world, field::NodeType::Plane, "normal", n, Vec3(0.0f), "floor");
   return world;
 }
 
@@ -166,17 +174,8 @@ TEST(GravityField, SurfaceGravityRefusesWhatItCannotRunByName) {
 
 /// A world of one bounded floor: a box 24 m square, its top face y = 0.
 physics::CollisionWorld boxFloorWorld() {
-  field::FieldNode box = field::makeDefaultNode(field::NodeType::Box);
-  const int at = field::paramSlotOffset(box.type, "half_extents");
-  const float half[3] = {12.0f, 1.0f, 12.0f};
-  for (int i = 0; i < 3; ++i) box.params[std::size_t(at + i)] = half[i];
-  Transform placed;
-  placed.position = Vec3(0, -1, 0);
-  auto collider = physics::FieldCollider::make(box, placed);
-  EXPECT_TRUE(collider.ok());
   physics::CollisionWorld world;
-  world.add(std::make_unique<physics::FieldCollider>(std::move(collider.value())), "floor");
-  world.refit(0.0);
+  addField(world, field::NodeType::Box, "half_extents", Vec3(12, 1, 12), Vec3(0, -1, 0), "floor");
   return world;
 }
 
@@ -207,15 +206,8 @@ TEST(GravityField, TheBlurRoundsTheInnerCornersPull) {
   // Where a floor meets a wall, the raw distance's gradient flips from one face's normal to
   // the other's on the corner's bisector; the blurred field turns through the diagonal.
   physics::CollisionWorld world = boxFloorWorld();
-  field::FieldNode box = field::makeDefaultNode(field::NodeType::Box);
-  const int at = field::paramSlotOffset(box.type, "half_extents");
-  for (int i = 0; i < 3; ++i) box.params[std::size_t(at + i)] = Vec3(1, 5, 12)[i];
-  Transform placed;
-  placed.position = Vec3(9, 5, 0);  // its face x = 8
-  auto wall = physics::FieldCollider::make(box, placed);
-  ASSERT_TRUE(wall.ok());
-  world.add(std::make_unique<physics::FieldCollider>(std::move(wall.value())), "wall");
-  world.refit(0.0);
+  addField(world, field::NodeType::Box, "half_extents", Vec3(1, 5, 12), Vec3(9, 5, 0),
+           "wall");  // its face x = 8
   scene::GravityFieldDesc desc = parsed(R"({"sdf": {"strength": 8, "range": 4,
       "smoothing": {"baked": {"cell": 0.25, "blur": 1}}}})");
   GravityField field(desc);

@@ -11,51 +11,12 @@
 // on the segment is bracketed between the cubic's extrema and refined by Illinois regula
 // falsi, after a Bernstein bound has turned away the cells the ray only passes above.
 //
-// Speed (issue 4's aimed rays: long, oblique, ~16 steps in ~7 bricks of a 12.5 MB pool): the
-// walk counts in grid-wide fine cells on four-wide vectors, so every skipped box is aligned
-// and found by bit masks. A ray (radius 0) reads one bit per fine cell, set where the cell has
-// a corner <= 0, instead of the block minima a sphere cast reads (3-5% more aimed rays). On
-// entering a 4^3-cell block that may hold the crossing the walk asks for all its sample rows at
-// once. Figures below are from one process taking turns with the previous walk every 2,048
-// rays, in alternating order, medians of four to six runs, on a busy host.
-//
-// Samples are 16 bits (brick_map.h): the pool is half that of floats (15.9 MB in all for the
-// benchmark terrain instead of 28.2), and more of it stays in cache. Against the same walk over
-// float samples, same hits and distances: aimed rays +4-8%, aimed casts +3-6%, down rays and
-// casts +5-9%, closest points +6-8% (one process, both maps, busy host).
-//
-// A ray's 2^3 blocks with surface cells have planes (2.2 MB for the benchmark terrain, beside
-// its 12.5 MB of samples). They halve the cells whose samples an aimed ray reads (4.1 -> 2.0) and
-// cut its steps from 18.2 to 15.8: 18-25% more aimed rays a second with the data in cache, 2-5%
-// from memory, where the walk is about half waiting for it; down rays lose 2-5% (one plane read
-// for the block they hit). That needs all four lines of a brick's planes asked for on entering
-// it: asking for one block's planes with its surface word gained 1-7% for aimed rays and cost
-// down rays 7-8%. Sphere casts do not read planes: their blocks reach the radius too widely
-// for a plane to clear them (half as many cells read, no faster: -2 to -4%).
-//
-// Measured slower or no faster, and not kept: a DDA over each brick's 2^3 blocks (-2%); a
-// per-cell chessboard reach (-38%: 4 MB more to miss in); index arithmetic from a table (14%
-// fewer instructions, -3%); two rays' walks taking turns (+4-8%, not worth a second API);
-// planes for whole bricks and 4^3 blocks too (12.9 steps, yet -5% rays, -10% casts: one more
-// line to wait for on entering each); a plane test per fine cell (-1%); asking for the samples
-// where a falling plane meets zero (-3 to -8%); asking for the next brick's surface words on
-// entering a brick (-4% casts); asking for a 2^3 block's samples only once its plane fails
-// (-8%: too late); one cache line per 4^3 block with its word, planes and minima (-12 to -17%:
-// a brick's bits no longer fit one line); the surface words and minima per top cell instead of
-// per brick, so their loads need not wait for the brick index (+2%, for 136 bytes in every
-// empty top cell). With 16-bit samples: asking for a whole brick's samples (24 lines) at its
-// first 4^3 block with surface cells or within reach instead of each such block's (casts +0-5%,
-// rays -1% on a quiet host, -11% on a busy one); a plane under each whole brick, kept in the top
-// grid so it costs no line (it almost never clears: beyond the band a baked mesh field is clamped
-// flat, and no plane with the field's slope stays under that); a cast's corner minimum taken in
-// stored steps, decoding only the cells it may touch (+-2%); a cast leaving every cell to the
-// Bernstein bound, without the corner-minimum test (+-1%); the walk built for SSE4.1 (+-1%: the
-// time is the chain of dependent loads and float steps, not instruction count); planes only
-// for blocks with samples of both signs, packed by a per-brick mask (one line a brick instead
-// of four, but the mask and its popcount lengthen the chain: -3 to -4%); sphere casts reading
-// the planes at their radius (-1 to -3%, as with floats); the whole-brick prefetch for casts
-// only (casts +2-4%, yet rays -1 to -4% with their code unchanged, and -2 to -9% with the walk
-// a template per kind).
+// Layout for speed: the walk counts in grid-wide fine cells on four-wide vectors, so every
+// skipped box is aligned and found by bit masks. A ray (radius 0) reads one bit per fine cell,
+// set where the cell has a corner <= 0; a sphere cast reads the block minima instead. On
+// entering a 4^3-cell block that may hold the crossing the walk asks for all its sample rows
+// at once, and on entering a brick, for all four lines of its 2^3 blocks' planes. Sphere casts
+// do not read planes: their blocks reach the radius too widely for a plane to clear them.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

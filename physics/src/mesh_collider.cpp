@@ -70,6 +70,11 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
     if (!scale) return scale.error();
     options.unitScale = *scale;
   }
+  if (component.contains("object")) {
+    if (!component["object"].is_string() || component["object"].get<std::string>().empty())
+      return Error{where + "/object", "must name an object of the file (a non-empty string)"};
+    options.object = component["object"].get<std::string>();
+  }
   if (!isFinite(world.position) || !std::isfinite(world.scale) || !(world.scale > 0.0f))
     return Error{where, "the node's transform is not finite with a scale > 0"};
 

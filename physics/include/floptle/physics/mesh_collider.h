@@ -7,7 +7,10 @@
 //          "near_radius": m,                                (field only, default 2: exact mesh
 //                                                            within this radius of active bodies)
 //          "up_axis": "auto" | "y" | "z",                   (default "auto", see mesh_import.h)
-//          "unit_scale": meters per file unit}              (default from the format)
+//          "unit_scale": meters per file unit,              (default from the format)
+//          "object": "Suzanne"}                             (default: the whole file; else
+//                                                            that object alone, in its own
+//                                                            frame: the node places it)
 //   "mesh"  -> a TriMeshCollider (labelled with the file's material slots);
 //   "field" -> a BakedFieldCollider baked from it (the TriMeshCollider kept as the near field).
 //   Both go through the caller's mesh collider cache when it passes one

@@ -8,7 +8,7 @@
 // make theirs. Two caches share nothing.
 //
 // Key: the file's canonical absolute path, its size and last write time (an edited file is
-// read again), the import options (up axis, unit scale), the node's world transform (exact
+// read again), the import options (up axis, unit scale, the object read), the node's world transform (exact
 // bits of position, rotation, scale: the collider is built in world space), and for a field
 // its cell size (the band is always MeshFieldBakeSettings' default). An entry also keeps the
 // size and write time of every other file the import read (an OBJ's .mtl, a glTF's .bin, as

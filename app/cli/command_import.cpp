@@ -10,17 +10,18 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "progress_lines.h"
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/asset/mesh_objects.h"
 #include "floptle/core/asset/mesh_scene_entries.h"
 #include "floptle/core/scene/scene_io.h"
+#include "progress_lines.h"
 
 namespace floptle::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: floptle import MESH --out FILE.json [--collision mesh|field] [--up auto|y|z] [--merge]\n"
+    "usage: floptle import MESH --out FILE.json [--collision mesh|field] [--up auto|y|z] "
+    "[--merge]\n"
     "                      [--skip GLOB]... [--collide all|suffixed]\n";
 
 int fail(const std::string& message) {
@@ -53,7 +54,8 @@ int runImport(Args args) {
       if (!value(glob) || glob.empty()) return std::fputs(kUsage, stderr), 2;
       rules.skip.push_back(glob);
     } else if (a == "--collide") {
-      if (!value(collide) || (collide != "all" && collide != "suffixed")) return std::fputs(kUsage, stderr), 2;
+      if (!value(collide) || (collide != "all" && collide != "suffixed"))
+        return std::fputs(kUsage, stderr), 2;
       rules.collideOnlySuffixed = collide == "suffixed";
     } else if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
@@ -82,14 +84,15 @@ int runImport(Args args) {
     auto mesh = asset::importMesh(meshPath, options, progress);
     if (!mesh) return fail(mesh.error().message());
     entries = asset::meshSceneEntries(*mesh, meshPath, outDir, meshCollision, {}, {}, options);
-    summary = std::to_string(mesh->triangleCount()) + " triangles, " + std::to_string(mesh->materialSlots.size()) +
-              " material slots";
+    summary = std::to_string(mesh->triangleCount()) + " triangles, " +
+              std::to_string(mesh->materialSlots.size()) + " material slots";
   } else {
     auto tree = asset::importMeshObjects(meshPath, options, progress);
     if (!tree) return fail(tree.error().message());
-    entries = asset::meshSubtreeEntries(*tree, meshPath, outDir, meshCollision, rules, {}, {}, options);
-    summary = std::to_string(tree->objects.size()) + " objects, " + std::to_string(entries.materials.size()) +
-              " materials";
+    entries =
+        asset::meshSubtreeEntries(*tree, meshPath, outDir, meshCollision, rules, {}, {}, options);
+    summary = std::to_string(tree->objects.size()) + " objects, " +
+              std::to_string(entries.materials.size()) + " materials";
   }
   nlohmann::ordered_json scene;
   scene["format"] = "floptle.scene";

@@ -20,7 +20,8 @@ namespace {
 const std::filesystem::path kDir = std::filesystem::path(FLOPTLE_TEST_DATA_DIR) / "blender";
 
 int runCli(const std::string& arguments, const std::filesystem::path& errFile) {
-  const std::string command = std::string(FLOPTLE_CLI) + " " + arguments + " 2> \"" + errFile.string() + "\"";
+  const std::string command =
+      std::string(FLOPTLE_CLI) + " " + arguments + " 2> \"" + errFile.string() + "\"";
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -33,10 +34,12 @@ std::string readAll(const std::filesystem::path& p) {
 }
 
 /// Every node of the scene by name, and each one's parent's name ("" at the top).
-void collect(const nlohmann::json& nodes, const std::string& parent, std::map<std::string, std::string>& parents) {
+void collect(const nlohmann::json& nodes, const std::string& parent,
+             std::map<std::string, std::string>& parents) {
   for (const auto& node : nodes) {
     parents[node["name"].get<std::string>()] = parent;
-    if (node.contains("children")) collect(node["children"], node["name"].get<std::string>(), parents);
+    if (node.contains("children"))
+      collect(node["children"], node["name"].get<std::string>(), parents);
   }
 }
 
@@ -67,15 +70,18 @@ TEST_P(CliImportBlender, EachObjectIsANodeAndRaysNameItsNodeAndSlot) {
   const std::string ext = GetParam();
   const auto dir = floptle::testing::makeTempDir("cli_import_blender");
   const auto out = dir / "level.json";
-  ASSERT_EQ(runCli("import \"" + (kDir / ("level" + ext)).string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 0)
+  ASSERT_EQ(
+      runCli("import \"" + (kDir / ("level" + ext)).string() + "\" --out \"" + out.string() + "\"",
+             dir / "err.txt"),
+      0)
       << readAll(dir / "err.txt");
   const auto scene = nlohmann::json::parse(readAll(out));
   std::map<std::string, std::string> parents;
   collect(scene["nodes"], "", parents);
   const bool hierarchy = ext != ".obj";
-  std::map<std::string, std::string> expected = {{"level", ""},         {"Block", "level"},  {"Suzanne", "level"},
-                                                 {"Child", "Pivot"},    {"CrateA", "level"}, {"CrateB", "level"},
-                                                 {"Wall", "level"},     {"Pivot", "level"}};
+  std::map<std::string, std::string> expected = {
+      {"level", ""},       {"Block", "level"},  {"Suzanne", "level"}, {"Child", "Pivot"},
+      {"CrateA", "level"}, {"CrateB", "level"}, {"Wall", "level"},    {"Pivot", "level"}};
   if (!hierarchy) expected.erase("Pivot"), expected["Child"] = "level";  // OBJ has no empties
   EXPECT_EQ(parents, expected) << scene.dump(1);
 
@@ -88,7 +94,8 @@ TEST_P(CliImportBlender, EachObjectIsANodeAndRaysNameItsNodeAndSlot) {
     queries += q.dump() + "\n";
   }
   floptle::testing::writeText(dir / "q.txt", queries);
-  ASSERT_EQ(runCli("query \"" + out.string() + "\" < \"" + (dir / "q.txt").string() + "\" > \"" + (dir / "a.txt").string() + "\"",
+  ASSERT_EQ(runCli("query \"" + out.string() + "\" < \"" + (dir / "q.txt").string() + "\" > \"" +
+                       (dir / "a.txt").string() + "\"",
                    dir / "err.txt"),
             0)
       << readAll(dir / "err.txt");
@@ -103,7 +110,8 @@ TEST_P(CliImportBlender, EachObjectIsANodeAndRaysNameItsNodeAndSlot) {
       EXPECT_EQ(a["material"], r.material) << ext << " " << r.what << ": " << line;
     else
       EXPECT_TRUE(a["material"].is_null()) << ext << " " << r.what << ": " << line;
-    if (r.distance >= 0) EXPECT_NEAR(a["distance"].get<double>(), r.distance, 1e-4) << ext << " " << r.what;
+    if (r.distance >= 0)
+      EXPECT_NEAR(a["distance"].get<double>(), r.distance, 1e-4) << ext << " " << r.what;
   }
   std::filesystem::remove_all(dir);
 }
@@ -113,7 +121,8 @@ TEST_P(CliImportBlender, MergeMakesOneNodeAndSkipLeavesObjectsOut) {
   const auto dir = floptle::testing::makeTempDir("cli_import_blender_opts");
   const auto mesh = (kDir / ("level" + ext)).string();
   const auto out = dir / "level.json";
-  ASSERT_EQ(runCli("import \"" + mesh + "\" --merge --out \"" + out.string() + "\"", dir / "err.txt"), 0)
+  ASSERT_EQ(
+      runCli("import \"" + mesh + "\" --merge --out \"" + out.string() + "\"", dir / "err.txt"), 0)
       << readAll(dir / "err.txt");
   auto scene = nlohmann::json::parse(readAll(out));
   ASSERT_EQ(scene["nodes"].size(), 1u);
@@ -126,14 +135,20 @@ TEST_P(CliImportBlender, MergeMakesOneNodeAndSkipLeavesObjectsOut) {
     EXPECT_NE(m["name"].get<std::string>().rfind("slot", 0), 0u) << m["name"];
   }
 
-  ASSERT_EQ(runCli("import \"" + mesh + "\" --skip \"Crate*\" --skip Suzanne --out \"" + out.string() + "\"", dir / "err.txt"), 0)
+  ASSERT_EQ(runCli("import \"" + mesh + "\" --skip \"Crate*\" --skip Suzanne --out \"" +
+                       out.string() + "\"",
+                   dir / "err.txt"),
+            0)
       << readAll(dir / "err.txt");
   scene = nlohmann::json::parse(readAll(out));
   std::map<std::string, std::string> parents;
   collect(scene["nodes"], "", parents);
-  EXPECT_FALSE(parents.count("CrateA") || parents.count("CrateB") || parents.count("Suzanne")) << scene.dump(1);
+  EXPECT_FALSE(parents.count("CrateA") || parents.count("CrateB") || parents.count("Suzanne"))
+      << scene.dump(1);
   EXPECT_TRUE(parents.count("Block"));
-  EXPECT_EQ(runCli("import \"" + mesh + "\" --collide sometimes --out \"" + out.string() + "\"", dir / "err.txt"), 2);
+  EXPECT_EQ(runCli("import \"" + mesh + "\" --collide sometimes --out \"" + out.string() + "\"",
+                   dir / "err.txt"),
+            2);
   std::filesystem::remove_all(dir);
 }
 

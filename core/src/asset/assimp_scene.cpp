@@ -2,11 +2,11 @@
 #include "assimp_scene.h"
 
 #include <assimp/DefaultIOSystem.h>
-#include <assimp/ProgressHandler.hpp>
 #include <assimp/config.h>
 #include <assimp/material.h>
 #include <assimp/metadata.h>
 #include <assimp/postprocess.h>
+#include <assimp/ProgressHandler.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +25,8 @@ class ProgressBridge final : public Assimp::ProgressHandler {
   ProgressBridge(const ImportProgress& progress, const std::atomic<bool>* cancel)
       : progress_(progress), cancel_(cancel) {}
   bool Update(float percentage) override {
-    if (progress_ && percentage >= 0.0f) progress_(0.5f * std::clamp(percentage, 0.0f, 1.0f), "reading");
+    if (progress_ && percentage >= 0.0f)
+      progress_(0.5f * std::clamp(percentage, 0.0f, 1.0f), "reading");
     return !(cancel_ && cancel_->load(std::memory_order_relaxed));
   }
 
@@ -44,7 +45,8 @@ class RecordingIOSystem : public Assimp::DefaultIOSystem {
     Assimp::IOStream* stream = DefaultIOSystem::Open(file, mode);
     if (stream) {
       std::filesystem::path path = absoluteNormal(file);
-      if (std::find(opened_.begin(), opened_.end(), path) == opened_.end()) opened_.push_back(std::move(path));
+      if (std::find(opened_.begin(), opened_.end(), path) == opened_.end())
+        opened_.push_back(std::move(path));
     }
     return stream;
   }
@@ -65,17 +67,28 @@ bool readMetaNumber(const aiMetadata* meta, const char* key, double& out) {
     if (std::string_view(meta->mKeys[i].C_Str()) != key) continue;
     const aiMetadataEntry& e = meta->mValues[i];
     switch (e.mType) {
-      case AI_INT32: out = *static_cast<const int32_t*>(e.mData); return true;
-      case AI_UINT64: out = static_cast<double>(*static_cast<const uint64_t*>(e.mData)); return true;
-      case AI_FLOAT: out = *static_cast<const float*>(e.mData); return true;
-      case AI_DOUBLE: out = *static_cast<const double*>(e.mData); return true;
-      default: return false;
+      case AI_INT32:
+        out = *static_cast<const int32_t*>(e.mData);
+        return true;
+      case AI_UINT64:
+        out = static_cast<double>(*static_cast<const uint64_t*>(e.mData));
+        return true;
+      case AI_FLOAT:
+        out = *static_cast<const float*>(e.mData);
+        return true;
+      case AI_DOUBLE:
+        out = *static_cast<const double*>(e.mData);
+        return true;
+      default:
+        return false;
     }
   }
   return false;
 }
 
-aiMatrix4x4 linear4(const aiMatrix3x3& m) { return aiMatrix4x4(m); }
+aiMatrix4x4 linear4(const aiMatrix3x3& m) {
+  return aiMatrix4x4(m);
+}
 
 /// parentFrame: the parent's content coordinates -> scene axes; ownFrame: this node's.
 void place(const aiNode& node, const aiMatrix4x4& parentFrame, const aiMatrix4x4& ownFrame,
@@ -95,7 +108,8 @@ void place(const aiNode& node, const aiMatrix4x4& parentFrame, const aiMatrix4x4
   const aiMatrix3x3 linear(m);
   const ai_real big = std::max({std::abs(scaling.x), std::abs(scaling.y), std::abs(scaling.z)});
   const bool uniform = scaling.x > 0 && scaling.y > 0 && scaling.z > 0 &&
-                       std::abs(scaling.x - scaling.y) <= 1e-5f * big && std::abs(scaling.y - scaling.z) <= 1e-5f * big;
+                       std::abs(scaling.x - scaling.y) <= 1e-5f * big &&
+                       std::abs(scaling.y - scaling.z) <= 1e-5f * big;
   if (uniform) {
     p.local.scale = (scaling.x + scaling.y + scaling.z) / 3.0f;
     p.residual = aiMatrix3x3();  // identity
@@ -106,7 +120,8 @@ void place(const aiNode& node, const aiMatrix4x4& parentFrame, const aiMatrix4x4
   }
   p.vertexMap = linear4(p.residual) * ownFrame;
   out[&node] = p;
-  for (unsigned i = 0; i < node.mNumChildren; ++i) place(*node.mChildren[i], ownFrame, objects, objects, p.residual, out);
+  for (unsigned i = 0; i < node.mNumChildren; ++i)
+    place(*node.mChildren[i], ownFrame, objects, objects, p.residual, out);
 }
 
 std::string metaString(const aiMetadata* meta, const char* key) {
@@ -128,7 +143,8 @@ std::set<std::string> objObjectsWithoutMaterial(const std::filesystem::path& pat
     if (line.rfind("o ", 0) == 0) {
       close();
       current = line.substr(2);
-      while (!current.empty() && (current.back() == '\r' || current.back() == ' ')) current.pop_back();
+      while (!current.empty() && (current.back() == '\r' || current.back() == ' '))
+        current.pop_back();
       hasMaterial = false;
     } else if (line.rfind("usemtl ", 0) == 0) {
       hasMaterial = true;
@@ -140,32 +156,38 @@ std::set<std::string> objObjectsWithoutMaterial(const std::filesystem::path& pat
 
 }  // namespace
 
-Expected<AssimpFile> readAssimpFile(const std::filesystem::path& path, const ImportProgress& progress,
+Expected<AssimpFile> readAssimpFile(const std::filesystem::path& path,
+                                    const ImportProgress& progress,
                                     const std::atomic<bool>* cancel) {
   const std::string where = path.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    return Error{where, std::filesystem::exists(path, ec) ? "not a regular file" : "file not found"};
+    return Error{where,
+                 std::filesystem::exists(path, ec) ? "not a regular file" : "file not found"};
   if (std::filesystem::file_size(path, ec) == 0 || ec) return Error{where, "the file is empty"};
   AssimpFile file;
   file.ext = lowerExtension(path);
   if (file.ext != ".gltf" && file.ext != ".glb" && file.ext != ".obj" && file.ext != ".fbx")
-    return Error{where, "unsupported mesh format '" + file.ext + "' (use .glb, .gltf, .obj or .fbx)"};
+    return Error{where,
+                 "unsupported mesh format '" + file.ext + "' (use .glb, .gltf, .obj or .fbx)"};
 
   std::vector<std::filesystem::path> opened;
   file.importer = std::make_unique<Assimp::Importer>();
   Assimp::Importer& importer = *file.importer;
   importer.SetIOHandler(new RecordingIOSystem(opened));  // the importer owns it
-  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
+                              aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   // FBX pivots as helper nodes would stand between an object and its parent: fold them.
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
   importer.SetProgressHandler(new ProgressBridge(progress, cancel));  // the importer owns it
-  file.scene = importer.ReadFile(path.string(),
-                                 aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+  file.scene =
+      importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                           aiProcess_SortByPType);
   if (cancel && cancel->load()) return Error{where, "import cancelled"};
   if (!file.scene || !file.scene->mRootNode) {
     std::string why = importer.GetErrorString();
-    return Error{where, "cannot read mesh: " + (why.empty() ? std::string("unknown Assimp error") : why)};
+    return Error{where,
+                 "cannot read mesh: " + (why.empty() ? std::string("unknown Assimp error") : why)};
   }
   // The file named first (Assimp may open it more than once, or others before it).
   const std::filesystem::path named = absoluteNormal(path);
@@ -173,7 +195,8 @@ Expected<AssimpFile> readAssimpFile(const std::filesystem::path& path, const Imp
   for (auto& f : opened)
     if (f != named) file.sourceFiles.push_back(std::move(f));
   file.blenderFbx =
-      file.ext == ".fbx" && metaString(file.scene->mMetaData, "SourceAsset_Generator").rfind("Blender", 0) == 0;
+      file.ext == ".fbx" &&
+      metaString(file.scene->mMetaData, "SourceAsset_Generator").rfind("Blender", 0) == 0;
   if (file.ext == ".obj") file.objObjectsWithoutMaterial = objObjectsWithoutMaterial(path);
   return file;
 }
@@ -196,7 +219,8 @@ aiMatrix4x4 sceneFrame(const aiScene& scene, const std::string& ext, const Impor
     // Only a proper permutation of the three axes is trusted; anything else keeps identity.
     if (c >= 0 && c < 3 && u >= 0 && u < 3 && f >= 0 && f < 3 && c != u && u != f && c != f) {
       axis[0] = c, axis[1] = u, axis[2] = f;
-      sign[0] = coordSign < 0 ? -1 : 1, sign[1] = upSign < 0 ? -1 : 1, sign[2] = frontSign < 0 ? -1 : 1;
+      sign[0] = coordSign < 0 ? -1 : 1, sign[1] = upSign < 0 ? -1 : 1,
+      sign[2] = frontSign < 0 ? -1 : 1;
     }
     if (std::isfinite(unit) && unit > 0) scale = unit / 100.0;
   }
@@ -214,12 +238,14 @@ aiMatrix4x4 sceneFrame(const aiScene& scene, const std::string& ext, const Impor
   return m;
 }
 
-std::optional<MaterialSlot> materialSlot(const aiScene& scene, unsigned index, const std::string& ext) {
+std::optional<MaterialSlot> materialSlot(const aiScene& scene, unsigned index,
+                                         const std::string& ext) {
   const aiMaterial* material = index < scene.mNumMaterials ? scene.mMaterials[index] : nullptr;
   if (!material) return std::nullopt;
   MaterialSlot slot;
   aiString name;
-  if (material->Get(AI_MATKEY_NAME, name) == AI_SUCCESS && name.length > 0) slot.name = name.C_Str();
+  if (material->Get(AI_MATKEY_NAME, name) == AI_SUCCESS && name.length > 0)
+    slot.name = name.C_Str();
   if (slot.name == AI_DEFAULT_MATERIAL_NAME) return std::nullopt;
   const bool gltf = ext == ".glb" || ext == ".gltf";
   if (slot.name.empty() && gltf && index + 1 == scene.mNumMaterials) return std::nullopt;
@@ -232,8 +258,11 @@ std::optional<MaterialSlot> materialSlot(const aiScene& scene, unsigned index, c
   return slot;
 }
 
-aiMatrix4x4 objectFrame(const AssimpFile& file, const aiMatrix4x4& frame, const ImportOptions& options) {
-  if (!file.blenderFbx || options.upAxis != ImportOptions::UpAxis::Automatic || options.unitScale > 0.0f) return frame;
+aiMatrix4x4 objectFrame(const AssimpFile& file, const aiMatrix4x4& frame,
+                        const ImportOptions& options) {
+  if (!file.blenderFbx || options.upAxis != ImportOptions::UpAxis::Automatic ||
+      options.unitScale > 0.0f)
+    return frame;
   // (x, y, z) -> (x, z, -y): Blender's +Z up to +Y up, meters kept.
   aiMatrix4x4 m;
   m.a1 = 1, m.b1 = 0, m.c1 = 0;

@@ -1,8 +1,8 @@
 #pragma once
 // Internal to core's asset import: reading a file with Assimp, the file -> scene frame, the
 // material slots, and where each object of the file sits (mesh_import.cpp, mesh_objects.cpp).
-#include <assimp/Importer.hpp>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 #include <atomic>
 #include <filesystem>
@@ -39,7 +39,8 @@ struct AssimpFile {
 
 /// Reads `path` (progress: the first half of the job). Errors (where = the path): missing,
 /// empty or unreadable file, an unsupported extension, a format Assimp refuses, a cancel.
-Expected<AssimpFile> readAssimpFile(const std::filesystem::path& path, const ImportProgress& progress,
+Expected<AssimpFile> readAssimpFile(const std::filesystem::path& path,
+                                    const ImportProgress& progress,
                                     const std::atomic<bool>* cancel);
 
 /// The file -> scene frame (+Y up, meters): axes and unit scale, from the options and the
@@ -49,7 +50,8 @@ aiMatrix4x4 sceneFrame(const aiScene& scene, const std::string& ext, const Impor
 /// The slot of Assimp material `index`, or nothing when it is the default material Assimp
 /// injects for faces the file gave none (OBJ and FBX: named "DefaultMaterial"; glTF: the
 /// unnamed material appended last).
-std::optional<MaterialSlot> materialSlot(const aiScene& scene, unsigned index, const std::string& ext);
+std::optional<MaterialSlot> materialSlot(const aiScene& scene, unsigned index,
+                                         const std::string& ext);
 
 /// Where one node of the file sits in the scene: `local` is what a scene node can hold
 /// (position, rotation, uniform scale, relative to its parent's node) and `residual` the rest
@@ -66,7 +68,8 @@ struct NodePlacement {
 /// The frame of the objects' own coordinates (vertices, child transforms) -> scene axes: the
 /// file frame `frame`, except in a Blender FBX read with automatic axes and scale, where it is
 /// Blender's +Z up turned to +Y up; the root's coordinates are always in `frame`.
-aiMatrix4x4 objectFrame(const AssimpFile& file, const aiMatrix4x4& frame, const ImportOptions& options);
+aiMatrix4x4 objectFrame(const AssimpFile& file, const aiMatrix4x4& frame,
+                        const ImportOptions& options);
 
 /// Every node of the file, the root included, each placed in the scene: the root's content in
 /// `frame`, every other node's in `objects` (objectFrame).

@@ -37,7 +37,8 @@ struct Flattener {
 
   std::uint16_t slotFor(unsigned materialIndex, bool withoutSlot) {
     if (withoutSlot) return kNoMaterialSlot;
-    if (auto found = slotOfMaterial.find(materialIndex); found != slotOfMaterial.end()) return found->second;
+    if (auto found = slotOfMaterial.find(materialIndex); found != slotOfMaterial.end())
+      return found->second;
     std::uint16_t slot = kNoMaterialSlot;
     if (auto named = detail::materialSlot(scene, materialIndex, file.ext)) {
       if (mesh.materialSlots.size() >= kNoMaterialSlot) {
@@ -107,15 +108,18 @@ Expected<TriangleMesh> importMesh(const std::filesystem::path& path, const Impor
     flattener.visit(*scene.mRootNode, frame);
   } else {
     const aiNode* node = detail::findNode(*scene.mRootNode, options.object);
-    if (!node || !detail::isObjectNode(scene, *node)) return Error{where, "no object named '" + options.object + "'"};
-    const auto placements = detail::placeNodes(scene, frame, detail::objectFrame(*file, frame, options));
+    if (!node || !detail::isObjectNode(scene, *node))
+      return Error{where, "no object named '" + options.object + "'"};
+    const auto placements =
+        detail::placeNodes(scene, frame, detail::objectFrame(*file, frame, options));
     flattener.addMeshesOf(*node, placements.at(node).vertexMap);
   }
   if (flattener.tooManySlots) return Error{where, "more than 65534 material slots"};
   if (cancel && cancel->load()) return Error{where, "import cancelled"};
   if (mesh.triangles.empty())
-    return Error{where, options.object.empty() ? std::string("the file contains no triangles")
-                                               : "object '" + options.object + "' has no triangles"};
+    return Error{where, options.object.empty()
+                            ? std::string("the file contains no triangles")
+                            : "object '" + options.object + "' has no triangles"};
   for (std::size_t i = 0; i < mesh.positions.size(); ++i)
     if (!isFinite(mesh.positions[i]))
       return Error{where, "vertex " + std::to_string(i) + " has a non-finite coordinate"};

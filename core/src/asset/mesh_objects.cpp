@@ -55,21 +55,26 @@ struct TreeBuilder {
 
 }  // namespace
 
-Expected<MeshObjectTree> importMeshObjects(const std::filesystem::path& path, const ImportOptions& options,
-                                           const ImportProgress& progress, const std::atomic<bool>* cancel) {
+Expected<MeshObjectTree> importMeshObjects(const std::filesystem::path& path,
+                                           const ImportOptions& options,
+                                           const ImportProgress& progress,
+                                           const std::atomic<bool>* cancel) {
   auto file = detail::readAssimpFile(path, progress, cancel);
   if (!file) return file.error();
   const aiScene& scene = *file->scene;
   const aiMatrix4x4 frame = detail::sceneFrame(scene, file->ext, options);
-  const auto placements = detail::placeNodes(scene, frame, detail::objectFrame(*file, frame, options));
+  const auto placements =
+      detail::placeNodes(scene, frame, detail::objectFrame(*file, frame, options));
   MeshObjectTree tree;
   tree.sourceFiles = file->sourceFiles;
   TreeBuilder{*file, scene, placements, tree, {}}.visit(*scene.mRootNode, -1);
   if (cancel && cancel->load()) return Error{path.string(), "import cancelled"};
   if (tree.objects.empty()) return Error{path.string(), "the file holds no objects"};
   for (const MeshObject& object : tree.objects)
-    if (!isFinite(object.local.position) || !std::isfinite(object.local.scale) || !(object.local.scale > 0.0f))
-      return Error{path.string(), "object '" + object.name + "' has a non-finite or zero transform"};
+    if (!isFinite(object.local.position) || !std::isfinite(object.local.scale) ||
+        !(object.local.scale > 0.0f))
+      return Error{path.string(),
+                   "object '" + object.name + "' has a non-finite or zero transform"};
   if (progress) progress(1.0f, "done");
   return tree;
 }

@@ -16,10 +16,13 @@ namespace floptle::asset::detail {
 
 using Json = nlohmann::ordered_json;
 
-inline double clean(double v) { return std::isfinite(v) ? std::round(v * 1e6) / 1e6 : 0.0; }
+inline double clean(double v) {
+  return std::isfinite(v) ? std::round(v * 1e6) / 1e6 : 0.0;
+}
 
 /// `base`, or base + separator + n for the first n >= 2 not taken.
-inline std::string unique(const std::string& base, const std::set<std::string>& taken, const char* separator) {
+inline std::string unique(const std::string& base, const std::set<std::string>& taken,
+                          const char* separator) {
   if (!taken.count(base)) return base;
   for (int n = 2;; ++n) {
     std::string candidate = base + separator + std::to_string(n);
@@ -41,7 +44,8 @@ inline Json materialJson(const std::string& id, const MaterialSlot& slot) {
 }
 
 /// The mesh file as the scene writes it: relative to sceneDir, or absolute when that is empty.
-inline std::string scenePath(const std::filesystem::path& meshFile, const std::filesystem::path& sceneDir) {
+inline std::string scenePath(const std::filesystem::path& meshFile,
+                             const std::filesystem::path& sceneDir) {
   const std::filesystem::path absolute = absoluteNormal(meshFile);
   std::filesystem::path file = absolute;
   if (!sceneDir.empty()) {
@@ -52,13 +56,15 @@ inline std::string scenePath(const std::filesystem::path& meshFile, const std::f
 }
 
 /// The mesh component without its slots: file, object, collision and the read options.
-inline Json meshComponent(const std::string& file, const std::string& object, MeshCollision collision,
-                   const ImportOptions& options) {
+inline Json meshComponent(const std::string& file, const std::string& object,
+                          MeshCollision collision, const ImportOptions& options) {
   Json mesh = {{"file", file}};
   if (!object.empty()) mesh["object"] = object;
   mesh["collision"] = meshCollisionName(collision);
-  if (options.upAxis != ImportOptions::UpAxis::Automatic) mesh["up_axis"] = upAxisName(options.upAxis);
-  if (options.unitScale > 0.0f && std::isfinite(options.unitScale)) mesh["unit_scale"] = options.unitScale;
+  if (options.upAxis != ImportOptions::UpAxis::Automatic)
+    mesh["up_axis"] = upAxisName(options.upAxis);
+  if (options.unitScale > 0.0f && std::isfinite(options.unitScale))
+    mesh["unit_scale"] = options.unitScale;
   return mesh;
 }
 
@@ -66,6 +72,5 @@ inline std::string fileStem(const std::filesystem::path& meshFile) {
   std::string name = meshFile.stem().string();
   return name.empty() ? std::string("mesh") : name;
 }
-
 
 }  // namespace floptle::asset::detail

@@ -25,9 +25,11 @@ std::pair<Suffix, std::string> splitSuffix(const std::string& name) {
 
 Json transformJson(const Transform& t) {
   Json out = Json::object();
-  if (t.position != Vec3(0.0f)) out["position"] = {clean(t.position.x), clean(t.position.y), clean(t.position.z)};
+  if (t.position != Vec3(0.0f))
+    out["position"] = {clean(t.position.x), clean(t.position.y), clean(t.position.z)};
   if (t.rotation != Quat(1, 0, 0, 0))
-    out["rotation"] = {clean(t.rotation.x), clean(t.rotation.y), clean(t.rotation.z), clean(t.rotation.w)};
+    out["rotation"] = {clean(t.rotation.x), clean(t.rotation.y), clean(t.rotation.z),
+                       clean(t.rotation.w)};
   if (t.scale != 1.0f) out["scale"] = clean(t.scale);
   return out;
 }
@@ -52,10 +54,13 @@ bool globMatch(std::string_view glob, std::string_view name) {
   return g == glob.size();
 }
 
-MeshSceneEntries meshSubtreeEntries(const MeshObjectTree& tree, const std::filesystem::path& meshFile,
+MeshSceneEntries meshSubtreeEntries(const MeshObjectTree& tree,
+                                    const std::filesystem::path& meshFile,
                                     const std::filesystem::path& sceneDir, MeshCollision collision,
-                                    const SubtreeRules& rules, const std::set<std::string>& takenMaterialIds,
-                                    const std::set<std::string>& takenNodeNames, const ImportOptions& options) {
+                                    const SubtreeRules& rules,
+                                    const std::set<std::string>& takenMaterialIds,
+                                    const std::set<std::string>& takenNodeNames,
+                                    const ImportOptions& options) {
   MeshSceneEntries entries;
   // One scene material per distinct slot name of the file, in first-use order.
   std::map<std::string, std::string> idOfSlot;
@@ -99,13 +104,16 @@ MeshSceneEntries meshSubtreeEntries(const MeshObjectTree& tree, const std::files
       node["mesh"]["materials"] = slotIds;
       if (suffix == Suffix::ColOnly) node["mesh"]["drawn"] = false;
       node["collider"] = {{"body", "static"}};
-      if (rules.collideOnlySuffixed && suffix == Suffix::None) node["collider"]["collidable"] = false;
+      if (rules.collideOnlySuffixed && suffix == Suffix::None)
+        node["collider"]["collidable"] = false;
     }
   }
   // Children into parents, deepest first (a child's index is always above its parent's).
   for (std::size_t i = tree.objects.size(); i-- > 0;) {
     if (!kept[i]) continue;
-    Json& parent = tree.objects[i].parent < 0 ? group : nodes[static_cast<std::size_t>(tree.objects[i].parent)];
+    Json& parent = tree.objects[i].parent < 0
+                       ? group
+                       : nodes[static_cast<std::size_t>(tree.objects[i].parent)];
     if (!parent.contains("children")) parent["children"] = Json::array();
     parent["children"].insert(parent["children"].begin(), std::move(nodes[i]));
   }

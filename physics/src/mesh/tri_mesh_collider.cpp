@@ -78,7 +78,8 @@ Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::
       if (v >= source.positions.size())
         return Error{"mesh/triangles/" + std::to_string(i), "vertex index out of range"};
     const std::uint16_t slot = source.triangleSlots[i];
-    if (slot != asset::kNoMaterialSlot && slot >= std::max<std::size_t>(source.materialSlots.size(), 1) &&
+    if (slot != asset::kNoMaterialSlot &&
+        slot >= std::max<std::size_t>(source.materialSlots.size(), 1) &&
         !source.materialSlots.empty())
       return Error{"mesh/triangles/" + std::to_string(i), "material slot out of range"};
   }

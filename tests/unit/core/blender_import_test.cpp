@@ -36,9 +36,10 @@ std::map<std::string, Expected3d> blenderObjects() {
     Expected3d e;
     e.parent = o["parent"].is_null() ? "" : o["parent"].get<std::string>();
     e.empty = o["type"] == "EMPTY";
-    e.position = Vec3(o["position"][0].get<float>(), o["position"][1].get<float>(), o["position"][2].get<float>());
-    e.rotation = Quat(o["rotation"][3].get<float>(), o["rotation"][0].get<float>(), o["rotation"][1].get<float>(),
-                      o["rotation"][2].get<float>());
+    e.position = Vec3(o["position"][0].get<float>(), o["position"][1].get<float>(),
+                      o["position"][2].get<float>());
+    e.rotation = Quat(o["rotation"][3].get<float>(), o["rotation"][0].get<float>(),
+                      o["rotation"][1].get<float>(), o["rotation"][2].get<float>());
     e.slots = o["slots"].get<std::vector<std::string>>();
     out[o["name"].get<std::string>()] = e;
   }
@@ -48,7 +49,8 @@ std::map<std::string, Expected3d> blenderObjects() {
 /// World transform of object i: its parents' locals composed.
 Transform worldOf(const MeshObjectTree& tree, int i) {
   Transform world = tree.objects[static_cast<std::size_t>(i)].local;
-  for (int p = tree.objects[static_cast<std::size_t>(i)].parent; p >= 0; p = tree.objects[static_cast<std::size_t>(p)].parent)
+  for (int p = tree.objects[static_cast<std::size_t>(i)].parent; p >= 0;
+       p = tree.objects[static_cast<std::size_t>(p)].parent)
     world = tree.objects[static_cast<std::size_t>(p)].local.compose(world);
   return world;
 }
@@ -92,16 +94,19 @@ TEST_P(BlenderFile, ObjectsKeepTheirNamesParentsWorldTransformsAndSlots) {
       EXPECT_TRUE(object.local.isIdentity()) << name;
       continue;
     }
-    const std::string parent = object.parent < 0 ? "" : tree->objects[static_cast<std::size_t>(object.parent)].name;
+    const std::string parent =
+        object.parent < 0 ? "" : tree->objects[static_cast<std::size_t>(object.parent)].name;
     EXPECT_EQ(parent, e.parent) << name;
     const Transform world = worldOf(*tree, i);
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(world.position[k], e.position[k], 1e-4f) << name << " axis " << k;
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(world.position[k], e.position[k], 1e-4f) << name << " axis " << k;
     EXPECT_NEAR(std::abs(glm::dot(world.rotation, e.rotation)), 1.0f, 1e-5f) << name;
     EXPECT_NEAR(world.scale, 1.0f, 1e-5f) << name;
   }
   EXPECT_EQ(tree->objects.size(), hierarchy ? expected.size() : meshObjects) << ext;
   if (hierarchy) {  // the linked duplicate: one mesh in the file, two objects
-    EXPECT_EQ(tree->objects[static_cast<std::size_t>(indexOf(*tree, "CrateB"))].instanceOf, "CrateA");
+    EXPECT_EQ(tree->objects[static_cast<std::size_t>(indexOf(*tree, "CrateB"))].instanceOf,
+              "CrateA");
     EXPECT_EQ(tree->objects[static_cast<std::size_t>(indexOf(*tree, "CrateA"))].instanceOf, "");
   }
 }
@@ -126,7 +131,8 @@ TEST_P(BlenderFile, OneObjectIsReadAloneInTheFrameItsNodePlaces) {
   for (std::size_t t = 0; t < block->triangleCount(); ++t) {
     const auto c = block->corners(t);
     const bool top = c[0].y > lift + 0.99f && c[1].y > lift + 0.99f && c[2].y > lift + 0.99f;
-    EXPECT_EQ(block->materialSlots[block->triangleSlots[t]].name, top ? "Grass" : "Brick") << ext << " triangle " << t;
+    EXPECT_EQ(block->materialSlots[block->triangleSlots[t]].name, top ? "Grass" : "Brick")
+        << ext << " triangle " << t;
   }
 
   options.object = "Suzanne";
@@ -139,7 +145,8 @@ TEST_P(BlenderFile, OneObjectIsReadAloneInTheFrameItsNodePlaces) {
   options.object = "Nobody";
   auto missing = importMesh(kDir / ("level" + ext), options);
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().message().find("'Nobody'"), std::string::npos) << missing.error().message();
+  EXPECT_NE(missing.error().message().find("'Nobody'"), std::string::npos)
+      << missing.error().message();
 }
 
 TEST_P(BlenderFile, TheWholeFileFlattenedLabelsSuzanneWithNoSlot) {
@@ -164,7 +171,8 @@ TEST(BlenderSubtree, SuffixesSkipsAndSharedSlotsMakeTheSceneNodes) {
   ASSERT_TRUE(tree.ok()) << tree.error().message();
   SubtreeRules rules;
   rules.skip = {"Crate?"};
-  const auto entries = meshSubtreeEntries(*tree, kDir / "level.glb", kDir, MeshCollision::TriangleMesh, rules);
+  const auto entries =
+      meshSubtreeEntries(*tree, kDir / "level.glb", kDir, MeshCollision::TriangleMesh, rules);
   const auto& group = entries.node;
   EXPECT_EQ(group["name"], "level");
   EXPECT_FALSE(group.contains("mesh"));
@@ -186,14 +194,17 @@ TEST(BlenderSubtree, SuffixesSkipsAndSharedSlotsMakeTheSceneNodes) {
   EXPECT_EQ(top["Pivot"]["children"][0]["name"], "Child");
   std::set<std::string> ids;
   for (const auto& m : entries.materials) ids.insert(m["id"].get<std::string>());
-  EXPECT_EQ(ids, (std::set<std::string>{"Brick", "Grass", "Stone"})) << "one material per slot name; Wood skipped";
+  EXPECT_EQ(ids, (std::set<std::string>{"Brick", "Grass", "Stone"}))
+      << "one material per slot name; Wood skipped";
 
   rules = {};
   rules.collideOnlySuffixed = true;
-  const auto suffixed = meshSubtreeEntries(*tree, kDir / "level.glb", kDir, MeshCollision::TriangleMesh, rules);
+  const auto suffixed =
+      meshSubtreeEntries(*tree, kDir / "level.glb", kDir, MeshCollision::TriangleMesh, rules);
   for (const auto& child : suffixed.node["children"]) {
     if (!child.contains("collider")) continue;
-    EXPECT_EQ(child["collider"].value("collidable", true), child["name"] == "Wall") << child["name"];
+    EXPECT_EQ(child["collider"].value("collidable", true), child["name"] == "Wall")
+        << child["name"];
   }
 }
 

@@ -33,16 +33,19 @@ TEST(MeshObjectCollider, OneObjectUnderItsNodeTransformWithItsSlotsOrNone) {
 
   Transform suzanneNode;
   suzanneNode.position = Vec3(4.0f, 1.0f, 0.0f);
-  auto suzanne = makeMeshCollider({{"file", "level.glb"}, {"object", "Suzanne"}}, kDir, suzanneNode, options);
+  auto suzanne =
+      makeMeshCollider({{"file", "level.glb"}, {"object", "Suzanne"}}, kDir, suzanneNode, options);
   ASSERT_TRUE(suzanne.ok()) << suzanne.error().message();
   EXPECT_GT((*suzanne)->aabb(0.0).min.x, 2.0f) << "Suzanne alone, nothing of the block";
   const auto face = (*suzanne)->faceLabel(Vec3(4.0f, 1.0f, 1.0f));
   EXPECT_TRUE(!face.has_value() || (*suzanne)->labelName(*face).empty()) << "no slot: no material";
   EXPECT_EQ(cache.stats().entries, 2u) << "one entry per object";
 
-  auto missing = makeMeshCollider({{"file", "level.glb"}, {"object", "Ghost"}}, kDir, block, options);
+  auto missing =
+      makeMeshCollider({{"file", "level.glb"}, {"object", "Ghost"}}, kDir, block, options);
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().message().find("Ghost"), std::string::npos) << missing.error().message();
+  EXPECT_NE(missing.error().message().find("Ghost"), std::string::npos)
+      << missing.error().message();
   auto bad = makeMeshCollider({{"file", "level.glb"}, {"object", ""}}, kDir, block, options);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().where, "mesh/object");

@@ -46,7 +46,8 @@ struct MeshObjectTree {
 };
 
 /// Reads the tree of `path`. Errors (where = the path) as importMesh's, and "no objects".
-Expected<MeshObjectTree> importMeshObjects(const std::filesystem::path& path, const ImportOptions& options = {},
+Expected<MeshObjectTree> importMeshObjects(const std::filesystem::path& path,
+                                           const ImportOptions& options = {},
                                            const ImportProgress& progress = {},
                                            const std::atomic<bool>* cancel = nullptr);
 

@@ -68,7 +68,8 @@ bool globMatch(std::string_view glob, std::string_view name);
 /// carry a "mesh" component with "object" (the file's object name) and a static collider,
 /// empties nothing else. One scene material per distinct slot name of the whole file. Names
 /// and ids as meshSceneEntries makes them unique (against the taken ones and each other).
-MeshSceneEntries meshSubtreeEntries(const MeshObjectTree& tree, const std::filesystem::path& meshFile,
+MeshSceneEntries meshSubtreeEntries(const MeshObjectTree& tree,
+                                    const std::filesystem::path& meshFile,
                                     const std::filesystem::path& sceneDir, MeshCollision collision,
                                     const SubtreeRules& rules = {},
                                     const std::set<std::string>& takenMaterialIds = {},

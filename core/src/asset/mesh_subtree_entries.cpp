@@ -23,14 +23,16 @@ std::pair<Suffix, std::string> splitSuffix(const std::string& name) {
   return {Suffix::None, name};
 }
 
+/// Rounded as meshSceneEntries rounds (1e-6, no negative zero); what rounds to the default
+/// (origin, identity, 1) is left out.
 Json transformJson(const Transform& t) {
+  auto round = [](double v) { return clean(v) + 0.0; };
+  const Json position = {round(t.position.x), round(t.position.y), round(t.position.z)};
+  const Json rotation = {round(t.rotation.x), round(t.rotation.y), round(t.rotation.z), round(t.rotation.w)};
   Json out = Json::object();
-  if (t.position != Vec3(0.0f))
-    out["position"] = {clean(t.position.x), clean(t.position.y), clean(t.position.z)};
-  if (t.rotation != Quat(1, 0, 0, 0))
-    out["rotation"] = {clean(t.rotation.x), clean(t.rotation.y), clean(t.rotation.z),
-                       clean(t.rotation.w)};
-  if (t.scale != 1.0f) out["scale"] = clean(t.scale);
+  if (position != Json({0.0, 0.0, 0.0})) out["position"] = position;
+  if (rotation != Json({0.0, 0.0, 0.0, 1.0})) out["rotation"] = rotation;
+  if (round(t.scale) != 1.0) out["scale"] = round(t.scale);
   return out;
 }
 

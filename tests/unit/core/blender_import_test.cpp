@@ -220,3 +220,27 @@ TEST(BlenderSubtree, GlobsMatchWholeNames) {
 
 }  // namespace
 }  // namespace floptle::asset
+
+namespace floptle::asset {
+namespace {
+
+TEST(BlenderSubtree, ColOnlyIsNotDrawnAndTransformsRoundToTheirDefaults) {
+  MeshObjectTree tree;
+  MeshObject floor;
+  floor.name = "Floor-colonly";
+  floor.triangleCount = 2;
+  floor.local.rotation = Quat(1.0f, -1e-9f, 0.0f, 0.0f);  // identity but for float noise
+  floor.local.position = Vec3(0.0f, 2.5f, 0.0f);
+  tree.objects.push_back(floor);
+  const auto entries = meshSubtreeEntries(tree, "/levels/floor.glb", {}, MeshCollision::TriangleMesh);
+  const auto& node = entries.node["children"][0];
+  EXPECT_EQ(node["name"], "Floor");
+  EXPECT_EQ(node["mesh"]["object"], "Floor-colonly");
+  EXPECT_EQ(node["mesh"]["drawn"], false);
+  EXPECT_EQ(node["collider"]["body"], "static");
+  EXPECT_EQ(node["transform"].dump(), R"({"position":[0.0,2.5,0.0]})");
+  EXPECT_EQ(node["mesh"]["file"], "/levels/floor.glb") << "no scene folder: absolute";
+}
+
+}  // namespace
+}  // namespace floptle::asset

@@ -28,7 +28,8 @@ std::pair<Suffix, std::string> splitSuffix(const std::string& name) {
 Json transformJson(const Transform& t) {
   auto round = [](double v) { return clean(v) + 0.0; };
   const Json position = {round(t.position.x), round(t.position.y), round(t.position.z)};
-  const Json rotation = {round(t.rotation.x), round(t.rotation.y), round(t.rotation.z), round(t.rotation.w)};
+  const Json rotation = {round(t.rotation.x), round(t.rotation.y), round(t.rotation.z),
+                         round(t.rotation.w)};
   Json out = Json::object();
   if (position != Json({0.0, 0.0, 0.0})) out["position"] = position;
   if (rotation != Json({0.0, 0.0, 0.0, 1.0})) out["rotation"] = rotation;

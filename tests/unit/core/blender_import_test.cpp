@@ -232,7 +232,8 @@ TEST(BlenderSubtree, ColOnlyIsNotDrawnAndTransformsRoundToTheirDefaults) {
   floor.local.rotation = Quat(1.0f, -1e-9f, 0.0f, 0.0f);  // identity but for float noise
   floor.local.position = Vec3(0.0f, 2.5f, 0.0f);
   tree.objects.push_back(floor);
-  const auto entries = meshSubtreeEntries(tree, "/levels/floor.glb", {}, MeshCollision::TriangleMesh);
+  const auto entries =
+      meshSubtreeEntries(tree, "/levels/floor.glb", {}, MeshCollision::TriangleMesh);
   const auto& node = entries.node["children"][0];
   EXPECT_EQ(node["name"], "Floor");
   EXPECT_EQ(node["mesh"]["object"], "Floor-colonly");

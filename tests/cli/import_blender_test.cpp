@@ -152,6 +152,55 @@ TEST_P(CliImportBlender, MergeMakesOneNodeAndSkipLeavesObjectsOut) {
   std::filesystem::remove_all(dir);
 }
 
+/// The node called `name` anywhere under `nodes`, or null.
+nlohmann::json* findNode(nlohmann::json& nodes, const std::string& name) {
+  for (auto& node : nodes) {
+    if (node["name"] == name) return &node;
+    if (node.contains("children"))
+      if (auto* found = findNode(node["children"], name)) return found;
+  }
+  return nullptr;
+}
+
+TEST(CliImportBlenderDynamic, AnObjectMadeDynamicFallsAsABoxOverItsMeshAndRestsOnTheGround) {
+  const auto dir = floptle::testing::makeTempDir("cli_import_blender_dynamic");
+  const auto out = dir / "level.json";
+  ASSERT_EQ(
+      runCli("import \"" + (kDir / "level.glb").string() + "\" --out \"" + out.string() + "\"",
+             dir / "err.txt"),
+      0)
+      << readAll(dir / "err.txt");
+  auto scene = nlohmann::json::parse(readAll(out));
+  // CrateB (a 1 m cube turned 30 deg about +Y) lifted to y = 3 and made dynamic, over a ground
+  // plane at y = 0: it falls and rests with its centre half its height up, y = 0.5 m.
+  nlohmann::json* crate = findNode(scene["nodes"], "CrateB");
+  ASSERT_NE(crate, nullptr);
+  (*crate)["transform"]["position"][1] = 3.0;
+  (*crate)["collider"]["body"] = "dynamic";
+  scene["nodes"].push_back({{"name", "ground"},
+                            {"shape", {{"type", "plane"}, {"normal", {0, 1, 0}}}},
+                            {"material", "Stone"},
+                            {"collider", {{"body", "static"}}}});
+  floptle::testing::writeText(out, scene.dump(1));
+  const auto trace = dir / "trace.jsonl";
+  ASSERT_EQ(runCli("simulate \"" + out.string() + "\" --ticks 180 --trace \"" + trace.string() +
+                       "\" > /dev/null",
+                   dir / "err.txt"),
+            0)
+      << readAll(dir / "err.txt");
+  std::istringstream lines(readAll(trace));
+  std::string line, last;
+  while (std::getline(lines, line))
+    if (!line.empty()) last = line;
+  const auto state = nlohmann::json::parse(last);
+  ASSERT_TRUE(state["nodes"].contains("CrateB")) << last;
+  const auto& body = state["nodes"]["CrateB"];
+  EXPECT_NEAR(body["position"][1].get<double>(), 0.5, 0.01) << last;
+  EXPECT_NEAR(body["position"][0].get<double>(), 3.0, 0.05) << last;
+  EXPECT_NEAR(body["position"][2].get<double>(), -5.0, 0.05) << last;
+  std::filesystem::remove_all(dir);
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, CliImportBlender, ::testing::Values(".glb", ".fbx", ".obj"),
                          [](const auto& info) { return std::string(info.param).substr(1); });
 

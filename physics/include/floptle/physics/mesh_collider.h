@@ -34,10 +34,9 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/physics/collision_shape.h"
+#include "floptle/physics/mesh_collider_cache.h"
 
 namespace floptle::physics {
-
-class MeshColliderCache;
 
 /// How colliders from files are built (makeMeshCollider, buildCollisionWorld): where meshes
 /// are cached, and the long job's progress and cancel.
@@ -53,6 +52,12 @@ struct ColliderBuildOptions {
   /// Polled by the import and the bake: once set, the build stops with an error.
   const std::atomic<bool>* cancel = nullptr;
 };
+
+/// The mesh component read into a cache request under `world` (file resolved against
+/// sceneDir, import options, field choice and cell). Errors as makeMeshCollider's.
+Expected<MeshColliderRequest> meshColliderRequest(const nlohmann::ordered_json& meshComponent,
+                                                  const std::filesystem::path& sceneDir,
+                                                  const Transform& world);
 
 /// `world` is the node's full world transform, applied to the mesh's vertices.
 Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(

@@ -47,10 +47,9 @@ Expected<Vec3> vec3At(const nlohmann::ordered_json& v, const std::string& where)
 
 }  // namespace
 
-Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& component,
-                                                           const std::filesystem::path& sceneDir,
-                                                           const Transform& world,
-                                                           const ColliderBuildOptions& build) {
+Expected<MeshColliderRequest> meshColliderRequest(const nlohmann::ordered_json& component,
+                                                  const std::filesystem::path& sceneDir,
+                                                  const Transform& world) {
   const std::string where = "mesh";
   if (!component.is_object()) return Error{where, "must be an object"};
   if (!component.contains("file") || !component["file"].is_string() || component["file"].get<std::string>().empty())
@@ -70,6 +69,11 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
     if (!scale) return scale.error();
     options.unitScale = *scale;
   }
+  if (component.contains("object")) {
+    if (!component["object"].is_string() || component["object"].get<std::string>().empty())
+      return Error{where + "/object", "must name an object of the file (a non-empty string)"};
+    options.object = component["object"].get<std::string>();
+  }
   if (!isFinite(world.position) || !std::isfinite(world.scale) || !(world.scale > 0.0f))
     return Error{where, "the node's transform is not finite with a scale > 0"};
 
@@ -79,15 +83,27 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
   request.world = world;
   request.bakeField = *collision == "field";
   request.cellSize = *cellSize;
+  return request;
+}
+
+Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::ordered_json& component,
+                                                           const std::filesystem::path& sceneDir,
+                                                           const Transform& world,
+                                                           const ColliderBuildOptions& build) {
+  const std::string where = "mesh";
+  auto requested = meshColliderRequest(component, sceneDir, world);
+  if (!requested) return requested.error();
+  MeshColliderRequest request = std::move(requested).value();
   request.keep = build.keepInCache;
+  const float nearRadius = *positiveNumber(component, "near_radius", 2.0f, where);  // checked above
   // Through the cache: a second world over the same file, options and transform reuses the
   // BVH (shared, immutable) and the baked map (copied: a world's field re-bakes in place).
   auto built = buildMeshCollider(request, build.meshCache, build.progress, build.cancel);
   if (!built) return Error{where + "/" + built.error().where, built.error().what};
   if (!request.bakeField) return std::unique_ptr<CollisionShape>(built->mesh->share());
   BakedFieldSettings settings;
-  settings.cellSize = *cellSize;
-  settings.nearRadius = *nearRadius;
+  settings.cellSize = request.cellSize;
+  settings.nearRadius = nearRadius;
   return std::unique_ptr<CollisionShape>(
       std::make_unique<BakedFieldCollider>(BrickMap(*built->field), built->mesh->share(), settings));
 }

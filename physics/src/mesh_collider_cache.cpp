@@ -28,6 +28,7 @@ struct MeshKey {
   std::int64_t writeTime = 0;                 // file clock ticks
   int upAxis = 0;
   std::uint32_t unitScaleBits = 0;
+  std::string object;  // the one object read (ImportOptions::object), empty: the whole file
   std::array<std::uint32_t, 8> transformBits{};  // position xyz, rotation wxyz, scale
   auto operator<=>(const MeshKey&) const = default;
 };
@@ -206,6 +207,7 @@ std::optional<MeshKey> keyOf(const MeshColliderRequest& request) {
   key.writeTime = stamp->writeTime;
   key.upAxis = static_cast<int>(request.options.upAxis);
   key.unitScaleBits = std::bit_cast<std::uint32_t>(request.options.unitScale);
+  key.object = request.options.object;
   const Transform& w = request.world;
   key.transformBits = {std::bit_cast<std::uint32_t>(w.position.x), std::bit_cast<std::uint32_t>(w.position.y),
                        std::bit_cast<std::uint32_t>(w.position.z), std::bit_cast<std::uint32_t>(w.rotation.w),

@@ -12,6 +12,7 @@
 #include "floptle/gravity/mass.h"
 #include "floptle/gravity/scene_gravity.h"
 #include "floptle/gravity/surface_bake.h"
+#include "floptle/physics/mesh_collider.h"
 #include "floptle/physics/scene_collision.h"
 #include "floptle/runtime/controller_descs.h"
 
@@ -63,6 +64,28 @@ Expected<BodyPlacement> bodyFromShape(const field::FieldNode& shape, float scale
       return b;
     }
   }
+}
+
+/// The body of a dynamic mesh node (triangles are no body shape): a box over the mesh's
+/// bounds in the node frame, centred on them; the same mesh the node's collider reads,
+/// through the same cache.
+Expected<BodyPlacement> bodyFromMesh(const scene::SceneNode& node, const BuildOptions& options) {
+  const std::string where = node.pointer + "/mesh";
+  Transform scaled;
+  scaled.scale = node.world.scale;  // the node's own frame, at its scale (m)
+  auto request = physics::meshColliderRequest(node.components["mesh"], options.sceneDir, scaled);
+  if (!request) return Error{where + request.error().where.substr(4), request.error().what};
+  request->bakeField = false;
+  auto built = physics::buildMeshCollider(*request, options.meshCache);
+  if (!built) return Error{where + "/" + built.error().where, built.error().what};
+  const Aabb box = built->mesh->aabb(0.0);
+  const Vec3 half = 0.5f * (box.max - box.min);
+  if (!(half.x > 0.0f && half.y > 0.0f && half.z > 0.0f))
+    return Error{where, "a dynamic mesh body needs a mesh with volume (its bounds are flat)"};
+  BodyPlacement b;
+  b.shape = physics::BodyShape::box(half);
+  b.centreLocal = 0.5f * (box.min + box.max) / node.world.scale;
+  return b;
 }
 
 /// The surface of each world collider, by collider index: its node's material friction and
@@ -185,10 +208,12 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
       sim.addVehicle(d.value());
       continue;
     }
-    if (!node.collider || node.collider->body != scene::BodyType::Dynamic || !node.shape ||
+    if (!node.collider || node.collider->body != scene::BodyType::Dynamic ||
         !node.collider->collidable)
       continue;
-    auto placed = bodyFromShape(*node.shape, node.world.scale, node.pointer + "/shape");
+    if (!node.shape && !node.hasComponent("mesh")) continue;
+    auto placed = node.shape ? bodyFromShape(*node.shape, node.world.scale, node.pointer + "/shape")
+                             : bodyFromMesh(node, options);
     if (!placed) return placed.error();
     physics::RigidBodyDesc d;
     d.name = node.name;

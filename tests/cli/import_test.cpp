@@ -31,7 +31,9 @@ TEST(CliImport, WritesASceneWithTheMeshAsAStaticNode) {
   const auto mesh = floptle::testing::writeTwoMaterialCubeObj(dir);
   std::filesystem::create_directories(dir / "scenes");
   const auto out = dir / "scenes" / "cube_scene.json";
-  ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 0)
+  ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --merge --out \"" + out.string() + "\"",
+                   dir / "err.txt"),
+            0)
       << readAll(dir / "err.txt");
   EXPECT_NE(readAll(dir / "err.txt").find("%"), std::string::npos) << "progress on stderr";
   {  // a line a stage or a tenth, not one a percent, ending at 100%
@@ -76,7 +78,8 @@ TEST(CliImport, UnreadableMeshOrUnwritableOutputFailsWithAClearMessageAndWritesN
   EXPECT_EQ(runCli("import --out \"" + out.string() + "\"", dir / "err.txt"), 2) << "usage error";
   // An output folder that does not exist: the reason, and no stray file anywhere.
   const auto mesh = floptle::testing::writeTwoMaterialCubeObj(dir);
-  EXPECT_EQ(runCli("import \"" + mesh.string() + "\" --out \"" + (dir / "no_such_folder" / "out.json").string() + "\"",
+  EXPECT_EQ(runCli("import \"" + mesh.string() + "\" --merge --out \"" +
+                       (dir / "no_such_folder" / "out.json").string() + "\"",
                    dir / "err.txt"),
             1);
   const std::string err = readAll(dir / "err.txt");
@@ -85,7 +88,9 @@ TEST(CliImport, UnreadableMeshOrUnwritableOutputFailsWithAClearMessageAndWritesN
   EXPECT_FALSE(std::filesystem::exists(dir / "no_such_folder"));
   // An existing scene is replaced whole (written beside it, then renamed over it).
   floptle::testing::writeText(out, "old");
-  ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 0);
+  ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --merge --out \"" + out.string() + "\"",
+                   dir / "err.txt"),
+            0);
   EXPECT_EQ(nlohmann::json::parse(readAll(out))["format"], "floptle.scene");
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
@@ -99,7 +104,10 @@ TEST(CliImport, TheUpAxisGivenTravelsWithTheSceneSoItsCollidersMatchTheImport) {
   const auto dir = floptle::testing::makeTempDir("cli_import_up");
   floptle::testing::writeText(dir / "tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 2\nf 1 2 3\nf 1 2 4\n");
   const auto out = dir / "tri.json";
-  ASSERT_EQ(runCli("import \"" + (dir / "tri.obj").string() + "\" --up z --out \"" + out.string() + "\"", dir / "err.txt"), 0)
+  ASSERT_EQ(runCli("import \"" + (dir / "tri.obj").string() + "\" --up z --merge --out \"" +
+                       out.string() + "\"",
+                   dir / "err.txt"),
+            0)
       << readAll(dir / "err.txt");
   const auto scene = nlohmann::json::parse(readAll(out));
   EXPECT_EQ(scene["nodes"][0]["mesh"]["up_axis"], "z");

@@ -98,6 +98,39 @@ class ImportMeshTest : public SmallWindowTest {
   int undoCount_ = 0;
 };
 
+TEST_F(ImportMeshTest, ABlenderLevelComesInAsOneNodePerObjectEachEditableInOneUndoStep) {
+  // tests/data/blender/level.glb, written by Blender (make_fixtures.py there says how).
+  const QString level = QString::fromStdString(
+      (std::filesystem::path(FLOPTLE_TEST_DATA_DIR) / "blender" / "level.glb").string());
+  QSignalSpy imported(importer_, &MeshImporter::imported);
+  QSignalSpy failed(importer_, &MeshImporter::failed);
+  ASSERT_TRUE(importer_->start(level, MeshCollision::TriangleMesh, {}, true));
+  waitFor([&] { return imported.count() + failed.count() > 0; }, 60000);
+  ASSERT_EQ(imported.count(), 1);
+  EXPECT_EQ(document().undoStack()->count(), undoCount_ + 1) << "one undo step";
+  EXPECT_EQ(document().nodeNames(), QStringList({"ball", "level", "Block", "Suzanne", "Pivot",
+                                                 "Child", "CrateA", "CrateB", "Wall"}));
+  EXPECT_EQ(document().nodePointer("Child"), "/nodes/1/children/2/children/0")
+      << "parented to the empty";
+  const Json suzanne = *document().valueAt(document().nodePointer("Suzanne"));
+  EXPECT_EQ(suzanne["mesh"]["object"], "Suzanne");
+  EXPECT_EQ(suzanne["collider"]["body"], "static");
+  // Each object is drawn on its own, under its node's transform.
+  ASSERT_TRUE(waitFor([&] { return view().overlayMeshLayers().contains("mesh:Suzanne"); }, 20000));
+  EXPECT_TRUE(view().overlayMeshLayers().contains("mesh:Block"));
+
+  // One object made dynamic, one moved, one deleted: each its own undo step; the rest stays.
+  ASSERT_TRUE(
+      document().setValue(document().nodePointer("Block") + "/collider/body", Json("dynamic")));
+  ASSERT_TRUE(document().setValue(document().nodePointer("CrateA") + "/transform/position",
+                                  Json::array({1.0, 2.0, 3.0})));
+  ASSERT_TRUE(document().removeNodes({"Suzanne"}));
+  EXPECT_FALSE(document().nodeNames().contains("Suzanne"));
+  EXPECT_EQ((*document().valueAt(document().nodePointer("Block")))["collider"]["body"], "dynamic");
+  for (int i = 0; i < 4; ++i) document().undoStack()->undo();
+  EXPECT_EQ(document().json(), before_);
+}
+
 TEST_F(ImportMeshTest, ObjBecomesOneNodeDrawnWithItsMaterialsAndUndoRemovesIt) {
   ASSERT_TRUE(importAndWait(path("cube.obj"), MeshCollision::TriangleMesh));
   EXPECT_FALSE(importer_->running());

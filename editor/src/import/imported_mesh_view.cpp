@@ -32,6 +32,10 @@ struct ImportedMeshView::Load {
 std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(const nlohmann::ordered_json& component,
                                                                     const std::filesystem::path& sceneDir) {
   if (!component.is_object() || !component.contains("file") || !component["file"].is_string()) return std::nullopt;
+  // A collision-only object ("-colonly") is not drawn.
+  if (component.contains("drawn") && component["drawn"].is_boolean() &&
+      !component["drawn"].get<bool>())
+    return std::nullopt;
   const std::filesystem::path file(component["file"].get<std::string>());
   if (file.empty()) return std::nullopt;
   Source source;
@@ -43,6 +47,8 @@ std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(const nlohman
         asset::parseUpAxis(component["up_axis"].get<std::string>()).value_or(asset::ImportOptions::UpAxis::Automatic);
   if (component.contains("unit_scale") && component["unit_scale"].is_number())
     source.options.unitScale = component["unit_scale"].get<float>();
+  if (component.contains("object") && component["object"].is_string())
+    source.options.object = component["object"].get<std::string>();
   return source;
 }
 
@@ -67,7 +73,8 @@ ImportedMeshView::~ImportedMeshView() {
 
 std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, const asset::ImportOptions& options) {
   std::ostringstream key;
-  key << absolutePath << '|' << asset::upAxisName(options.upAxis) << '|' << options.unitScale;
+  key << absolutePath << '|' << asset::upAxisName(options.upAxis) << '|' << options.unitScale << '|'
+      << options.object;
   return key.str();
 }
 

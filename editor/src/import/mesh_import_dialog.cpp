@@ -1,5 +1,6 @@
 #include "floptle/editor/mesh_import_dialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -13,7 +14,7 @@ MeshImportDialog::MeshImportDialog(const QString& fileName, QWidget* parent) : Q
   setWindowTitle(tr("Import Mesh"));
   setObjectName("meshImportDialog");
   auto* form = new QFormLayout(this);
-  form->addRow(new QLabel(tr("Import %1 as a static node.").arg(fileName)));
+  form->addRow(new QLabel(tr("Import %1 as static nodes.").arg(fileName)));
 
   collision_ = new QComboBox;
   collision_->setObjectName("collisionChoice");
@@ -28,6 +29,11 @@ MeshImportDialog::MeshImportDialog(const QString& fileName, QWidget* parent) : Q
   upAxis_->addItem(tr("+Z up (Blender's own axes, an OBJ exported with Up: Z)"), int(UpAxis::Z));
   form->addRow(tr("Up axis:"), upAxis_);
 
+  perObject_ = new QCheckBox(tr("One node per object (Blender's objects, parents and transforms)"));
+  perObject_->setObjectName("perObjectChoice");
+  perObject_->setChecked(true);
+  form->addRow(perObject_);
+
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -39,6 +45,10 @@ asset::MeshCollision MeshImportDialog::collision() const {
 }
 
 UpAxis MeshImportDialog::upAxis() const { return UpAxis(upAxis_->currentData().toInt()); }
+
+bool MeshImportDialog::perObject() const {
+  return perObject_->isChecked();
+}
 
 void MeshImportDialog::setChoices(asset::MeshCollision collision, UpAxis upAxis) {
   collision_->setCurrentIndex(collision_->findData(int(collision)));

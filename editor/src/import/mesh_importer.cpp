@@ -58,14 +58,16 @@ void MeshImporter::runDialog() {
   if (choices.exec() != QDialog::Accepted) return;
   asset::ImportOptions options;
   options.upAxis = choices.upAxis();
-  start(path, choices.collision(), options);
+  start(path, choices.collision(), options, choices.perObject());
 }
 
-bool MeshImporter::start(const QString& path, MeshCollision collision, const asset::ImportOptions& options) {
+bool MeshImporter::start(const QString& path, MeshCollision collision,
+                         const asset::ImportOptions& options, bool perObject) {
   if (running()) return false;
   path_ = path;
   collision_ = collision;
   options_ = options;
+  perObject_ = perObject;
   shared_ = std::make_shared<Shared>();
   std::shared_ptr<Shared> shared = shared_;
 
@@ -85,6 +87,7 @@ bool MeshImporter::start(const QString& path, MeshCollision collision, const ass
   request.file = std::filesystem::path(path.toStdString());
   request.collision = collision;
   request.options = options;
+  request.perObject = perObject;
   emit message(tr("Importing %1 (%2)...")
                    .arg(path, collision == MeshCollision::BakedField ? tr("baked field") : tr("triangle mesh")));
   watcher_->setFuture(QtConcurrent::run([request, shared, cache = &cache_] {
@@ -161,27 +164,38 @@ void MeshImporter::onFinished() {
   const QString docPath = document_.filePath();
   const std::filesystem::path sceneDir =
       docPath.isEmpty() ? std::filesystem::path() : std::filesystem::path(QFileInfo(docPath).absolutePath().toStdString());
-  const MeshSceneEntries entries = meshSceneEntries(result->mesh, std::filesystem::path(path_.toStdString()),
-                                                    sceneDir, collision_, materialIds, nodeNames, options_);
+  const std::filesystem::path file(path_.toStdString());
+  const MeshSceneEntries entries =
+      result->objects ? asset::meshSubtreeEntries(*result->objects, file, sceneDir, collision_, {},
+                                                  materialIds, nodeNames, options_)
+                      : meshSceneEntries(result->mesh, file, sceneDir, collision_, materialIds,
+                                         nodeNames, options_);
   Json materials = scene.contains("materials") ? scene["materials"] : Json::array();
   for (const Json& material : entries.materials) materials.push_back(material);
   Json nodes = scene.contains("nodes") ? scene["nodes"] : Json::array();
   nodes.push_back(entries.node);
   const QString name = QString::fromStdString(entries.node["name"].get<std::string>());
-  lastMesh_ = std::make_unique<asset::TriangleMesh>(result->mesh);
-  emit meshReady(QFileInfo(path_).absoluteFilePath());
+  if (!result->objects) {
+    lastMesh_ = std::make_unique<asset::TriangleMesh>(result->mesh);
+    emit meshReady(QFileInfo(path_).absoluteFilePath());
+  }
   auto pushed = document_.setValues({{"/materials", materials}, {"/nodes", nodes}},
                                     tr("Import mesh %1").arg(name));
   if (!pushed) {
     fail(tr("Cannot import %1: %2").arg(path_, QString::fromStdString(pushed.error().message())));
     return;
   }
-  QString note = tr("Imported %1: %2 triangles, %3 material slots as node '%4'")
-                     .arg(path_)
-                     .arg(result->mesh.triangleCount())
-                     .arg(result->mesh.materialSlots.size())
-                     .arg(name);
-  if (collision_ == MeshCollision::BakedField) note += tr(" (baked field: %1 bricks)").arg(result->bakedBricks);
+  QString note = result->objects ? tr("Imported %1: %2 objects under node '%3'")
+                                       .arg(path_)
+                                       .arg(result->objects->objects.size())
+                                       .arg(name)
+                                 : tr("Imported %1: %2 triangles, %3 material slots as node '%4'")
+                                       .arg(path_)
+                                       .arg(result->mesh.triangleCount())
+                                       .arg(result->mesh.materialSlots.size())
+                                       .arg(name);
+  if (collision_ == MeshCollision::BakedField && !result->objects)
+    note += tr(" (baked field: %1 bricks)").arg(result->bakedBricks);
   emit message(note);
   document_.setSelection({name});
   emit imported(name, QFileInfo(path_).absoluteFilePath());

@@ -1,6 +1,6 @@
 // runMeshImport: the worker-thread part of the editor's Import Mesh (import, collider, optional
-// bake, through the editor's mesh collider cache). The scene JSON comes from
-// asset::meshSceneEntries, shared with `floptle import`.
+// bake, through the editor's mesh collider cache), or the file's object tree. The scene JSON
+// comes from asset::meshSceneEntries / meshSubtreeEntries, shared with `floptle import`.
 
 #include "floptle/editor/import_mesh.h"
 
@@ -11,6 +11,16 @@ Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
                                          const asset::ImportProgress& progress,
                                          const std::atomic<bool>* cancel) {
   const std::string file = request.file.string();
+  if (request.perObject) {
+    // The tree only: each object's collider is built (and cached) when its node is first
+    // drawn or played, under the node's own transform.
+    auto objects = asset::importMeshObjects(request.file, request.options, progress, cancel);
+    if (cancel && cancel->load()) return Error{file, "cancelled"};
+    if (!objects) return Error{"", objects.error().message()};
+    MeshImportResult result;
+    result.objects = std::move(objects).value();
+    return result;
+  }
   // The node as the scene will hold it: meshSceneEntries writes no transform (identity), the
   // request's up axis and unit scale, and no cell size (the physics default).
   physics::MeshColliderRequest collider;

@@ -77,7 +77,10 @@ Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::
     for (std::uint32_t v : source.triangles[i])
       if (v >= source.positions.size())
         return Error{"mesh/triangles/" + std::to_string(i), "vertex index out of range"};
-    if (source.triangleSlots[i] >= std::max<std::size_t>(source.materialSlots.size(), 1) && !source.materialSlots.empty())
+    const std::uint16_t slot = source.triangleSlots[i];
+    if (slot != asset::kNoMaterialSlot &&
+        slot >= std::max<std::size_t>(source.materialSlots.size(), 1) &&
+        !source.materialSlots.empty())
       return Error{"mesh/triangles/" + std::to_string(i), "material slot out of range"};
   }
   auto impl = std::make_shared<Impl>();  // written here only, then frozen behind const

@@ -1,6 +1,7 @@
 #pragma once
-// File > Import Mesh: a glTF / OBJ / FBX file becomes one scene node with a "mesh" component,
-// exactly as `floptle import` writes it (app/cli/command_import.cpp; resources/scene-format.md),
+// File > Import Mesh: a glTF / OBJ / FBX file becomes a subtree (one node per object, each with
+// its "mesh" component) or one scene node with a "mesh" component, exactly as `floptle import`
+// writes it (app/cli/command_import.cpp; resources/scene-format.md),
 // added to the open document as one undo step.
 //
 // The import (core/asset/mesh_import.h), the triangle collider and, for "baked field" collision,
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,9 +27,10 @@
 
 #include <QProgressDialog>
 
-#include "floptle/core/expected.h"
 #include "floptle/core/asset/mesh_import.h"
+#include "floptle/core/asset/mesh_objects.h"
 #include "floptle/core/asset/mesh_scene_entries.h"
+#include "floptle/core/expected.h"
 #include "floptle/physics/mesh_collider_cache.h"
 
 class QTimer;
@@ -52,10 +55,15 @@ struct MeshImportRequest {
   std::filesystem::path file;
   MeshCollision collision = MeshCollision::TriangleMesh;
   asset::ImportOptions options;
+  /// One node per object of the file (asset::meshSubtreeEntries) instead of one node.
+  bool perObject = false;
 };
 
 struct MeshImportResult {
+  /// The whole file (one node); empty for a per-object import.
   asset::TriangleMesh mesh;
+  /// The file's objects (per-object import only).
+  std::optional<asset::MeshObjectTree> objects;
   /// Bricks of the baked field (BakedField only; 0 otherwise) (-).
   std::size_t bakedBricks = 0;
   /// The collider and field were already in the cache (nothing was read or baked).
@@ -89,7 +97,10 @@ class MeshImporter : public QObject {
   void runDialog();
   /// Starts importing `path` on a worker thread with the progress dialog; false when an import
   /// is already running. The node's mesh component keeps `options` (up_axis, unit_scale).
-  bool start(const QString& path, MeshCollision collision, const asset::ImportOptions& options = {});
+  /// perObject: a group node named after the file with one node per object of the file (the
+  /// File menu's default), else the whole file as one node.
+  bool start(const QString& path, MeshCollision collision, const asset::ImportOptions& options = {},
+             bool perObject = false);
   bool running() const;
   /// The progress dialog of the running import (nullptr when none).
   QProgressDialog* progressDialog() const { return progress_; }
@@ -127,6 +138,7 @@ class MeshImporter : public QObject {
   QString path_;
   MeshCollision collision_ = MeshCollision::TriangleMesh;
   asset::ImportOptions options_;
+  bool perObject_ = false;
   std::unique_ptr<asset::TriangleMesh> lastMesh_;
 };
 

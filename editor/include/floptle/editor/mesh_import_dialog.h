@@ -8,6 +8,8 @@
 
 class QComboBox;
 
+class QCheckBox;
+
 namespace floptle::editor {
 
 class MeshImportDialog : public QDialog {
@@ -19,12 +21,15 @@ class MeshImportDialog : public QDialog {
 
   asset::MeshCollision collision() const;
   asset::ImportOptions::UpAxis upAxis() const;
+  /// One node per object of the file (a subtree, the default) or the whole file as one node.
+  bool perObject() const;
   /// Sets the choices (tests, and a later "same as last time").
   void setChoices(asset::MeshCollision collision, asset::ImportOptions::UpAxis upAxis);
 
  private:
   QComboBox* collision_ = nullptr;
   QComboBox* upAxis_ = nullptr;
+  QCheckBox* perObject_ = nullptr;
 };
 
 }  // namespace floptle::editor

@@ -7,7 +7,10 @@
 //          "near_radius": m,                                (field only, default 2: exact mesh
 //                                                            within this radius of active bodies)
 //          "up_axis": "auto" | "y" | "z",                   (default "auto", see mesh_import.h)
-//          "unit_scale": meters per file unit}              (default from the format)
+//          "unit_scale": meters per file unit,              (default from the format)
+//          "object": "Suzanne"}                             (default: the whole file; else
+//                                                            that object alone, in its own
+//                                                            frame: the node places it)
 //   "mesh"  -> a TriMeshCollider (labelled with the file's material slots);
 //   "field" -> a BakedFieldCollider baked from it (the TriMeshCollider kept as the near field).
 //   Both go through the caller's mesh collider cache when it passes one
@@ -31,10 +34,9 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/physics/collision_shape.h"
+#include "floptle/physics/mesh_collider_cache.h"
 
 namespace floptle::physics {
-
-class MeshColliderCache;
 
 /// How colliders from files are built (makeMeshCollider, buildCollisionWorld): where meshes
 /// are cached, and the long job's progress and cancel.
@@ -50,6 +52,12 @@ struct ColliderBuildOptions {
   /// Polled by the import and the bake: once set, the build stops with an error.
   const std::atomic<bool>* cancel = nullptr;
 };
+
+/// The mesh component read into a cache request under `world` (file resolved against
+/// sceneDir, import options, field choice and cell). Errors as makeMeshCollider's.
+Expected<MeshColliderRequest> meshColliderRequest(const nlohmann::ordered_json& meshComponent,
+                                                  const std::filesystem::path& sceneDir,
+                                                  const Transform& world);
 
 /// `world` is the node's full world transform, applied to the mesh's vertices.
 Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(

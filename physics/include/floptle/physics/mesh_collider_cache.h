@@ -8,15 +8,14 @@
 // make theirs. Two caches share nothing.
 //
 // Key: the file's canonical absolute path, its size and last write time (an edited file is
-// read again), the import options (up axis, unit scale), the node's world transform (exact
-// bits of position, rotation, scale: the collider is built in world space), and for a field
-// its cell size (the band is always MeshFieldBakeSettings' default). An entry also keeps the
-// size and write time of every other file the import read (an OBJ's .mtl, a glTF's .bin, as
-// TriangleMesh::sourceFiles lists them) and is dropped as stale when one has changed or gone,
-// so a material renamed in the .mtl alone is read again too. Value: the
-// TriMeshCollider prototype (immutable, shared through TriMeshCollider::share()) and the
-// baked BrickMaps (const; a world gets its own copy, since BakedFieldCollider re-bakes its map
-// in place).
+// read again), the import options (up axis, unit scale, the object read), the node's world
+// transform (exact bits of position, rotation, scale: the collider is built in world space), and
+// for a field its cell size (the band is always MeshFieldBakeSettings' default). An entry also
+// keeps the size and write time of every other file the import read (an OBJ's .mtl, a glTF's .bin,
+// as TriangleMesh::sourceFiles lists them) and is dropped as stale when one has changed or gone, so
+// a material renamed in the .mtl alone is read again too. Value: the TriMeshCollider prototype
+// (immutable, shared through TriMeshCollider::share()) and the baked BrickMaps (const; a world gets
+// its own copy, since BakedFieldCollider re-bakes its map in place).
 //
 // Bounded: least recently used entries go once the total exceeds the budget, by default
 // kMeshColliderCacheDefaultBudget = 1 GiB of BrickMap::memoryBytes() plus

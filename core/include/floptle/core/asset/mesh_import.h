@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "floptle/core/asset/triangle_mesh.h"
@@ -37,6 +38,10 @@ struct ImportOptions {
   UpAxis upAxis = UpAxis::Automatic;
   /// Meters per file unit (-); 0 means from the format (1 for glTF/OBJ, FBX UnitScaleFactor/100).
   float unitScale = 0.0f;
+  /// One object of the file (the name of its node: Blender's object name) read alone, in its
+  /// own frame (its vertices under the part of its transform its scene node cannot hold, see
+  /// mesh_objects.h), without its children; empty: the whole file flattened in the scene frame.
+  std::string object;
 };
 
 /// The up axis as the scene's mesh component and `floptle import --up` spell it: "auto", "y",
@@ -48,10 +53,12 @@ std::optional<ImportOptions::UpAxis> parseUpAxis(std::string_view name);
 /// Progress of a long import: fraction done in [0, 1] and the stage in words.
 using ImportProgress = std::function<void(float fraction, std::string_view stage)>;
 
-/// Reads `path`. Errors (where = the path): missing or unreadable file, a format Assimp refuses,
-/// a file with no triangles, non-finite coordinates, more than 65535 material slots, a
-/// cancelled import. `cancel` (may be null) is polled between meshes; setting it makes the call
-/// return an error soon, with nothing half-built escaping.
+/// Reads `path`. Faces in Assimp's own default material (no slot in the file) get
+/// kNoMaterialSlot. Errors (where = the path): missing or unreadable file, a format Assimp
+/// refuses, no object named options.object, a file (or that object) with no triangles,
+/// non-finite coordinates, more than 65535 material slots, a cancelled import. `cancel` (may
+/// be null) is polled between meshes; setting it makes the call return an error soon, with
+/// nothing half-built escaping.
 Expected<TriangleMesh> importMesh(const std::filesystem::path& path,
                                   const ImportOptions& options = {},
                                   const ImportProgress& progress = {},

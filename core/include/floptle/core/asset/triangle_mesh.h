@@ -11,6 +11,10 @@
 
 namespace floptle::asset {
 
+/// The slot of a face the file gave no material (a Blender face in no slot, Assimp's injected
+/// default material): it names no MaterialSlot, and a hit on it answers no material.
+inline constexpr std::uint16_t kNoMaterialSlot = 0xFFFF;
+
 /// One material slot of a mesh (a Blender material slot, an OBJ `usemtl`, a glTF material).
 struct MaterialSlot {
   /// The slot's name as written in the file; never empty (unnamed slots get "slot<N>").
@@ -24,7 +28,8 @@ struct TriangleMesh {
   std::vector<Vec3> positions;
   /// Triangles as three indices into `positions`, counter-clockwise seen from outside.
   std::vector<std::array<std::uint32_t, 3>> triangles;
-  /// Material slot of each triangle (index into `materialSlots`); same size as `triangles`.
+  /// Material slot of each triangle (index into `materialSlots`, or kNoMaterialSlot); same size
+  /// as `triangles`.
   std::vector<std::uint16_t> triangleSlots;
   /// Slots actually used by some triangle, in first-use order of the file's materials.
   std::vector<MaterialSlot> materialSlots;

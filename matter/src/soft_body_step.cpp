@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "floptle/matter/soft_body.h"
+#include "floptle/matter/xpbd.h"
 
 namespace floptle::matter {
 namespace {
@@ -26,9 +27,10 @@ Quat extractRotation(const Mat3& a, Quat q, int iterations) {
 }  // namespace
 
 Vec3 SoftBody::centroid() const {
-  Vec3 sum(0.0f);
-  for (Vec3 p : state_.position) sum += p;
-  return sum / float(state_.position.size());
+  // Summed in double: a float sum of thousands of positions far from the origin is biased.
+  glm::dvec3 sum(0.0);
+  for (Vec3 p : state_.position) sum += glm::dvec3(p);
+  return Vec3(sum / double(state_.position.size()));
 }
 
 float SoftBody::tetVolume() const {
@@ -58,6 +60,7 @@ void SoftBody::predict(Vec3 gravity, float h) {
     v[i] += gravity * h;
     previous_[i] = x[i];
     x[i] += v[i] * h;
+    predicted_[i] = x[i];
   }
 }
 
@@ -65,18 +68,11 @@ void SoftBody::solveDistances() {
   const float s = desc_.knobs.stiffness;
   // alpha~ = alpha / dt_sub^2 = (1/s - 1) w; lambda starts at 0 each substep (one sweep).
   const float alphaTilde = (1.0f / s - 1.0f) * invMass_;
-  const float denom = 2.0f * invMass_ + alphaTilde;
   std::vector<Vec3>& x = state_.position;
   for (std::size_t e = 0; e < edgeRest_.size(); ++e) {
-    Vec3& a = x[edgeA_[e]];
-    Vec3& b = x[edgeB_[e]];
-    const Vec3 d = a - b;
-    const float len = glm::length(d);
-    if (len < 1e-12f) continue;
-    const Vec3 n = d / len;  // grad_a C = n, grad_b C = -n
-    const float dLambda = -(len - edgeRest_[e]) / denom;
-    a += invMass_ * dLambda * n;
-    b -= invMass_ * dLambda * n;
+    float lambda = 0.0f;
+    solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, edgeRest_[e], alphaTilde,
+                  lambda);
   }
 }
 
@@ -124,7 +120,8 @@ void SoftBody::shapeMatch(float beta) {
   }
   state_.rotation = extractRotation(a, state_.rotation, 8);
   const Mat3 r = glm::mat3_cast(state_.rotation);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] += beta * (r * restLocal_[i] + c - x[i]);
+  // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] += beta * ((c - x[i]) + r * restLocal_[i]);
 }
 
 std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) {
@@ -156,8 +153,11 @@ void SoftBody::finishSubstep(float h) {
   std::vector<Vec3>& v = state_.velocity;
   const float inv = 1.0f / h;
   Vec3 mean(0.0f);
+  // v = (x - x_prev) / h written as the predicted velocity plus the constraints' share:
+  // in free flight the corrections are exactly zero, so the velocity keeps full precision
+  // however far from the origin the body is (x - x_prev loses bits to |x|).
   for (std::size_t i = 0; i < x.size(); ++i) {
-    v[i] = (x[i] - previous_[i]) * inv;
+    v[i] += (x[i] - predicted_[i]) * inv;
     mean += v[i];
   }
   mean /= float(x.size());
@@ -206,6 +206,7 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
   const float h = dt / float(substeps);
   const float beta = 1.0f - std::pow(1.0f - desc_.knobs.shapeMatch, 1.0f / float(substeps));
   previous_.resize(state_.position.size());
+  predicted_.resize(state_.position.size());
 
   // Contact candidates for the whole step: particles that could reach the world within it.
   candidates_.clear();

@@ -18,7 +18,7 @@
 //   world contacts: f = world.distance(x, t) < r pushes x out by (r - f) along closest's
 //   normal; position-level Coulomb friction removes the tangential motion of the substep up
 //   to mu (r - f)
-//   v = (x - x_prev) / dt_sub; damping: v_i = v_c + (v_i - v_c) max(0, 1 - damping dt_sub)
+//   v = (x - x_prev) / dt_sub (as v_pred + (x - x_pred) / dt_sub, exact in free flight); damping: v_i = v_c + (v_i - v_c) max(0, 1 - damping dt_sub)
 //   with v_c the mean velocity (free flight and rigid motion as a whole are not damped)
 // The XPBD update for each constraint, exactly as the seed writes it (lambda starts at 0 each
 // substep, one sweep each):
@@ -146,6 +146,7 @@ class SoftBody {
   std::vector<float> tetRest_;
   State state_;
   std::vector<Vec3> previous_;                ///< x at the substep's start (scratch)
+  std::vector<Vec3> predicted_;               ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;     ///< particles near the world this step (scratch)
   SoftBodyCounters counters_;
 };

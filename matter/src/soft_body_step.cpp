@@ -79,8 +79,10 @@ void SoftBody::solveDistances() {
 void SoftBody::solveVolumes() {
   const float v = desc_.knobs.volumePreserve;
   if (v <= 0.0f) return;
+  // Solved on 6V (C' = 6 (V - V0), gradients 6 grad V: no divisions by 6); the same update
+  // when alpha~' = 36 alpha~ = 36 (1/v - 1) w h^4.
   const float h2 = h_ * h_;
-  const float alphaTilde = (1.0f / v - 1.0f) * invMass_ * h2 * h2;
+  const float alphaTilde = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
   std::vector<Vec3>& x = state_.position;
   for (std::size_t t = 0; t < tets_.size(); ++t) {
     const auto& id = tets_[t];
@@ -88,17 +90,16 @@ void SoftBody::solveVolumes() {
     Vec3& x1 = x[id[1]];
     Vec3& x2 = x[id[2]];
     Vec3& x3 = x[id[3]];
-    // V = (x1 - x0) x (x2 - x0) . (x3 - x0) / 6 and its gradients.
-    const Vec3 g1 = glm::cross(x2 - x0, x3 - x0) / 6.0f;
-    const Vec3 g2 = glm::cross(x3 - x0, x1 - x0) / 6.0f;
-    const Vec3 g3 = glm::cross(x1 - x0, x2 - x0) / 6.0f;
+    const Vec3 e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
+    const Vec3 g1 = glm::cross(e2, e3);
+    const Vec3 g2 = glm::cross(e3, e1);
+    const Vec3 g3 = glm::cross(e1, e2);
     const Vec3 g0 = -(g1 + g2 + g3);
-    const float volume = glm::dot(g3, x3 - x0);
+    const float sixVolume = glm::dot(g3, e3);
     const float w = invMass_ * (glm::dot(g0, g0) + glm::dot(g1, g1) + glm::dot(g2, g2) +
                                 glm::dot(g3, g3));
     if (w + alphaTilde < 1e-30f) continue;
-    const float dLambda = -(volume - tetRest_[t]) / (w + alphaTilde);
-    const float s = invMass_ * dLambda;
+    const float s = invMass_ * (-(sixVolume - 6.0f * tetRest_[t]) / (w + alphaTilde));
     x0 += s * g0;
     x1 += s * g1;
     x2 += s * g2;

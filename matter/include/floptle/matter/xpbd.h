@@ -3,6 +3,8 @@
 // the soft body's cage (tested on its own: it converges to the rest length).
 //   alpha~ = alpha / dt^2;  dlambda = (-C - alpha~ lambda) / (w_a + w_b + alpha~)
 //   C = |a - b| - rest, grad_a C = (a - b)/|a - b| = -grad_b C;  a += w_a n dlambda, b -= ...
+#include <cmath>
+
 #include "floptle/core/math.h"
 
 namespace floptle::matter {
@@ -13,11 +15,13 @@ namespace floptle::matter {
 inline float solveDistance(Vec3& a, Vec3& b, float wa, float wb, float rest, float alphaTilde,
                            float& lambda) {
   const Vec3 d = a - b;
-  const float len = glm::length(d);
-  if (len < 1e-12f) return 0.0f;
-  const Vec3 n = d / len;
+  const float len2 = glm::dot(d, d);
+  if (len2 < 1e-24f) return 0.0f;
+  const float invLen = 1.0f / std::sqrt(len2);  // one division for the direction
+  const float len = len2 * invLen;
   const float dLambda = (-(len - rest) - alphaTilde * lambda) / (wa + wb + alphaTilde);
   lambda += dLambda;
+  const Vec3 n = d * invLen;
   a += wa * dLambda * n;
   b -= wb * dLambda * n;
   return dLambda;

@@ -23,12 +23,11 @@ Expected<MatterModel> readMatterModel(const nlohmann::ordered_json& component,
   auto soft = scene::ComponentReader::open(component, "matter_soft_body", pointer);
   if (!soft) return soft.error();
   SoftBodyKnobs& k = model.softBody;
-  if (auto r = scene::firstRefusal({soft->integer("particles", k.particles),
-                                    soft->number("stiffness", k.stiffness),
-                                    soft->number("volume_preserve", k.volumePreserve),
-                                    soft->number("shape_match", k.shapeMatch),
-                                    soft->integer("substeps", k.substeps),
-                                    soft->number("damping", k.damping), soft->onlyKnownKeys()});
+  if (auto r = scene::firstRefusal(
+          {soft->integer("particles", k.particles), soft->number("stiffness", k.stiffness),
+           soft->number("volume_preserve", k.volumePreserve),
+           soft->number("shape_match", k.shapeMatch), soft->integer("substeps", k.substeps),
+           soft->number("damping", k.damping), soft->onlyKnownKeys()});
       !r)
     return r.error();
   return model;

@@ -43,10 +43,10 @@ float signedVolume(Vec3 a, Vec3 b, Vec3 c, Vec3 d) {
 
 // Corners of a lattice cube by bits (x, y, z) = (1, 2, 4). Even cubes use the central
 // tetrahedron of the even corners, odd cubes the mirror, so shared faces split alike.
-constexpr std::uint8_t kEvenTets[5][4] = {{0, 3, 5, 6}, {1, 0, 3, 5}, {2, 0, 6, 3},
-                                          {4, 0, 5, 6}, {7, 3, 6, 5}};
-constexpr std::uint8_t kOddTets[5][4] = {{1, 2, 4, 7}, {0, 1, 4, 2}, {3, 1, 2, 7},
-                                         {5, 1, 7, 4}, {6, 2, 4, 7}};
+constexpr std::uint8_t kEvenTets[5][4] = {
+    {0, 3, 5, 6}, {1, 0, 3, 5}, {2, 0, 6, 3}, {4, 0, 5, 6}, {7, 3, 6, 5}};
+constexpr std::uint8_t kOddTets[5][4] = {
+    {1, 2, 4, 7}, {0, 1, 4, 2}, {3, 1, 2, 7}, {5, 1, 7, 4}, {6, 2, 4, 7}};
 
 }  // namespace
 
@@ -101,8 +101,8 @@ Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
         for (const auto& t : split) {
           std::array<std::uint32_t, 4> tet{std::uint32_t(c[t[0]]), std::uint32_t(c[t[1]]),
                                            std::uint32_t(c[t[2]]), std::uint32_t(c[t[3]])};
-          float v = signedVolume(b.rest_[tet[0]], b.rest_[tet[1]], b.rest_[tet[2]],
-                                 b.rest_[tet[3]]);
+          float v =
+              signedVolume(b.rest_[tet[0]], b.rest_[tet[1]], b.rest_[tet[2]], b.rest_[tet[3]]);
           if (v < 0.0f) std::swap(tet[2], tet[3]), v = -v;
           b.tets_.push_back(tet);
           b.tetRest_.push_back(v);

@@ -10,7 +10,9 @@ struct Snapshot : physics::SimulationStageSnapshot {
   std::vector<SoftBody::State> states;
 };
 
-nlohmann::ordered_json vec3Json(Vec3 v) { return nlohmann::ordered_json::array({v.x, v.y, v.z}); }
+nlohmann::ordered_json vec3Json(Vec3 v) {
+  return nlohmann::ordered_json::array({v.x, v.y, v.z});
+}
 
 }  // namespace
 

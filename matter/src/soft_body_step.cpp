@@ -71,8 +71,7 @@ void SoftBody::solveDistances() {
   std::vector<Vec3>& x = state_.position;
   for (std::size_t e = 0; e < edgeRest_.size(); ++e) {
     float lambda = 0.0f;
-    solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, edgeRest_[e], alphaTilde,
-                  lambda);
+    solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, edgeRest_[e], alphaTilde, lambda);
   }
 }
 
@@ -96,8 +95,8 @@ void SoftBody::solveVolumes() {
     const Vec3 g3 = glm::cross(e1, e2);
     const Vec3 g0 = -(g1 + g2 + g3);
     const float sixVolume = glm::dot(g3, e3);
-    const float w = invMass_ * (glm::dot(g0, g0) + glm::dot(g1, g1) + glm::dot(g2, g2) +
-                                glm::dot(g3, g3));
+    const float w =
+        invMass_ * (glm::dot(g0, g0) + glm::dot(g1, g1) + glm::dot(g2, g2) + glm::dot(g3, g3));
     if (w + alphaTilde < 1e-30f) continue;
     const float s = invMass_ * (-(sixVolume - 6.0f * tetRest_[t]) / (w + alphaTilde));
     x0 += s * g0;
@@ -175,8 +174,7 @@ bool SoftBody::wakes(const physics::CollisionWorld& world, Vec3 gravity, double 
   return false;
 }
 
-void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, double t,
-                           float dt) {
+void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, double t, float dt) {
   float fastest = 0.0f;
   for (Vec3 v : state_.velocity) fastest = std::max(fastest, glm::dot(v, v));
   if (fastest >= kSleepSpeed * kSleepSpeed) {

@@ -48,8 +48,7 @@ matter::SoftBody softCube(Vec3 centre, std::int64_t particles) {
   const float half = 0.5f;
   auto field = [=](Vec3 p) {
     const Vec3 q = glm::abs(p - centre) - Vec3(half);
-    return glm::length(glm::max(q, Vec3(0.0f))) +
-           std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);
+    return glm::length(glm::max(q, Vec3(0.0f))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);
   };
   return std::move(
       matter::SoftBody::build(desc, field, Aabb{centre - Vec3(half), centre + Vec3(half)}, "")

@@ -86,8 +86,8 @@ TEST(SoftBodyShapeMatching, ASquashedBodyReturnsToItsRestShape) {
     const Mat3 r = glm::mat3_cast(cube.state().rotation);
     float worst = 0.0f;
     for (std::size_t i = 0; i < cube.particleCount(); ++i)
-      worst = std::max(worst, glm::length((cube.state().position[i] - c) -
-                                          r * (cube.restPositions()[i] - c0)));
+      worst = std::max(
+          worst, glm::length((cube.state().position[i] - c) - r * (cube.restPositions()[i] - c0)));
     return worst;
   };
   EXPECT_GT(farFromRest(), 0.15f);

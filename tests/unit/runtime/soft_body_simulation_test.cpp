@@ -54,8 +54,8 @@ TEST(SoftBodySimulation, TwoRunsAgreeAndSaveRestoreReplaysTheStateHash) {
   for (int i = 30; i < 90; ++i) a.step();
   EXPECT_EQ(a.physics()->stateHash(), end);
   // The soft body moved: it is in the hash (a run without its stage differs).
-  const auto& jelly = dynamic_cast<const matter::SoftBodyStage*>(a.physics()->matterStage())
-                          ->bodies()[0];
+  const auto& jelly =
+      dynamic_cast<const matter::SoftBodyStage*>(a.physics()->matterStage())->bodies()[0];
   EXPECT_LT(jelly.centroid().y, 1.0f);
 }
 

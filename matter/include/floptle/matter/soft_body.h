@@ -18,8 +18,9 @@
 //   world contacts: f = world.distance(x, t) < r pushes x out by (r - f) along closest's
 //   normal; position-level Coulomb friction removes the tangential motion of the substep up
 //   to mu (r - f)
-//   v = (x - x_prev) / dt_sub (as v_pred + (x - x_pred) / dt_sub, exact in free flight); damping: v_i = v_c + (v_i - v_c) max(0, 1 - damping dt_sub)
-//   with v_c the mean velocity (free flight and rigid motion as a whole are not damped)
+//   v = (x - x_prev) / dt_sub (as v_pred + (x - x_pred) / dt_sub, exact in free flight); damping:
+//   v_i = v_c + (v_i - v_c) max(0, 1 - damping dt_sub) with v_c the mean velocity (free flight and
+//   rigid motion as a whole are not damped)
 // The XPBD update for each constraint, exactly as the seed writes it (lambda starts at 0 each
 // substep, one sweep each):
 //   alpha~ = alpha / dt_sub^2;  dlambda = (-C - alpha~ lambda) / (sum w_i |grad_i C|^2 + alpha~)
@@ -71,27 +72,26 @@ struct SoftBodyCounters {
 
 class SoftBody {
  public:
-  static constexpr float kSleepSpeed = 0.05f;     ///< m/s
-  static constexpr float kSleepTime = 1.0f;       ///< s
-  static constexpr float kWakeDistance = 1e-3f;   ///< m
+  static constexpr float kSleepSpeed = 0.05f;    ///< m/s
+  static constexpr float kSleepTime = 1.0f;      ///< s
+  static constexpr float kWakeDistance = 1e-3f;  ///< m
 
   /// Everything that changes while it runs.
   struct State {
-    std::vector<Vec3> position;  ///< m
-    std::vector<Vec3> velocity;  ///< m/s
+    std::vector<Vec3> position;             ///< m
+    std::vector<Vec3> velocity;             ///< m/s
     Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  ///< shape-match rotation of the last substep
     float stillTime = 0.0f;                 ///< s every particle has been slower than kSleepSpeed
     bool asleep = false;
-    Vec3 sleepGravity{0.0f};                ///< the gravity it fell asleep under (m/s^2)
+    Vec3 sleepGravity{0.0f};                   ///< the gravity it fell asleep under (m/s^2)
     std::vector<std::uint32_t> sleepContacts;  ///< particles touching the world then
     std::vector<float> sleepDistances;         ///< their world distance then (m)
   };
 
   /// The cage filling {p : inside(p) < 0} within `bounds` (world space, m). Errors name
   /// `pointer`.
-  static Expected<SoftBody> build(const SoftBodyDesc& desc,
-                                  const std::function<float(Vec3)>& field, Aabb bounds,
-                                  const std::string& pointer);
+  static Expected<SoftBody> build(const SoftBodyDesc& desc, const std::function<float(Vec3)>& field,
+                                  Aabb bounds, const std::string& pointer);
 
   /// One fixed step of dt (s) ending at tEnd (s) under gravity g (m/s^2).
   void step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt);
@@ -132,22 +132,22 @@ class SoftBody {
   bool wakes(const physics::CollisionWorld& world, Vec3 gravity, double t) const;
 
   SoftBodyDesc desc_;
-  float h_ = 0.0f;       ///< lattice spacing (m)
-  float radius_ = 0.0f;  ///< particle radius h/2 (m)
-  float mass_ = 0.0f;    ///< whole body (kg)
-  float invMass_ = 0.0f; ///< per particle (1/kg)
+  float h_ = 0.0f;        ///< lattice spacing (m)
+  float radius_ = 0.0f;   ///< particle radius h/2 (m)
+  float mass_ = 0.0f;     ///< whole body (kg)
+  float invMass_ = 0.0f;  ///< per particle (1/kg)
   float restVolume_ = 0.0f;
   float tetRestVolume_ = 0.0f;
-  std::vector<Vec3> rest_;      ///< rest positions (m)
-  std::vector<Vec3> restLocal_; ///< rest positions about the rest centroid (m)
+  std::vector<Vec3> rest_;       ///< rest positions (m)
+  std::vector<Vec3> restLocal_;  ///< rest positions about the rest centroid (m)
   std::vector<std::uint32_t> edgeA_, edgeB_;
   std::vector<float> edgeRest_;
   std::vector<std::array<std::uint32_t, 4>> tets_;
   std::vector<float> tetRest_;
   State state_;
-  std::vector<Vec3> previous_;                ///< x at the substep's start (scratch)
-  std::vector<Vec3> predicted_;               ///< x after the predict, before constraints
-  std::vector<std::uint32_t> candidates_;     ///< particles near the world this step (scratch)
+  std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
+  std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
+  std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
   SoftBodyCounters counters_;
 };
 

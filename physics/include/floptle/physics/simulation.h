@@ -124,7 +124,6 @@ class SimulationStage {
   virtual void writeCounters(nlohmann::ordered_json& /*counters*/) const {}
 };
 
-
 class Simulation {
  public:
   /// Assembles from parts (runtime::buildSimulation, tests, benchmarks). `worldMaterials[i]`

@@ -48,6 +48,31 @@ constexpr std::uint8_t kEvenTets[5][4] = {
 constexpr std::uint8_t kOddTets[5][4] = {
     {1, 2, 4, 7}, {0, 1, 4, 2}, {3, 1, 2, 7}, {5, 1, 7, 4}, {6, 2, 4, 7}};
 
+/// The order of `count` constraints (each touching the particles `vertices(i)` gives) that
+/// solves them colour by colour: greedy colouring in index order (a colour no constraint on
+/// the same particle has yet; at most 64 colours, the rest share the last), then stable by
+/// colour. Within a colour no two constraints share a particle, so the Gauss-Seidel sweep has
+/// no write-then-read chain between neighbours and the CPU overlaps them. Deterministic.
+template <class Vertices>
+std::vector<std::uint32_t> colouredOrder(std::size_t count, std::size_t particles,
+                                         const Vertices& vertices) {
+  std::vector<std::uint64_t> used(particles, 0);
+  std::vector<std::uint8_t> colour(count, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t taken = 0;
+    for (std::uint32_t p : vertices(i)) taken |= used[p];
+    int c = 0;
+    while (c < 63 && (taken >> c & 1u)) ++c;
+    colour[i] = std::uint8_t(c);
+    for (std::uint32_t p : vertices(i)) used[p] |= std::uint64_t(1) << c;
+  }
+  std::vector<std::uint32_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = std::uint32_t(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return colour[a] < colour[b]; });
+  return order;
+}
+
 }  // namespace
 
 Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
@@ -116,6 +141,22 @@ Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
       }
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  {
+    const auto edgeOrder = colouredOrder(edges.size(), b.rest_.size(), [&](std::size_t i) {
+      return std::array<std::uint32_t, 2>{std::uint32_t(edges[i] >> 32),
+                                          std::uint32_t(edges[i] & 0xffffffffu)};
+    });
+    std::vector<std::uint64_t> ordered;
+    for (std::uint32_t i : edgeOrder) ordered.push_back(edges[i]);
+    edges = std::move(ordered);
+    const auto tetOrder =
+        colouredOrder(b.tets_.size(), b.rest_.size(), [&](std::size_t i) { return b.tets_[i]; });
+    std::vector<std::array<std::uint32_t, 4>> tets;
+    std::vector<float> rest;
+    for (std::uint32_t i : tetOrder) tets.push_back(b.tets_[i]), rest.push_back(b.tetRest_[i]);
+    b.tets_ = std::move(tets);
+    b.tetRest_ = std::move(rest);
+  }
   for (std::uint64_t e : edges) {
     const auto a = std::uint32_t(e >> 32), c = std::uint32_t(e & 0xffffffffu);
     b.edgeA_.push_back(a);

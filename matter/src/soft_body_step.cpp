@@ -69,7 +69,11 @@ void SoftBody::solveDistances() {
   // alpha~ = alpha / dt_sub^2 = (1/s - 1) w; lambda starts at 0 each substep (one sweep).
   const float alphaTilde = (1.0f / s - 1.0f) * invMass_;
   std::vector<Vec3>& x = state_.position;
-  for (std::size_t e = 0; e < edgeRest_.size(); ++e) {
+  // Alternate sweep directions (symmetric Gauss-Seidel over substeps): one fixed order
+  // biases the corrections and spins a body up.
+  const std::size_t n = edgeRest_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t e = backward_ ? n - 1 - k : k;
     float lambda = 0.0f;
     solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, edgeRest_[e], alphaTilde, lambda);
   }
@@ -220,6 +224,7 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
   for (int s = 0; s < substeps; ++s) {
     const double t = tEnd - double(dt) + double(h) * double(s + 1);
     predict(gravity, h);
+    backward_ = (s & 1) != 0;
     solveDistances();
     solveVolumes();
     shapeMatch(beta);

@@ -50,9 +50,11 @@ TEST(SoftBodyFreeFall, TheCentroidFollowsTheSymplecticEulerSumOfGt2Over2) {
 TEST(SoftBodyOnAFloor, ACubeUnderGravityKeepsItsVolumeAndNeverSinksBelowTheFloor) {
   SoftBodyKnobs knobs;
   knobs.particles = 512;
-  knobs.stiffness = 0.5f;
+  // Soft edges and no shape matching: the volume constraint alone holds the cube up (with
+  // volume_preserve 0 it loses 8% of its volume here).
+  knobs.stiffness = 0.05f;
   knobs.volumePreserve = 1.0f;
-  knobs.shapeMatch = 0.1f;
+  knobs.shapeMatch = 0.0f;
   knobs.substeps = 10;
   SoftBody cube = test::softCube(Vec3(0, 0.8f, 0), 0.5f, knobs);
   const physics::CollisionWorld world = test::floorWorld();

@@ -78,6 +78,7 @@ nlohmann::ordered_json Simulation::countersJson() const {
   j["character_depenetrations"] = depenetrations;
   j["characters_grounded"] = grounded;
   j["wheel_contacts"] = wheelContacts;
+  if (matter_) matter_->writeCounters(j);
   return j;
 }
 
@@ -127,6 +128,7 @@ nlohmann::ordered_json Simulation::resultJson() const {
     n["wheels"] = wheels;
     nodes[v.desc().name] = n;
   }
+  if (matter_) matter_->writeResults(nodes);
   out["nodes"] = nodes;
   out["counters"] = countersJson();
   return out;

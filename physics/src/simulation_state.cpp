@@ -17,6 +17,7 @@ SimulationState Simulation::save() const {
   s.bodyGravity = bodyGravity_;
   s.collidersCurrent = collidersCurrent_;
   for (ColliderId id : updatedColliders_) s.colliders.push_back(world_->shape(id).saveStepState());
+  if (matter_) s.matter = matter_->save();
   return s;
 }
 
@@ -37,6 +38,7 @@ void Simulation::restore(const SimulationState& s) {
   collidersCurrent_ = s.collidersCurrent;
   for (std::size_t i = 0; i < updatedColliders_.size() && i < s.colliders.size(); ++i)
     if (s.colliders[i]) world_->shape(updatedColliders_[i]).restoreStepState(*s.colliders[i]);
+  if (matter_ && s.matter) matter_->restore(*s.matter);
   nextEvent_ = 0;
   while (nextEvent_ < events_.size() && events_[nextEvent_].tick < tick_) ++nextEvent_;
   clock_.reset();
@@ -69,6 +71,8 @@ std::uint64_t Simulation::stateHash() const {
   for (const VehicleInput& in : vehicleInputs_) h.f32(in.throttle), h.f32(in.brake), h.f32(in.steer);
   // Only colliders that update each step have step state: other scenes hash as before.
   for (ColliderId id : updatedColliders_) h.u64(world_->shape(id).stepStateHash());
+  // Only simulations with a matter stage hash it: other scenes hash as before.
+  if (matter_) h.u64(matter_->stateHash());
   return h.value();
 }
 

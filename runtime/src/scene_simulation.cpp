@@ -15,6 +15,7 @@
 #include "floptle/physics/mesh_collider.h"
 #include "floptle/physics/scene_collision.h"
 #include "floptle/runtime/controller_descs.h"
+#include "floptle/runtime/scene_matter.h"
 
 namespace floptle::runtime {
 namespace {
@@ -163,8 +164,10 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
     const int n = sc.findNode(world.nodeName(id));
     if (n < 0) continue;
     const scene::SceneNode& node = sc.nodes[std::size_t(n)];
+    auto soft = isSoftBody(node);
+    if (!soft) return soft.error();
     if (world.body(id) == BodyKind::Dynamic || node.hasComponent("character") ||
-        node.hasComponent("vehicle") || node.hasComponent("drift"))
+        node.hasComponent("vehicle") || node.hasComponent("drift") || soft.value())
       world.setCollidable(id, false);
   }
   std::vector<SurfaceMaterial> surfaces = worldSurfaces(sc, world);
@@ -212,6 +215,7 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
         !node.collider->collidable)
       continue;
     if (!node.shape && !node.hasComponent("mesh")) continue;
+    if (auto soft = isSoftBody(node); !soft || soft.value()) continue;  // read above
     auto placed = node.shape ? bodyFromShape(*node.shape, node.world.scale, node.pointer + "/shape")
                              : bodyFromMesh(node, options);
     if (!placed) return placed.error();
@@ -233,6 +237,9 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
       return Error{node.pointer, "a dynamic body needs a positive mass (density x volume)"};
     sim.addBody(d);
   }
+  auto soft = buildSoftBodies(sc, sim.world());
+  if (!soft) return soft.error();
+  if (soft.value()) sim.setMatterStage(std::move(soft.value()));
   return sim;
 }
 

@@ -241,6 +241,43 @@ constexpr ValueSpec kInteraction[] = {
     number("k", 0, 1000, 0, "m", "Blend radius of merge / carve; 0 = a crisp seam"),
 };
 
+// The MatterModel (issue 19): "tier" picks the tier; each built tier has its own table of
+// knobs (the tier row repeated so one reader takes the whole object). "morph", "field_blend"
+// and "visco" are named but refused by the reader until built.
+constexpr std::string_view kMatterTiers[] = {"rigid", "morph", "field_blend", "soft_body", "visco"};
+constexpr ValueSpec kMatter[] = {
+    choice("tier", kMatterTiers, 0, "How the node behaves as matter; rigid when absent"),
+};
+constexpr ValueSpec kMatterSoftBody[] = {
+    choice("tier", kMatterTiers, 3, "How the node behaves as matter; rigid when absent"),
+    {"particles",
+     ValueKind::Integer,
+     8,
+     1e6,
+     false,
+     false,
+     {512},
+     "-",
+     "Particles of the cage, about (a lattice inside the shape)"},
+    positive("stiffness", 0, 1, 0.5, "-",
+             "Edge stiffness: 1 rigid; compliance (1/s - 1) dt_sub^2 / m_particle"),
+    number("volume_preserve", 0, 1, 0.9, "-",
+           "Tetrahedral volume stiffness: 1 incompressible, 0 no volume constraint"),
+    number("shape_match", 0, 1, 0.5, "-",
+           "Pull toward the best rigid fit of the rest shape, fraction per step"),
+    {"substeps",
+     ValueKind::Integer,
+     1,
+     100,
+     false,
+     false,
+     {10},
+     "-",
+     "Solver substeps per fixed step"},
+    number("damping", 0, 1000, 1, "1/s",
+           "Damping of each particle's velocity relative to the body's mean velocity"),
+};
+
 constexpr ValueSpec kCamera[] = {
     {"name",
      ValueKind::String,
@@ -296,6 +333,10 @@ constexpr ComponentSpec kTables[] = {
     {"drift", "drift", kDrift},
     {"material", "material", kMaterial},
     {"interaction", "interaction", kInteraction},
+    // The schema's "matter" definition is the union of the tiers' tables; matter_soft_body
+    // holds every row of it (the tier included), so it is the one checked against it.
+    {"matter", "", kMatter},
+    {"matter_soft_body", "matter", kMatterSoftBody},
     {"camera", "camera", kCamera},
     {"settings", "settings", kSettings},
     {"gravity_field", "gravity_field", kGravityField},

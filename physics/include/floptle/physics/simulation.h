@@ -77,6 +77,12 @@ struct InputEvent {
 /// Errors name the element ("/3/move: ...").
 Expected<std::vector<InputEvent>> parseInputEvents(const nlohmann::json& document);
 
+/// A stage's saved state; each stage downcasts its own.
+class SimulationStageSnapshot {
+ public:
+  virtual ~SimulationStageSnapshot() = default;
+};
+
 /// Everything that changes while the simulation runs (save / restore, lockstep, hashes).
 struct SimulationState {
   std::uint64_t tick = 0;
@@ -93,6 +99,8 @@ struct SimulationState {
   /// The step state of each collider that updates each step (re-baked bricks), in the
   /// simulation's order of them; shared, copy on write (CollisionShape::saveStepState).
   std::vector<std::shared_ptr<const CollisionShape::StepState>> colliders;
+  /// The matter stage's state (null without one).
+  std::shared_ptr<const SimulationStageSnapshot> matter;
 };
 
 class Simulation;
@@ -104,6 +112,16 @@ class SimulationStage {
   virtual ~SimulationStage() = default;
   /// One tick of dt (s) ending at tEnd (s).
   virtual void step(Simulation& simulation, double tEnd, float dt) = 0;
+  /// Everything the stage changes while it runs (null: it keeps nothing); restore takes
+  /// back what save gave.
+  virtual std::shared_ptr<const SimulationStageSnapshot> save() const { return nullptr; }
+  virtual void restore(const SimulationStageSnapshot& /*snapshot*/) {}
+  /// FNV-1a 64 over the bit patterns of the stage's state (part of Simulation::stateHash).
+  virtual std::uint64_t stateHash() const { return 0; }
+  /// Adds the stage's nodes to resultJson's "nodes" object.
+  virtual void writeResults(nlohmann::ordered_json& /*nodes*/) const {}
+  /// Adds the stage's counters to countersJson's object.
+  virtual void writeCounters(nlohmann::ordered_json& /*counters*/) const {}
 };
 
 class Simulation {
@@ -122,6 +140,8 @@ class Simulation {
   }
   /// The matter stage (null: none). Owned.
   void setMatterStage(std::unique_ptr<SimulationStage> stage) { matter_ = std::move(stage); }
+  const SimulationStage* matterStage() const { return matter_.get(); }
+  SimulationStage* matterStage() { return matter_.get(); }
   /// The gravity at p at time t (m/s^2): the sampler's, or settings.gravity.
   Vec3 gravityAt(Vec3 p, double t) const {
     return gravity_ ? gravity_->sample(p, t) : settings_.gravity;

@@ -1,0 +1,160 @@
+#pragma once
+// SoftBody: the SoftBody tier of seed 002, an XPBD particle cage (Macklin et al.).
+//
+// The cage: particles on a cubic lattice of spacing h at the points inside the node's shape
+// (f < 0), about `particles` of them; each lattice cube whose 8 corners are all particles is
+// split into 5 tetrahedra (the split alternates with the cube's parity so faces agree); the
+// tetrahedra's edges are the distance constraints. Particles are spheres of radius h/2, so
+// the cage's outer layer touches what the shape's surface would.
+//
+// One fixed step of dt runs `substeps` substeps of dt_sub = dt / substeps; each substep:
+//   v += g dt_sub; x_prev = x; x += v dt_sub                     (symplectic Euler predict)
+//   distance constraints C = |x_i - x_j| - l0   (Gauss-Seidel, colour by colour: no two
+//                                                 constraints of a colour share a particle)
+//   volume constraints C = V(tet) - V0
+//   shape matching: (R, c) the best rigid fit of the rest shape q_i = x0_i - c0 (R the polar
+//   rotation of A = sum (x_i - c) q_i^T, Mueller's iterative extraction warm-started from last
+//   substep); x_i += beta (R q_i + c - x_i), beta = 1 - (1 - shape_match)^(1/substeps), so
+//   one whole step closes `shape_match` of the gap
+//   world contacts: f = world.distance(x, t) < r pushes x out by (r - f) along closest's
+//   normal; position-level Coulomb friction removes the tangential motion of the substep up
+//   to mu (r - f)
+//   v = (x - x_prev) / dt_sub (as v_pred + (x - x_pred) / dt_sub, exact in free flight); damping:
+//   v_i = v_c + (v_i - v_c) max(0, 1 - damping dt_sub) with v_c the mean velocity (free flight and
+//   rigid motion as a whole are not damped)
+// The XPBD update for each constraint, exactly as the seed writes it (lambda starts at 0 each
+// substep, one sweep each):
+//   alpha~ = alpha / dt_sub^2;  dlambda = (-C - alpha~ lambda) / (sum w_i |grad_i C|^2 + alpha~)
+//   dx_i = w_i grad_i C dlambda
+// Compliance mapping (all particles have the same inverse mass w = 1 / m_particle):
+//   distance: alpha = (1/stiffness - 1) dt_sub^2 w          (m/N; stiffness 1 is hard)
+//   volume:   alpha = (1/volume_preserve - 1) dt_sub^2 w h^4 (1/(N m^2)... scaled so that
+//             volume_preserve means the same fraction as stiffness; 0 turns it off)
+// Integrator error: in free flight the centroid follows the symplectic Euler sum
+// y_n = g dt_sub^2 n (n + 1) / 2, i.e. g t^2 / 2 + g t dt_sub / 2.
+//
+// Mass = density x the shape's volume (gravity::massOf), the volume estimated as the count of
+// inside lattice points x h^3; spread evenly over the particles. Gravity: one vector per body
+// and step, the simulation's gravity at the centroid at the step's start.
+//
+// Sleep: when every particle is slower than kSleepSpeed for kSleepTime the body sleeps (no
+// solving); it wakes when its gravity changes or the world's distance at any particle that
+// touched it when it fell asleep changes by more than kWakeDistance.
+//
+// Known limit: the Gauss-Seidel sweeps are not exact in angular momentum; a strongly squashed
+// body (a 0.5 x 1.4 x 1.4 squash of a cube, no gravity) turns by about 0.6 rad while it
+// recovers its shape. The edge sweep alternates direction each substep to halve it.
+//
+// Particles are a structure of arrays (position, previous position, velocity); constraints
+// too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/math.h"
+#include "floptle/matter/matter_model.h"
+#include "floptle/physics/collision_world.h"
+
+namespace floptle::matter {
+
+struct SoftBodyDesc {
+  std::string name;
+  SoftBodyKnobs knobs;
+  float density = 1000.0f;  ///< kg/m^3
+  float friction = 0.5f;    ///< Coulomb coefficient against the world (-)
+  Vec3 velocity{0.0f};      ///< at the start (m/s)
+};
+
+/// Counters of the last step (wall-clock free).
+struct SoftBodyCounters {
+  std::uint64_t particlesSolved = 0;
+  std::uint64_t contacts = 0;
+  std::uint64_t distanceQueries = 0;
+};
+
+class SoftBody {
+ public:
+  static constexpr float kSleepSpeed = 0.05f;    ///< m/s
+  static constexpr float kSleepTime = 1.0f;      ///< s
+  static constexpr float kWakeDistance = 1e-3f;  ///< m
+
+  /// Everything that changes while it runs.
+  struct State {
+    std::vector<Vec3> position;             ///< m
+    std::vector<Vec3> velocity;             ///< m/s
+    Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  ///< shape-match rotation of the last substep
+    float stillTime = 0.0f;                 ///< s every particle has been slower than kSleepSpeed
+    bool asleep = false;
+    Vec3 sleepGravity{0.0f};                   ///< the gravity it fell asleep under (m/s^2)
+    std::vector<std::uint32_t> sleepContacts;  ///< particles touching the world then
+    std::vector<float> sleepDistances;         ///< their world distance then (m)
+  };
+
+  /// The cage filling {p : inside(p) < 0} within `bounds` (world space, m). Errors name
+  /// `pointer`.
+  static Expected<SoftBody> build(const SoftBodyDesc& desc, const std::function<float(Vec3)>& field,
+                                  Aabb bounds, const std::string& pointer);
+
+  /// One fixed step of dt (s) ending at tEnd (s) under gravity g (m/s^2).
+  void step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt);
+
+  const std::string& name() const { return desc_.name; }
+  const SoftBodyDesc& desc() const { return desc_; }
+  const State& state() const { return state_; }
+  State& state() { return state_; }
+  const SoftBodyCounters& counters() const { return counters_; }
+
+  std::size_t particleCount() const { return state_.position.size(); }
+  std::size_t edgeCount() const { return edgeRest_.size(); }
+  std::size_t tetCount() const { return tetRest_.size(); }
+  float spacing() const { return h_; }
+  float radius() const { return radius_; }
+  float mass() const { return mass_; }
+  const std::vector<Vec3>& restPositions() const { return rest_; }
+
+  /// Mean particle position (m).
+  Vec3 centroid() const;
+  /// The shape's volume estimate at rest (m^3) and now: rest x (tetrahedra now / at rest).
+  float restVolume() const { return restVolume_; }
+  float volume() const;
+  /// The sum of the tetrahedra's signed volumes now / at rest (m^3).
+  float tetVolume() const;
+  float tetRestVolume() const { return tetRestVolume_; }
+  /// Particle bounds grown by the radius (m).
+  Aabb bounds() const;
+
+ private:
+  void predict(Vec3 gravity, float h);
+  void solveDistances();
+  void solveVolumes();
+  void shapeMatch(float beta);
+  std::uint32_t collide(const physics::CollisionWorld& world, double t);
+  void finishSubstep(float h);
+  void updateSleep(const physics::CollisionWorld& world, Vec3 gravity, double t, float dt);
+  bool wakes(const physics::CollisionWorld& world, Vec3 gravity, double t) const;
+
+  SoftBodyDesc desc_;
+  float h_ = 0.0f;        ///< lattice spacing (m)
+  float radius_ = 0.0f;   ///< particle radius h/2 (m)
+  float mass_ = 0.0f;     ///< whole body (kg)
+  float invMass_ = 0.0f;  ///< per particle (1/kg)
+  float restVolume_ = 0.0f;
+  float tetRestVolume_ = 0.0f;
+  std::vector<Vec3> rest_;       ///< rest positions (m)
+  std::vector<Vec3> restLocal_;  ///< rest positions about the rest centroid (m)
+  std::vector<std::uint32_t> edgeA_, edgeB_;
+  std::vector<float> edgeRest_;
+  std::vector<std::array<std::uint32_t, 4>> tets_;
+  std::vector<float> tetRest_;
+  State state_;
+  std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
+  std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
+  std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
+  bool backward_ = false;                  ///< this substep sweeps the edges backwards (scratch)
+  SoftBodyCounters counters_;
+};
+
+}  // namespace floptle::matter

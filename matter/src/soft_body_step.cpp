@@ -1,0 +1,239 @@
+// SoftBody::step: the XPBD substeps (soft_body.h states the scheme), contacts and sleep.
+#include <algorithm>
+#include <cmath>
+
+#include "floptle/matter/soft_body.h"
+#include "floptle/matter/xpbd.h"
+
+namespace floptle::matter {
+namespace {
+
+/// Mueller et al. 2016, "A Robust Method to Extract the Rotational Part of Deformations":
+/// the rotation R maximizing tr(R^T A), iterated from the warm start q.
+Quat extractRotation(const Mat3& a, Quat q, int iterations) {
+  for (int it = 0; it < iterations; ++it) {
+    const Mat3 r = glm::mat3_cast(q);
+    const Vec3 num = glm::cross(r[0], a[0]) + glm::cross(r[1], a[1]) + glm::cross(r[2], a[2]);
+    const float den =
+        std::fabs(glm::dot(r[0], a[0]) + glm::dot(r[1], a[1]) + glm::dot(r[2], a[2])) + 1e-9f;
+    const Vec3 omega = num / den;
+    const float w = glm::length(omega);
+    if (w < 1e-9f) break;
+    q = glm::normalize(glm::angleAxis(w, omega / w) * q);
+  }
+  return q;
+}
+
+}  // namespace
+
+Vec3 SoftBody::centroid() const {
+  // Summed in double: a float sum of thousands of positions far from the origin is biased.
+  glm::dvec3 sum(0.0);
+  for (Vec3 p : state_.position) sum += glm::dvec3(p);
+  return Vec3(sum / double(state_.position.size()));
+}
+
+float SoftBody::tetVolume() const {
+  const std::vector<Vec3>& x = state_.position;
+  float sum = 0.0f;
+  for (const auto& t : tets_)
+    sum += glm::dot(glm::cross(x[t[1]] - x[t[0]], x[t[2]] - x[t[0]]), x[t[3]] - x[t[0]]) / 6.0f;
+  return sum;
+}
+
+float SoftBody::volume() const {
+  return tetRestVolume_ > 0.0f ? restVolume_ * (tetVolume() / tetRestVolume_) : restVolume_;
+}
+
+Aabb SoftBody::bounds() const {
+  Aabb box;
+  for (Vec3 p : state_.position) box.min = glm::min(box.min, p), box.max = glm::max(box.max, p);
+  box.min -= Vec3(radius_);
+  box.max += Vec3(radius_);
+  return box;
+}
+
+void SoftBody::predict(Vec3 gravity, float h) {
+  std::vector<Vec3>& x = state_.position;
+  std::vector<Vec3>& v = state_.velocity;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    v[i] += gravity * h;
+    previous_[i] = x[i];
+    x[i] += v[i] * h;
+    predicted_[i] = x[i];
+  }
+}
+
+void SoftBody::solveDistances() {
+  const float s = desc_.knobs.stiffness;
+  // alpha~ = alpha / dt_sub^2 = (1/s - 1) w; lambda starts at 0 each substep (one sweep).
+  const float alphaTilde = (1.0f / s - 1.0f) * invMass_;
+  std::vector<Vec3>& x = state_.position;
+  // Alternate sweep directions (symmetric Gauss-Seidel over substeps): one fixed order
+  // biases the corrections and spins a body up.
+  const std::size_t n = edgeRest_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t e = backward_ ? n - 1 - k : k;
+    float lambda = 0.0f;
+    solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, edgeRest_[e], alphaTilde, lambda);
+  }
+}
+
+void SoftBody::solveVolumes() {
+  const float v = desc_.knobs.volumePreserve;
+  if (v <= 0.0f) return;
+  // Solved on 6V (C' = 6 (V - V0), gradients 6 grad V: no divisions by 6); the same update
+  // when alpha~' = 36 alpha~ = 36 (1/v - 1) w h^4.
+  const float h2 = h_ * h_;
+  const float alphaTilde = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
+  std::vector<Vec3>& x = state_.position;
+  for (std::size_t t = 0; t < tets_.size(); ++t) {
+    const auto& id = tets_[t];
+    Vec3& x0 = x[id[0]];
+    Vec3& x1 = x[id[1]];
+    Vec3& x2 = x[id[2]];
+    Vec3& x3 = x[id[3]];
+    const Vec3 e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
+    const Vec3 g1 = glm::cross(e2, e3);
+    const Vec3 g2 = glm::cross(e3, e1);
+    const Vec3 g3 = glm::cross(e1, e2);
+    const Vec3 g0 = -(g1 + g2 + g3);
+    const float sixVolume = glm::dot(g3, e3);
+    const float w =
+        invMass_ * (glm::dot(g0, g0) + glm::dot(g1, g1) + glm::dot(g2, g2) + glm::dot(g3, g3));
+    if (w + alphaTilde < 1e-30f) continue;
+    const float s = invMass_ * (-(sixVolume - 6.0f * tetRest_[t]) / (w + alphaTilde));
+    x0 += s * g0;
+    x1 += s * g1;
+    x2 += s * g2;
+    x3 += s * g3;
+  }
+}
+
+void SoftBody::shapeMatch(float beta) {
+  if (beta <= 0.0f) return;
+  std::vector<Vec3>& x = state_.position;
+  const Vec3 c = centroid();
+  Mat3 a(0.0f);  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const Vec3 p = x[i] - c;
+    const Vec3 q = restLocal_[i];
+    a[0] += p * q.x;
+    a[1] += p * q.y;
+    a[2] += p * q.z;
+  }
+  state_.rotation = extractRotation(a, state_.rotation, 8);
+  const Mat3 r = glm::mat3_cast(state_.rotation);
+  // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] += beta * ((c - x[i]) + r * restLocal_[i]);
+}
+
+std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) {
+  std::uint32_t contacts = 0;
+  const float mu = desc_.friction;
+  std::vector<Vec3>& x = state_.position;
+  for (std::uint32_t i : candidates_) {
+    ++counters_.distanceQueries;
+    if (world.distance(x[i], t) >= radius_) continue;
+    auto hit = world.closest(x[i], t);
+    if (!hit || !hit.value()) continue;
+    const physics::Hit& c = *hit.value();
+    const float depth = radius_ - c.distance;
+    if (depth <= 0.0f) continue;
+    ++contacts;
+    x[i] += depth * c.normal;
+    // Position-level Coulomb friction against this substep's tangential motion.
+    const Vec3 moved = x[i] - previous_[i];
+    const Vec3 tangential = moved - glm::dot(moved, c.normal) * c.normal;
+    const float slide = glm::length(tangential);
+    const float limit = mu * depth;
+    x[i] -= slide <= limit ? tangential : tangential * (limit / slide);
+  }
+  return contacts;
+}
+
+void SoftBody::finishSubstep(float h) {
+  std::vector<Vec3>& x = state_.position;
+  std::vector<Vec3>& v = state_.velocity;
+  const float inv = 1.0f / h;
+  Vec3 mean(0.0f);
+  // v = (x - x_prev) / h written as the predicted velocity plus the constraints' share:
+  // in free flight the corrections are exactly zero, so the velocity keeps full precision
+  // however far from the origin the body is (x - x_prev loses bits to |x|).
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    v[i] += (x[i] - predicted_[i]) * inv;
+    mean += v[i];
+  }
+  mean /= float(x.size());
+  const float keep = std::max(0.0f, 1.0f - desc_.knobs.damping * h);
+  for (Vec3& vi : v) vi = mean + (vi - mean) * keep;
+}
+
+bool SoftBody::wakes(const physics::CollisionWorld& world, Vec3 gravity, double t) const {
+  if (gravity != state_.sleepGravity) return true;
+  for (std::size_t c = 0; c < state_.sleepContacts.size(); ++c) {
+    const float d = world.distance(state_.position[state_.sleepContacts[c]], t);
+    if (std::fabs(d - state_.sleepDistances[c]) > kWakeDistance) return true;
+  }
+  return false;
+}
+
+void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, double t, float dt) {
+  float fastest = 0.0f;
+  for (Vec3 v : state_.velocity) fastest = std::max(fastest, glm::dot(v, v));
+  if (fastest >= kSleepSpeed * kSleepSpeed) {
+    state_.stillTime = 0.0f;
+    return;
+  }
+  state_.stillTime += dt;
+  if (state_.stillTime < kSleepTime) return;
+  state_.asleep = true;
+  state_.sleepGravity = gravity;
+  state_.sleepContacts.clear();
+  state_.sleepDistances.clear();
+  for (std::uint32_t i = 0; i < state_.position.size(); ++i) {
+    const float d = world.distance(state_.position[i], t);
+    if (d < 2.0f * radius_) state_.sleepContacts.push_back(i), state_.sleepDistances.push_back(d);
+  }
+  for (Vec3& v : state_.velocity) v = Vec3(0.0f);
+}
+
+void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt) {
+  counters_ = {};
+  if (state_.asleep) {
+    if (!wakes(world, gravity, tEnd)) return;
+    state_.asleep = false;
+    state_.stillTime = 0.0f;
+  }
+  const int substeps = int(desc_.knobs.substeps);
+  const float h = dt / float(substeps);
+  const float beta = 1.0f - std::pow(1.0f - desc_.knobs.shapeMatch, 1.0f / float(substeps));
+  previous_.resize(state_.position.size());
+  predicted_.resize(state_.position.size());
+
+  // Contact candidates for the whole step: particles that could reach the world within it.
+  candidates_.clear();
+  const float fall = glm::length(gravity) * dt * dt;
+  for (std::uint32_t i = 0; i < state_.position.size(); ++i) {
+    const float reach = 2.0f * radius_ + glm::length(state_.velocity[i]) * dt + fall;
+    ++counters_.distanceQueries;
+    if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
+  }
+
+  std::uint64_t contacts = 0;
+  for (int s = 0; s < substeps; ++s) {
+    const double t = tEnd - double(dt) + double(h) * double(s + 1);
+    predict(gravity, h);
+    backward_ = (s & 1) != 0;
+    solveDistances();
+    solveVolumes();
+    shapeMatch(beta);
+    contacts += collide(world, t);
+    finishSubstep(h);
+  }
+  counters_.contacts = contacts;
+  counters_.particlesSolved = state_.position.size() * std::uint64_t(substeps);
+  updateSleep(world, gravity, tEnd, dt);
+}
+
+}  // namespace floptle::matter

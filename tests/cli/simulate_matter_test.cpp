@@ -1,0 +1,76 @@
+// `floptle simulate` on a scene with a soft body (issue 19's SoftBody tier): it prints the
+// matter fields for the node, two runs agree on the hash, the cube lands on the floor keeping
+// its volume, and a tier not built yet is refused naming its pointer.
+#include <nlohmann/json.hpp>
+
+#include "cli_test_support.h"
+
+namespace floptle::cli_test {
+namespace {
+
+class SimulateMatter : public CliTest {
+ protected:
+  SimulateMatter() : CliTest("simulate") {}
+};
+
+constexpr const char* kScene = R"({"format": "floptle.scene", "version": 1,
+  "materials": [{"id": "goo", "color": [0.2, 0.8, 0.3], "density": 500, "friction": 0.6,
+                 "restitution": 0, "bulk_modulus": 1e9, "yield_strength": 1e6}],
+  "interactions": [],
+  "nodes": [
+    {"name": "floor", "shape": {"type": "box", "half_extents": [5, 0.5, 5]},
+     "transform": {"position": [0, -0.5, 0]}},
+    {"name": "jelly", "material": "goo", "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]},
+     "transform": {"position": [0, 1, 0]},
+     "matter": {"tier": "soft_body", "particles": 216, "stiffness": 0.5, "volume_preserve": 1,
+                "shape_match": 0.2, "substeps": 8, "damping": 2}}]})";
+
+TEST_F(SimulateMatter, ASoftBodyNodePrintsItsMatterFieldsAndIsDeterministic) {
+  const std::string scene = write("matter.json", kScene);
+  const RunResult a = run("'" + scene + "' --ticks 120");
+  ASSERT_EQ(a.exitCode, 0) << a.err;
+  const RunResult b = run("'" + scene + "' --ticks 120");
+  const auto ja = nlohmann::json::parse(a.out, nullptr, false);
+  const auto jb = nlohmann::json::parse(b.out, nullptr, false);
+  ASSERT_FALSE(ja.is_discarded()) << a.out;
+  ASSERT_FALSE(jb.is_discarded()) << b.out;
+  EXPECT_EQ(ja["hash"], jb["hash"]);
+  ASSERT_TRUE(ja["nodes"].contains("jelly")) << a.out;
+  const auto& n = ja["nodes"]["jelly"];
+  for (const char* key : {"centroid", "volume", "rest_volume", "density", "aabb", "particles",
+                          "bonds", "components", "asleep"})
+    EXPECT_TRUE(n.contains(key)) << key << " missing: " << n.dump();
+  EXPECT_EQ(n["particles"], 216);  // 6 x 6 x 6 in the unit cube
+  EXPECT_EQ(n["bonds"], 0);
+  EXPECT_EQ(n["components"], 1);
+  EXPECT_NEAR(n["rest_volume"].get<double>(), 1.0, 1e-3);
+  EXPECT_NEAR(n["volume"].get<double>(), 1.0, 0.05);
+  // Mass is conserved: density x volume = 500 kg/m^3 x 1 m^3 at rest.
+  EXPECT_NEAR(n["density"].get<double>() * n["volume"].get<double>(), 500.0, 0.5);
+  // Fell from 0.5 m up onto the floor at y = 0: the centroid rests near half height.
+  EXPECT_NEAR(n["centroid"][1].get<double>(), 0.5, 0.05);
+  EXPECT_GE(n["aabb"][0][1].get<double>(), -0.02);
+  EXPECT_TRUE(ja["counters"].contains("matter_particles_solved"));
+}
+
+TEST_F(SimulateMatter, ATierNotBuiltYetIsRefusedNamingItsPointer) {
+  auto doc = nlohmann::json::parse(kScene);
+  doc["nodes"][1]["matter"] = {{"tier", "visco"}};
+  const std::string scene = write("visco.json", doc.dump());
+  const RunResult r = run("'" + scene + "' --ticks 3");
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("/nodes/1/matter/tier"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not built yet"), std::string::npos) << r.err;
+}
+
+TEST_F(SimulateMatter, ABadKnobIsRefusedNamingItsPointer) {
+  auto doc = nlohmann::json::parse(kScene);
+  doc["nodes"][1]["matter"]["stiffness"] = 3;
+  const std::string scene = write("stiff.json", doc.dump());
+  const RunResult r = run("'" + scene + "' --ticks 3");
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("/nodes/1/matter/stiffness"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace floptle::cli_test

@@ -2,6 +2,7 @@
 // Shared fixture for tests that run the built `floptle` as a process: a fresh temporary
 // folder per test, a runner that captures exit code, stdout and stderr, and a file writer.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -51,6 +52,21 @@ class CliTest : public ::testing::Test {
     result.out = slurp(out);
     result.err = slurp(err);
     return result;
+  }
+
+  /// Runs `arguments` twice (a deterministic command): both must exit 0 with JSON on stdout and
+  /// agree on its "hash". Returns the first answer (a discarded value on failure).
+  nlohmann::json runTwiceAgreeing(const std::string& arguments) {
+    const RunResult a = run(arguments);
+    EXPECT_EQ(a.exitCode, 0) << a.err;
+    const RunResult b = run(arguments);
+    const auto ja = nlohmann::json::parse(a.out, nullptr, false);
+    const auto jb = nlohmann::json::parse(b.out, nullptr, false);
+    EXPECT_FALSE(ja.is_discarded()) << a.out << a.err;
+    EXPECT_FALSE(jb.is_discarded()) << b.out << b.err;
+    if (!ja.is_discarded() && !jb.is_discarded())
+      EXPECT_EQ(ja.value("hash", ""), jb.value("hash", ""));
+    return ja;
   }
 
   std::string write(const std::string& name, const std::string& text) {

@@ -23,7 +23,7 @@ namespace {
 QString defaultScene() {
   const QString relative = QStringLiteral("scenes/showcase.json");
   if (QFileInfo::exists(relative)) return QFileInfo(relative).absoluteFilePath();
-  for (QDir dir(QCoreApplication::applicationDirPath());; ) {
+  for (QDir dir(QCoreApplication::applicationDirPath());;) {
     if (QFileInfo::exists(dir.filePath(relative))) return dir.filePath(relative);
     if (!dir.cdUp()) break;
   }
@@ -38,15 +38,15 @@ void scheduleScreenshot(floptle::editor::MainWindow& window, const QString& path
   clock->start();
   QObject::connect(poll, &QTimer::timeout, &window, [&window, path, timeoutMs, poll, clock] {
     const floptle::editor::RaymarchView* view = window.viewport();
-    const bool refined = view->frameCount() >= 2 && view->lastResolutionScale() >= 1.0f;  // coarse, then refined
+    const bool refined =
+        view->frameCount() >= 2 && view->lastResolutionScale() >= 1.0f;  // coarse, then refined
     if (!refined && clock->elapsed() < timeoutMs) return;
     poll->stop();
     const QPixmap shot = window.screen()->grabWindow(window.winId());
     const bool saved = shot.save(path);
     std::fprintf(saved ? stdout : stderr, "%s %s (%dx%d, %llu frames, %.1f ms last frame)\n",
-                 saved ? "wrote" : "could not write", qPrintable(path), shot.width(),
-                 shot.height(), static_cast<unsigned long long>(view->frameCount()),
-                 view->lastFrameTimeMs());
+                 saved ? "wrote" : "could not write", qPrintable(path), shot.width(), shot.height(),
+                 static_cast<unsigned long long>(view->frameCount()), view->lastFrameTimeMs());
     delete clock;
     window.document().undoStack()->setClean();  // nothing to ask about when closing
     QCoreApplication::exit(saved ? 0 : 1);
@@ -66,8 +66,10 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("Floptle Editor: a level editor around an SDF physics core");
   parser.addHelpOption();
   parser.addPositionalArgument("scene", "Scene file to open (default: scenes/showcase.json)");
-  QCommandLineOption screenshot("screenshot", "Open, wait for the first frames, save a screenshot "
-                                "of the whole window to FILE and exit.", "FILE");
+  QCommandLineOption screenshot("screenshot",
+                                "Open, wait for the first frames, save a screenshot "
+                                "of the whole window to FILE and exit.",
+                                "FILE");
   QCommandLineOption size("size", "Window size for --screenshot (default 1280x800).", "WxH",
                           "1280x800");
   QCommandLineOption timeout("timeout", "Longest wait for a refined frame (s, default 120).",

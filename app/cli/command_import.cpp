@@ -45,7 +45,8 @@ int runImport(Args args) {
     if (a == "--out") {
       if (!value(outArg)) return std::fputs(kUsage, stderr), 2;
     } else if (a == "--collision") {
-      if (!value(collision) || (collision != "mesh" && collision != "field")) return std::fputs(kUsage, stderr), 2;
+      if (!value(collision) || (collision != "mesh" && collision != "field"))
+        return std::fputs(kUsage, stderr), 2;
     } else if (a == "--up") {
       if (!value(up) || !asset::parseUpAxis(up)) return std::fputs(kUsage, stderr), 2;
     } else if (a == "--merge") {
@@ -63,7 +64,8 @@ int runImport(Args args) {
     } else if (meshArg.empty() && !a.starts_with("--")) {
       meshArg = std::string(a);
     } else {
-      std::fprintf(stderr, "floptle import: unexpected argument '%.*s'\n%s", static_cast<int>(a.size()), a.data(), kUsage);
+      std::fprintf(stderr, "floptle import: unexpected argument '%.*s'\n%s",
+                   static_cast<int>(a.size()), a.data(), kUsage);
       return 2;
     }
   }
@@ -102,7 +104,8 @@ int runImport(Args args) {
   scene["nodes"] = nlohmann::ordered_json::array({entries.node});
 
   // The editor's save: canonical text, written atomically; an error says what failed and why.
-  if (auto saved = scene::saveSceneFile(outPath, scene); !saved) return fail(saved.error().message());
+  if (auto saved = scene::saveSceneFile(outPath, scene); !saved)
+    return fail(saved.error().message());
   std::fprintf(stderr, "import: %s -> %s\n", summary.c_str(), outPath.string().c_str());
   return 0;
 }

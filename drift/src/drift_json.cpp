@@ -95,18 +95,18 @@ Expected<DriftSetup> driftSetupFromJson(const nlohmann::ordered_json& component,
 nlohmann::ordered_json driftSetupToJson(const DriftSetup& s) {
   const Tuning& t = s.tuning;
   return nlohmann::ordered_json{{"boat_radius", t.boatRadius},
-              {"boat_position", pair(s.start.position)},
-              {"boat_velocity", pair(s.start.velocity)},
-              {"drag_rate", t.dragRate},
-              {"water_velocity", pair(t.waterVelocity)},
-              {"speed_cap", t.speedCap},
-              {"ripple_start_radius", t.rippleStartRadius},
-              {"ripple_growth", t.rippleGrowth},
-              {"ripple_half_width", t.rippleHalfWidth},
-              {"ripple_lifetime", t.rippleLifetime},
-              {"ripple_impulse", t.rippleImpulse},
-              {"ripple_attenuation", t.rippleAttenuation},
-              {"placement_cooldown", t.placementCooldown}};
+                                {"boat_position", pair(s.start.position)},
+                                {"boat_velocity", pair(s.start.velocity)},
+                                {"drag_rate", t.dragRate},
+                                {"water_velocity", pair(t.waterVelocity)},
+                                {"speed_cap", t.speedCap},
+                                {"ripple_start_radius", t.rippleStartRadius},
+                                {"ripple_growth", t.rippleGrowth},
+                                {"ripple_half_width", t.rippleHalfWidth},
+                                {"ripple_lifetime", t.rippleLifetime},
+                                {"ripple_impulse", t.rippleImpulse},
+                                {"ripple_attenuation", t.rippleAttenuation},
+                                {"placement_cooldown", t.placementCooldown}};
 }
 
 nlohmann::ordered_json eventToJson(const Event& e) {

@@ -239,7 +239,7 @@ void BarnesHutTree::accelAll(float G, float theta, float softening, std::span<Ve
     }
     // Each source against every target of the group: the loop over targets is the inner one,
     // one accumulator per target, so it runs as SIMD lanes without reordering any sum.
-    // Lanes past the group's masses repeat its first (their sums are dropped).
+    // Lanes past the group's masses repeat its first; their sums are never read.
     const int count = int(group.end - group.begin);
     const int lanes = (count + 3) & ~3;
     alignas(32) float tx[kGroupSize], ty[kGroupSize], tz[kGroupSize];

@@ -1,4 +1,4 @@
-// SoftBody (issue 19) benchmarks, one thread, 60 Hz fixed step, 10 substeps, against the Jolt
+// SoftBody benchmarks, one thread, 60 Hz fixed step, 10 substeps, against the Jolt
 // Physics soft-body anchors measured on this machine kind (one thread, 60 Hz, 10 iterations,
 // edge and tetrahedral volume constraints):
 //   BM_SoftCube/512      a 512-particle cube (8^3) dropped 0.2 m onto a plane

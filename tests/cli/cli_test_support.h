@@ -21,6 +21,15 @@ struct RunResult {
   std::string err;
 };
 
+/// Runs the built `floptle` with `arguments` (a shell command line: redirections allowed), its
+/// stderr to `errFile`; returns the exit code (-1 when it did not exit).
+inline int runCli(const std::string& arguments, const std::filesystem::path& errFile) {
+  const std::string command =
+      std::string(FLOPTLE_CLI) + " " + arguments + " 2> \"" + errFile.string() + "\"";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 inline std::string slurp(const std::filesystem::path& path) {
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
@@ -64,8 +73,9 @@ class CliTest : public ::testing::Test {
     const auto jb = nlohmann::json::parse(b.out, nullptr, false);
     EXPECT_FALSE(ja.is_discarded()) << a.out << a.err;
     EXPECT_FALSE(jb.is_discarded()) << b.out << b.err;
-    if (!ja.is_discarded() && !jb.is_discarded())
+    if (!ja.is_discarded() && !jb.is_discarded()) {
       EXPECT_EQ(ja.value("hash", ""), jb.value("hash", ""));
+    }
     return ja;
   }
 

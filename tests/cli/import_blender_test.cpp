@@ -14,24 +14,14 @@
 #include <sstream>
 
 #include "../unit/mesh_test_files.h"
+#include "cli_test_support.h"
 
 namespace {
 
 const std::filesystem::path kDir = std::filesystem::path(FLOPTLE_TEST_DATA_DIR) / "blender";
 
-int runCli(const std::string& arguments, const std::filesystem::path& errFile) {
-  const std::string command =
-      std::string(FLOPTLE_CLI) + " " + arguments + " 2> \"" + errFile.string() + "\"";
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string readAll(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using floptle::cli_test::runCli;
+using floptle::cli_test::slurp;
 
 /// Every node of the scene by name, and each one's parent's name ("" at the top).
 void collect(const nlohmann::json& nodes, const std::string& parent,
@@ -74,8 +64,8 @@ TEST_P(CliImportBlender, EachObjectIsANodeAndRaysNameItsNodeAndSlot) {
       runCli("import \"" + (kDir / ("level" + ext)).string() + "\" --out \"" + out.string() + "\"",
              dir / "err.txt"),
       0)
-      << readAll(dir / "err.txt");
-  const auto scene = nlohmann::json::parse(readAll(out));
+      << slurp(dir / "err.txt");
+  const auto scene = nlohmann::json::parse(slurp(out));
   std::map<std::string, std::string> parents;
   collect(scene["nodes"], "", parents);
   const bool hierarchy = ext != ".obj";
@@ -98,20 +88,22 @@ TEST_P(CliImportBlender, EachObjectIsANodeAndRaysNameItsNodeAndSlot) {
                        (dir / "a.txt").string() + "\"",
                    dir / "err.txt"),
             0)
-      << readAll(dir / "err.txt");
-  std::istringstream answers(readAll(dir / "a.txt"));
+      << slurp(dir / "err.txt");
+  std::istringstream answers(slurp(dir / "a.txt"));
   for (const Ray& r : kRays) {
     std::string line;
     ASSERT_TRUE(std::getline(answers, line)) << r.what;
     const auto a = nlohmann::json::parse(line);
     ASSERT_TRUE(a["hit"].get<bool>()) << ext << " " << r.what << ": " << line;
     EXPECT_EQ(a["node"], r.node) << ext << " " << r.what << ": " << line;
-    if (r.material)
+    if (r.material) {
       EXPECT_EQ(a["material"], r.material) << ext << " " << r.what << ": " << line;
-    else
+    } else {
       EXPECT_TRUE(a["material"].is_null()) << ext << " " << r.what << ": " << line;
-    if (r.distance >= 0)
+    }
+    if (r.distance >= 0) {
       EXPECT_NEAR(a["distance"].get<double>(), r.distance, 1e-4) << ext << " " << r.what;
+    }
   }
   std::filesystem::remove_all(dir);
 }
@@ -123,8 +115,8 @@ TEST_P(CliImportBlender, MergeMakesOneNodeAndSkipLeavesObjectsOut) {
   const auto out = dir / "level.json";
   ASSERT_EQ(
       runCli("import \"" + mesh + "\" --merge --out \"" + out.string() + "\"", dir / "err.txt"), 0)
-      << readAll(dir / "err.txt");
-  auto scene = nlohmann::json::parse(readAll(out));
+      << slurp(dir / "err.txt");
+  auto scene = nlohmann::json::parse(slurp(out));
   ASSERT_EQ(scene["nodes"].size(), 1u);
   EXPECT_EQ(scene["nodes"][0]["name"], "level");
   EXPECT_FALSE(scene["nodes"][0]["mesh"].contains("object"));
@@ -139,8 +131,8 @@ TEST_P(CliImportBlender, MergeMakesOneNodeAndSkipLeavesObjectsOut) {
                        out.string() + "\"",
                    dir / "err.txt"),
             0)
-      << readAll(dir / "err.txt");
-  scene = nlohmann::json::parse(readAll(out));
+      << slurp(dir / "err.txt");
+  scene = nlohmann::json::parse(slurp(out));
   std::map<std::string, std::string> parents;
   collect(scene["nodes"], "", parents);
   EXPECT_FALSE(parents.count("CrateA") || parents.count("CrateB") || parents.count("Suzanne"))
@@ -169,8 +161,8 @@ TEST(CliImportBlenderDynamic, AnObjectMadeDynamicFallsAsABoxOverItsMeshAndRestsO
       runCli("import \"" + (kDir / "level.glb").string() + "\" --out \"" + out.string() + "\"",
              dir / "err.txt"),
       0)
-      << readAll(dir / "err.txt");
-  auto scene = nlohmann::json::parse(readAll(out));
+      << slurp(dir / "err.txt");
+  auto scene = nlohmann::json::parse(slurp(out));
   // CrateB (a 1 m cube turned 30 deg about +Y) lifted to y = 3 and made dynamic, over a ground
   // plane at y = 0: it falls and rests with its centre half its height up, y = 0.5 m.
   nlohmann::json* crate = findNode(scene["nodes"], "CrateB");
@@ -187,8 +179,8 @@ TEST(CliImportBlenderDynamic, AnObjectMadeDynamicFallsAsABoxOverItsMeshAndRestsO
                        "\" > /dev/null",
                    dir / "err.txt"),
             0)
-      << readAll(dir / "err.txt");
-  std::istringstream lines(readAll(trace));
+      << slurp(dir / "err.txt");
+  std::istringstream lines(slurp(trace));
   std::string line, last;
   while (std::getline(lines, line))
     if (!line.empty()) last = line;

@@ -10,21 +10,12 @@
 #include <sstream>
 
 #include "../unit/mesh_test_files.h"
+#include "cli_test_support.h"
 
 namespace {
 
-int runCli(const std::string& arguments, const std::filesystem::path& errFile) {
-  const std::string command = std::string(FLOPTLE_CLI) + " " + arguments + " 2> \"" + errFile.string() + "\"";
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string readAll(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using floptle::cli_test::runCli;
+using floptle::cli_test::slurp;
 
 TEST(CliImport, WritesASceneWithTheMeshAsAStaticNode) {
   const auto dir = floptle::testing::makeTempDir("cli_import");
@@ -34,18 +25,18 @@ TEST(CliImport, WritesASceneWithTheMeshAsAStaticNode) {
   ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --merge --out \"" + out.string() + "\"",
                    dir / "err.txt"),
             0)
-      << readAll(dir / "err.txt");
-  EXPECT_NE(readAll(dir / "err.txt").find("%"), std::string::npos) << "progress on stderr";
+      << slurp(dir / "err.txt");
+  EXPECT_NE(slurp(dir / "err.txt").find("%"), std::string::npos) << "progress on stderr";
   {  // a line a stage or a tenth, not one a percent, ending at 100%
-    std::istringstream err(readAll(dir / "err.txt"));
+    std::istringstream err(slurp(dir / "err.txt"));
     std::string line, last;
     int progressLines = 0;
     while (std::getline(err, line))
       if (line.find('%') != std::string::npos) ++progressLines, last = line;
-    EXPECT_LE(progressLines, 16) << readAll(dir / "err.txt");
+    EXPECT_LE(progressLines, 16) << slurp(dir / "err.txt");
     EXPECT_NE(last.find("100%"), std::string::npos) << last;
   }
-  const auto scene = nlohmann::json::parse(readAll(out));
+  const auto scene = nlohmann::json::parse(slurp(out));
   EXPECT_EQ(scene["format"], "floptle.scene");
   EXPECT_EQ(scene["version"], 1);
   ASSERT_EQ(scene["materials"].size(), 2u);
@@ -70,10 +61,10 @@ TEST(CliImport, UnreadableMeshOrUnwritableOutputFailsWithAClearMessageAndWritesN
   floptle::testing::writeText(dir / "empty.obj", "");
   const auto out = dir / "out.json";
   EXPECT_EQ(runCli("import \"" + (dir / "empty.obj").string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 1);
-  EXPECT_NE(readAll(dir / "err.txt").find("empty"), std::string::npos);
+  EXPECT_NE(slurp(dir / "err.txt").find("empty"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_EQ(runCli("import \"" + (dir / "missing.glb").string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 1);
-  EXPECT_NE(readAll(dir / "err.txt").find("not found"), std::string::npos);
+  EXPECT_NE(slurp(dir / "err.txt").find("not found"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_EQ(runCli("import --out \"" + out.string() + "\"", dir / "err.txt"), 2) << "usage error";
   // An output folder that does not exist: the reason, and no stray file anywhere.
@@ -82,7 +73,7 @@ TEST(CliImport, UnreadableMeshOrUnwritableOutputFailsWithAClearMessageAndWritesN
                        (dir / "no_such_folder" / "out.json").string() + "\"",
                    dir / "err.txt"),
             1);
-  const std::string err = readAll(dir / "err.txt");
+  const std::string err = slurp(dir / "err.txt");
   EXPECT_NE(err.find("no_such_folder"), std::string::npos) << err;
   EXPECT_NE(err.find("No such file or directory"), std::string::npos) << err;
   EXPECT_FALSE(std::filesystem::exists(dir / "no_such_folder"));
@@ -91,7 +82,7 @@ TEST(CliImport, UnreadableMeshOrUnwritableOutputFailsWithAClearMessageAndWritesN
   ASSERT_EQ(runCli("import \"" + mesh.string() + "\" --merge --out \"" + out.string() + "\"",
                    dir / "err.txt"),
             0);
-  EXPECT_EQ(nlohmann::json::parse(readAll(out))["format"], "floptle.scene");
+  EXPECT_EQ(nlohmann::json::parse(slurp(out))["format"], "floptle.scene");
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
   std::filesystem::remove_all(dir);
@@ -108,8 +99,8 @@ TEST(CliImport, TheUpAxisGivenTravelsWithTheSceneSoItsCollidersMatchTheImport) {
                        out.string() + "\"",
                    dir / "err.txt"),
             0)
-      << readAll(dir / "err.txt");
-  const auto scene = nlohmann::json::parse(readAll(out));
+      << slurp(dir / "err.txt");
+  const auto scene = nlohmann::json::parse(slurp(out));
   EXPECT_EQ(scene["nodes"][0]["mesh"]["up_axis"], "z");
   floptle::testing::writeText(dir / "q.txt",
                               "{\"op\":\"raycast\",\"origin\":[0.2,5,-0.2],\"dir\":[0,-1,0],\"max\":10}\n"
@@ -118,8 +109,8 @@ TEST(CliImport, TheUpAxisGivenTravelsWithTheSceneSoItsCollidersMatchTheImport) {
                        (dir / "a.txt").string() + "\"",
                    dir / "err.txt"),
             0)
-      << readAll(dir / "err.txt");
-  std::istringstream answers(readAll(dir / "a.txt"));
+      << slurp(dir / "err.txt");
+  std::istringstream answers(slurp(dir / "a.txt"));
   std::string line;
   ASSERT_TRUE(std::getline(answers, line));
   const auto over = nlohmann::json::parse(line);

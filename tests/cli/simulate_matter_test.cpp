@@ -1,4 +1,4 @@
-// `floptle simulate` on a scene with a soft body (issue 19's SoftBody tier): it prints the
+// `floptle simulate` on a scene with a soft body (the SoftBody tier): it prints the
 // matter fields for the node, two runs agree on the hash, the cube lands on the floor keeping
 // its volume, and a tier not built yet is refused naming its pointer.
 #include <nlohmann/json.hpp>

@@ -19,8 +19,8 @@
 
 namespace floptle::asset::detail {
 
-/// A file read by Assimp (triangulated, points and lines dropped, FBX pivots folded into the
-/// node transforms). `scene` is owned by `importer`.
+/// A file as Assimp reads it: triangles only (no points or lines), FBX pivots part of the node
+/// transforms. `scene` is owned by `importer`.
 struct AssimpFile {
   std::unique_ptr<Assimp::Importer> importer;
   const aiScene* scene = nullptr;

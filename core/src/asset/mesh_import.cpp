@@ -61,7 +61,8 @@ struct Flattener {
       if (face.mNumIndices != 3) continue;
       const std::uint16_t slot = slotFor(m.mMaterialIndex, withoutSlot);
       if (tooManySlots) return;
-      std::array<std::uint32_t, 3> tri{base + face.mIndices[0], base + face.mIndices[1], base + face.mIndices[2]};
+      std::array<std::uint32_t, 3> tri{base + face.mIndices[0], base + face.mIndices[1],
+                                       base + face.mIndices[2]};
       if (mirrored) std::swap(tri[1], tri[2]);
       mesh.triangles.push_back(tri);
       mesh.triangleSlots.push_back(slot);
@@ -79,15 +80,19 @@ struct Flattener {
 
 std::string_view upAxisName(ImportOptions::UpAxis axis) {
   switch (axis) {
-    case ImportOptions::UpAxis::Y: return "y";
-    case ImportOptions::UpAxis::Z: return "z";
-    case ImportOptions::UpAxis::Automatic: break;
+    case ImportOptions::UpAxis::Y:
+      return "y";
+    case ImportOptions::UpAxis::Z:
+      return "z";
+    case ImportOptions::UpAxis::Automatic:
+      break;
   }
   return "auto";
 }
 
 std::optional<ImportOptions::UpAxis> parseUpAxis(std::string_view name) {
-  for (auto axis : {ImportOptions::UpAxis::Automatic, ImportOptions::UpAxis::Y, ImportOptions::UpAxis::Z})
+  for (auto axis :
+       {ImportOptions::UpAxis::Automatic, ImportOptions::UpAxis::Y, ImportOptions::UpAxis::Z})
     if (upAxisName(axis) == name) return axis;
   return std::nullopt;
 }

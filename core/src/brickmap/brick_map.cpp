@@ -78,24 +78,33 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   // 1. The distance at every top cell's centre, exact (unbounded): 256 centres per task.
   constexpr int kChunk = 256;
   const int chunks = (cells + kChunk - 1) / kChunk;
-  auto report = [&](float f, std::string_view stage) { if (progress) progress(f, stage); };
+  auto report = [&](float f, std::string_view stage) {
+    if (progress) progress(f, stage);
+  };
   report(0.0f, "classifying bricks");
-  const bool classified = parallelFor(chunks, settings.threads, cancel, [&](int chunk) {
-    const int first = chunk * kChunk, n = std::min(kChunk, cells - first);
-    std::vector<Vec3> points(n);
-    for (int i = 0; i < n; ++i) {
-      const int c = first + i;
-      const glm::ivec3 cell = map.cellCoords(c);
-      points[i] = map.cellMin(cell) + Vec3(0.5f * map.brickSize_);
-    }
-    distance(points, std::numeric_limits<float>::infinity(), std::span<float>(map.centre_.data() + first, n));
-  }, [&](int done) { if (done % 16 == 0) report(0.1f * done / chunks, "classifying bricks"); });
+  const bool classified = parallelFor(
+      chunks, settings.threads, cancel,
+      [&](int chunk) {
+        const int first = chunk * kChunk, n = std::min(kChunk, cells - first);
+        std::vector<Vec3> points(n);
+        for (int i = 0; i < n; ++i) {
+          const int c = first + i;
+          const glm::ivec3 cell = map.cellCoords(c);
+          points[i] = map.cellMin(cell) + Vec3(0.5f * map.brickSize_);
+        }
+        distance(points, std::numeric_limits<float>::infinity(),
+                 std::span<float>(map.centre_.data() + first, n));
+      },
+      [&](int done) {
+        if (done % 16 == 0) report(0.1f * done / chunks, "classifying bricks");
+      });
   if (!classified) return Error{"bake", "cancelled"};
 
   // 2. A brick wherever the surface may come within the band of the cell.
   std::vector<int> brickCells;
   for (int c = 0; c < cells; ++c) {
-    if (!std::isfinite(map.centre_[c])) return Error{"bake", "the distance function returned a non-finite value"};
+    if (!std::isfinite(map.centre_[c]))
+      return Error{"bake", "the distance function returned a non-finite value"};
     if (std::abs(map.centre_[c]) <= map.brickHalfDiagonal_ + map.bandWidth_) {
       map.brickOf_[c] = static_cast<std::int32_t>(brickCells.size());
       brickCells.push_back(c);
@@ -114,19 +123,27 @@ Expected<BrickMap> BrickMap::bake(const BrickMapSettings& settings, const Distan
   const int total = static_cast<int>(brickCells.size());
   const int every = std::max(1, total / 100);
   std::atomic<bool> nonFinite{false};
-  const bool baked = parallelFor(total, settings.threads, cancel, [&](int i) {
-    const int cell = brickCells[i];
-    std::vector<float> samples(kBrickSamples);
-    if (map.sampleBrick(cell, map.centre_[cell], distance, samples.data())) map.storeBrick(cell, i, samples.data());
-    else nonFinite.store(true, std::memory_order_relaxed);
-  }, [&](int done) { if (done % every == 0) report(0.1f + 0.9f * done / total, "sampling bricks"); });
+  const bool baked = parallelFor(
+      total, settings.threads, cancel,
+      [&](int i) {
+        const int cell = brickCells[i];
+        std::vector<float> samples(kBrickSamples);
+        if (map.sampleBrick(cell, map.centre_[cell], distance, samples.data()))
+          map.storeBrick(cell, i, samples.data());
+        else
+          nonFinite.store(true, std::memory_order_relaxed);
+      },
+      [&](int done) {
+        if (done % every == 0) report(0.1f + 0.9f * done / total, "sampling bricks");
+      });
   if (!baked) return Error{"bake", "cancelled"};
   if (nonFinite.load()) return Error{"bake", "the distance function returned a non-finite value"};
   report(1.0f, "done");
   return map;
 }
 
-bool BrickMap::sampleBrick(int cell, float centre, const DistanceBatchFn& distance, float* out) const {
+bool BrickMap::sampleBrick(int cell, float centre, const DistanceBatchFn& distance,
+                           float* out) const {
   // Each point from its grid-wide sample index, so a face two bricks share is sampled at the
   // same points in both and stored the same: the field stays continuous across bricks (the
   // rounding of a brick corner plus a cell offset could differ by an ulp, enough to tip a sample
@@ -142,17 +159,22 @@ bool BrickMap::sampleBrick(int cell, float centre, const DistanceBatchFn& distan
   std::vector<int> queue;
   bool anyUnknown = false;
   for (int n = 0; n < kBrickSamples; ++n) {
-    if (std::isinf(out[n]) && out[n] > 0.0f) anyUnknown = true;
-    else queue.push_back(n);
+    if (std::isinf(out[n]) && out[n] > 0.0f)
+      anyUnknown = true;
+    else
+      queue.push_back(n);
   }
   if (anyUnknown) {
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const int n = queue[head];
       const int i = n % kSamples, j = (n / kSamples) % kSamples, k = n / (kSamples * kSamples);
       const float side = out[n] < 0.0f ? -1.0f : 1.0f;
-      const int neighbours[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k}, {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
+      const int neighbours[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k},
+                                    {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
       for (const auto& q : neighbours) {
-        if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= kSamples || q[1] >= kSamples || q[2] >= kSamples) continue;
+        if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= kSamples || q[1] >= kSamples ||
+            q[2] >= kSamples)
+          continue;
         const int m = q[0] + kSamples * (q[1] + kSamples * q[2]);
         if (std::isinf(out[m]) && out[m] > 0.0f) {
           out[m] = side * bandWidth_;
@@ -171,7 +193,8 @@ bool BrickMap::sampleBrick(int cell, float centre, const DistanceBatchFn& distan
 void BrickMap::storeBrick(int cell, int brick, const float* samples) {
   std::int16_t* stored = pool_.data() + static_cast<std::size_t>(brick) * kBrickSamples;
   for (int n = 0; n < kBrickSamples; ++n)
-    stored[n] = static_cast<std::int16_t>(std::clamp(std::nearbyint(samples[n] * invSampleStep_), -32767.0f, 32767.0f));
+    stored[n] = static_cast<std::int16_t>(
+        std::clamp(std::nearbyint(samples[n] * invSampleStep_), -32767.0f, 32767.0f));
   summarizeBrick(brick);
   cellBrickMin_[cell] = brickMin_[brick];
   if (static_cast<std::size_t>(brick) < brickCopies_.size())
@@ -199,13 +222,13 @@ void BrickMap::summarizeBrick(int brick) {
                                   c[kSamples * kSamples + 1], c[kSamples * kSamples + kSamples],
                                   c[kSamples * kSamples + kSamples + 1]});
         smallest = std::min(smallest, m);
-        const auto q = static_cast<std::int8_t>(std::clamp(std::floor(double(m) / blockStep_), -128.0, 127.0));
+        const auto q =
+            static_cast<std::int8_t>(std::clamp(std::floor(double(m) / blockStep_), -128.0, 127.0));
         std::int8_t& b2 = small[(i >> 1) + 4 * ((j >> 1) + 4 * (k >> 1))];
         std::int8_t& b4 = large[(i >> 2) + 2 * ((j >> 2) + 2 * (k >> 2))];
         b2 = std::min(b2, q);
         b4 = std::min(b4, q);
-        if (m <= 0.0f)
-          surface[surfaceWord(i, j, k)] |= std::uint64_t{1} << surfaceShift(i, j, k);
+        if (m <= 0.0f) surface[surfaceWord(i, j, k)] |= std::uint64_t{1} << surfaceShift(i, j, k);
       }
   brickMin_[brick] = smallest;
 
@@ -229,14 +252,16 @@ void BrickMap::summarizeBrick(int brick) {
         double perCell[3];  // the stored slope, m per cell
         for (int a = 0; a < 3; ++a) {
           const double slope = rise[a] / (9.0 * 2.0 * cellSize_);  // m per m
-          plane.slope[a] = static_cast<std::int8_t>(std::clamp(std::round(64.0 * slope), -127.0, 127.0));
+          plane.slope[a] =
+              static_cast<std::int8_t>(std::clamp(std::round(64.0 * slope), -127.0, 127.0));
           perCell[a] = double(cellSize_) * plane.slope[a] / 64.0;
         }
         double lowest = std::numeric_limits<double>::infinity();
         for (int e = 0; e < 3; ++e)
           for (int b = 0; b < 3; ++b)
             for (int a = 0; a < 3; ++a)
-              lowest = std::min(lowest, at(a, b, e) - (perCell[0] * (a - 1) + perCell[1] * (b - 1) + perCell[2] * (e - 1)));
+              lowest = std::min(lowest, at(a, b, e) - (perCell[0] * (a - 1) + perCell[1] * (b - 1) +
+                                                       perCell[2] * (e - 1)));
         const double offset = std::floor(lowest / blockStep_);
         plane.offset = static_cast<std::int8_t>(std::clamp(offset, -128.0, 127.0));  // -128: none
       }
@@ -244,23 +269,26 @@ void BrickMap::summarizeBrick(int brick) {
 
 float BrickMap::blockLowerBound(int brick, int level, glm::ivec3 block) const {
   const int n = level == 0 ? 2 : 4;
-  const int q = blockMin_[static_cast<std::size_t>(brick) * kBlockMins + (level == 0 ? 0 : 8) + block.x +
-                         n * (block.y + n * block.z)];
+  const int q = blockMin_[static_cast<std::size_t>(brick) * kBlockMins + (level == 0 ? 0 : 8) +
+                          block.x + n * (block.y + n * block.z)];
   if (q == -128) return -std::numeric_limits<float>::infinity();  // saturated: anything below
   return floatAtMost(blockStep_ * q);
 }
 
 float BrickMap::blockPlaneBound(int brick, glm::ivec3 block, Vec3 local) const {
   const glm::ivec3 cell = 2 * block;
-  const BlockPlane plane = blockPlane_[static_cast<std::size_t>(brick) * kBlockPlanes + planeIndex(cell.x, cell.y, cell.z)];
+  const BlockPlane plane = blockPlane_[static_cast<std::size_t>(brick) * kBlockPlanes +
+                                       planeIndex(cell.x, cell.y, cell.z)];
   if (plane.offset == -128) return -std::numeric_limits<float>::infinity();
   double v = blockStep_ * plane.offset;
-  for (int a = 0; a < 3; ++a) v += double(cellSize_) * plane.slope[a] / 64.0 * (double(local[a]) - 1.0);
+  for (int a = 0; a < 3; ++a)
+    v += double(cellSize_) * plane.slope[a] / 64.0 * (double(local[a]) - 1.0);
   return floatAtMost(v);
 }
 
 bool BrickMap::surfaceCell(int brick, glm::ivec3 c) const {
-  const std::uint64_t word = surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords + surfaceWord(c.x, c.y, c.z)];
+  const std::uint64_t word =
+      surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords + surfaceWord(c.x, c.y, c.z)];
   return (word >> surfaceShift(c.x, c.y, c.z)) & 1u;
 }
 
@@ -270,7 +298,8 @@ float BrickMap::insideDistance(Vec3 p, Vec3* gradient) const {
   const int b = brickOf_[cellIndex(c)];
   if (b < 0) return emptyDistance(p, gradient);
   const Vec3 l = (p - cellMin(c)) * invCellSize_;
-  return brickTrilinear(pool_.data() + static_cast<std::size_t>(b) * kBrickSamples, sampleStep_, l, gradient, invCellSize_);
+  return brickTrilinear(pool_.data() + static_cast<std::size_t>(b) * kBrickSamples, sampleStep_, l,
+                        gradient, invCellSize_);
 }
 
 float BrickMap::emptyDistance(Vec3 p, Vec3* gradient) const {
@@ -280,7 +309,8 @@ float BrickMap::emptyDistance(Vec3 p, Vec3* gradient) const {
   const glm::ivec3 home = glm::clamp(glm::ivec3(glm::floor(q)), glm::ivec3(0), dims_ - 1);
   const float sign = centre_[cellIndex(home)] < 0.0f ? -1.0f : 1.0f;
   const Vec3 g = q - 0.5f;
-  glm::ivec3 i0 = glm::clamp(glm::ivec3(glm::floor(g)), glm::ivec3(0), glm::max(dims_ - 2, glm::ivec3(0)));
+  glm::ivec3 i0 =
+      glm::clamp(glm::ivec3(glm::floor(g)), glm::ivec3(0), glm::max(dims_ - 2, glm::ivec3(0)));
   const glm::ivec3 i1 = glm::min(i0 + 1, dims_ - 1);
   // Not clamped to [0, 1]: between the outermost centres and the grid's faces (half a top cell)
   // the field is extrapolated, so it goes on growing there instead of staying flat.
@@ -297,8 +327,9 @@ float BrickMap::emptyDistance(Vec3 p, Vec3* gradient) const {
   if (gradient) {
     const float dx0 = (c100 - c000) + ((c110 - c010) - (c100 - c000)) * f.y;
     const float dx1 = (c101 - c001) + ((c111 - c011) - (c101 - c001)) * f.y;
-    *gradient = Vec3(dx0 + (dx1 - dx0) * f.z, (x10 - x00) + ((x11 - x01) - (x10 - x00)) * f.z, y1 - y0) *
-                invBrickSize_;
+    *gradient =
+        Vec3(dx0 + (dx1 - dx0) * f.z, (x10 - x00) + ((x11 - x01) - (x10 - x00)) * f.z, y1 - y0) *
+        invBrickSize_;
   }
   return sign * std::max(sign * v, bandWidth_);
 }
@@ -376,8 +407,8 @@ int BrickMap::allocateBrick() {
   return static_cast<int>(pool_.size() / kBrickSamples) - 1;
 }
 
-int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points, int budget,
-                            float searchRadius) {
+int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points,
+                            int budget, float searchRadius) {
   if (budget <= 0 || points.empty() || dims_.x == 0) return 0;
   struct Candidate {
     float distance;  // from the cell's box to the nearest point (m)
@@ -387,8 +418,12 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
   std::vector<Candidate> candidates;
   for (const Vec3& p : points) {
     if (!isFinite(p)) continue;
-    const glm::ivec3 lo = glm::clamp(glm::ivec3(glm::floor((p - Vec3(searchRadius) - origin_) * invBrickSize_)), glm::ivec3(0), dims_ - 1);
-    const glm::ivec3 hi = glm::clamp(glm::ivec3(glm::floor((p + Vec3(searchRadius) - origin_) * invBrickSize_)), glm::ivec3(0), dims_ - 1);
+    const glm::ivec3 lo =
+        glm::clamp(glm::ivec3(glm::floor((p - Vec3(searchRadius) - origin_) * invBrickSize_)),
+                   glm::ivec3(0), dims_ - 1);
+    const glm::ivec3 hi =
+        glm::clamp(glm::ivec3(glm::floor((p + Vec3(searchRadius) - origin_) * invBrickSize_)),
+                   glm::ivec3(0), dims_ - 1);
     for (int z = lo.z; z <= hi.z; ++z)
       for (int y = lo.y; y <= hi.y; ++y)
         for (int x = lo.x; x <= hi.x; ++x) {
@@ -401,9 +436,10 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.cell != b.cell ? a.cell < b.cell : a.distance < b.distance;
   });
-  candidates.erase(std::unique(candidates.begin(), candidates.end(),
-                               [](const Candidate& a, const Candidate& b) { return a.cell == b.cell; }),
-                   candidates.end());
+  candidates.erase(
+      std::unique(candidates.begin(), candidates.end(),
+                  [](const Candidate& a, const Candidate& b) { return a.cell == b.cell; }),
+      candidates.end());
   // Priority: staleness (rebake rounds since the cell was last sampled, + 1) divided by
   // (1 + distance in bricks), so the cells nearest a body refresh most often and every cell
   // within reach still gets its turn as it ages.
@@ -424,7 +460,8 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
     const glm::ivec3 c = cellCoords(cell);
     const Vec3 centre = cellMin(c) + Vec3(0.5f * brickSize_);
     float value = 0.0f;
-    distance(std::span<const Vec3>(&centre, 1), std::numeric_limits<float>::infinity(), std::span<float>(&value, 1));
+    distance(std::span<const Vec3>(&centre, 1), std::numeric_limits<float>::infinity(),
+             std::span<float>(&value, 1));
     if (!std::isfinite(value)) continue;  // a broken field leaves the cell as it was
     const bool needsBrick = std::abs(value) <= brickHalfDiagonal_ + bandWidth_;
     if (needsBrick && !sampleBrick(cell, value, distance, samples.data())) continue;
@@ -445,10 +482,10 @@ int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec
 }
 
 std::size_t BrickMap::memoryBytes() const {
-  return pool_.size() * sizeof(std::int16_t) + brickMin_.size() * sizeof(float) +
-         blockMin_.size() + surfaceCells_.size() * sizeof(std::uint64_t) +
-         blockPlane_.size() * sizeof(BlockPlane) + brickOf_.size() * sizeof(std::int32_t) +
-         centre_.size() * sizeof(float) + bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float) +
+  return pool_.size() * sizeof(std::int16_t) + brickMin_.size() * sizeof(float) + blockMin_.size() +
+         surfaceCells_.size() * sizeof(std::uint64_t) + blockPlane_.size() * sizeof(BlockPlane) +
+         brickOf_.size() * sizeof(std::int32_t) + centre_.size() * sizeof(float) +
+         bakedAt_.size() * sizeof(std::uint32_t) + cellBrickMin_.size() * sizeof(float) +
          emptyReach_.size();
 }
 

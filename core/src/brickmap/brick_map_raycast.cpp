@@ -121,7 +121,8 @@ inline float horizontalSum(F4 v) {
 
 /// The smallest of the four lanes.
 inline float horizontalMin(F4 v) {
-  const F4 a = v < __builtin_shufflevector(v, v, 2, 3, 0, 1) ? v : __builtin_shufflevector(v, v, 2, 3, 0, 1);
+  const F4 a =
+      v < __builtin_shufflevector(v, v, 2, 3, 0, 1) ? v : __builtin_shufflevector(v, v, 2, 3, 0, 1);
   const F4 b = __builtin_shufflevector(a, a, 1, 0, 3, 2);
   return std::min(a[0], b[0]);
 }
@@ -133,8 +134,10 @@ inline float horizontalMin(F4 v) {
 /// only cheaper for the many cells a ray passes just above the surface.
 bool mayCross(const Cubic& f, float level, float length) {
   const float c1 = f.k1 * length, c2 = f.k2 * length * length, c3 = f.k3 * length * length * length;
-  const float b0 = f.k0 - level, b1 = b0 + c1 / 3.0f, b2 = b1 + (c1 + c2) / 3.0f, b3 = b0 + c1 + c2 + c3;
-  const float margin = 1e-5f * (std::abs(f.k0) + std::abs(level) + std::abs(c1) + std::abs(c2) + std::abs(c3));
+  const float b0 = f.k0 - level, b1 = b0 + c1 / 3.0f, b2 = b1 + (c1 + c2) / 3.0f,
+              b3 = b0 + c1 + c2 + c3;
+  const float margin =
+      1e-5f * (std::abs(f.k0) + std::abs(level) + std::abs(c1) + std::abs(c2) + std::abs(c3));
   return std::min(std::min(b0, b1), std::min(b2, b3)) <= margin;
 }
 
@@ -207,7 +210,9 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     result.point = from + dir * s;
     Vec3 gradient(0.0f);
     if (samples)
-      brickTrilinear(samples, sampleStep_, glm::clamp((result.point - cellMin(cell)) * invCellSize_, Vec3(0.0f), Vec3(float(kCells))),
+      brickTrilinear(samples, sampleStep_,
+                     glm::clamp((result.point - cellMin(cell)) * invCellSize_, Vec3(0.0f),
+                                Vec3(float(kCells))),
                      &gradient, invCellSize_);
     else
       distanceGradient(result.point, gradient);
@@ -226,7 +231,7 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
   };
   const bool surfaceOnly = radius == 0.0f;
   const std::int16_t* prefetched4 = nullptr;  // the 4^3 block whose samples were last asked for
-  float t = 0.0f;                     // the walk's parameter s (m)
+  float t = 0.0f;                             // the walk's parameter s (m)
   // A 2^3 block's plane clears a ray when it stays above this (m) at both ends of the segment:
   // room for the float rounding of the plane's value and of the walk's grid-wide cell counts
   // (both under 1e-4 cells).
@@ -242,7 +247,8 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
     planeRead = at;
     const BlockPlane q = blockPlane_[at];
     if (q.offset == -128) return -1.0f;
-    const F4 plane = F4{float(q.slope[0]), float(q.slope[1]), float(q.slope[2]), float(q.offset)} * planeScale;
+    const F4 plane =
+        F4{float(q.slope[0]), float(q.slope[1]), float(q.slope[2]), float(q.offset)} * planeScale;
     I4 centre = (g & -2) + 1;
     centre[3] = -2;  // the padding lane of start - centre is 1: it carries the offset
     const F4 fromCentre = start - __builtin_convertvector(centre, F4);
@@ -279,16 +285,19 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         // the 2^3 block has none, 1 where the cell is clear, 0 where its corners decide. On
         // entering the brick it asks for all the brick's planes (four cache lines) beside its
         // bits, so that they have arrived by the time a block with surface cells needs one.
-        const std::size_t planeAt = static_cast<std::size_t>(brick) * kBlockPlanes + planeIndex(fx, fy, fz);
+        const std::size_t planeAt =
+            static_cast<std::size_t>(brick) * kBlockPlanes + planeIndex(fx, fy, fz);
         if (brick != planesAskedFor) {
           planesAskedFor = brick;
-          const char* planes = reinterpret_cast<const char*>(&blockPlane_[static_cast<std::size_t>(brick) * kBlockPlanes]);
+          const char* planes = reinterpret_cast<const char*>(
+              &blockPlane_[static_cast<std::size_t>(brick) * kBlockPlanes]);
           static_assert(kBlockPlanes * sizeof(BlockPlane) == 4 * 64);
           for (int line = 0; line < 4; ++line) __builtin_prefetch(planes + 64 * line);
         }
-        const std::uint64_t cells4 =
-            surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords + surfaceWord(fx, fy, fz)];
-        const unsigned cells2 = static_cast<unsigned>(cells4 >> (8 * surfaceByte(fx, fy, fz))) & 0xffu;
+        const std::uint64_t cells4 = surfaceCells_[static_cast<std::size_t>(brick) * kSurfaceWords +
+                                                   surfaceWord(fx, fy, fz)];
+        const unsigned cells2 =
+            static_cast<unsigned>(cells4 >> (8 * surfaceByte(fx, fy, fz))) & 0xffu;
         const unsigned cell = (cells2 >> surfaceBit(fx, fy, fz)) & 1u;
         size = 4 >> (int(cells4 != 0) + int(cells2 != 0) + int(cell));
         // A 2^3 block with surface cells: its plane first.
@@ -311,7 +320,8 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         // the crossing may lie in, ask for all its samples at once, so the 2^3 blocks
         // and cells visited next find theirs on the way (one round trip, not one per cell;
         // measured faster than asking for each 2^3 block's nine rows on entering it).
-        const std::int16_t* block4Samples = samples + (fx & ~3) + kSamples * ((fy & ~3) + kSamples * (fz & ~3));
+        const std::int16_t* block4Samples =
+            samples + (fx & ~3) + kSamples * ((fy & ~3) + kSamples * (fz & ~3));
         if (block4Samples != prefetched4) prefetchBlockSamples(prefetched4 = block4Samples);
       }
       if (size == 0) {
@@ -330,16 +340,19 @@ BrickMap::RayHit BrickMap::raycast(Vec3 origin, Vec3 dir, float maxDistance, flo
         // A tree of minima (registers; a loop went through the stack). A ray's surface cell
         // has a corner <= 0 by its bit.
         const float smallest =
-            surfaceOnly ? radius
-                        : std::min(std::min(std::min(corners[0], corners[1]), std::min(corners[2], corners[3])),
-                                   std::min(std::min(corners[4], corners[5]), std::min(corners[6], corners[7])));
+            surfaceOnly
+                ? radius
+                : std::min(
+                      std::min(std::min(corners[0], corners[1]), std::min(corners[2], corners[3])),
+                      std::min(std::min(corners[4], corners[5]), std::min(corners[6], corners[7])));
         if (smallest <= radius) {
           const float cellExit = exitOf(g, 1);
           const float length = std::max(std::min(cellExit, sEnd) - t, 0.0f);
           // The start in the cell from world coordinates, not from p: grid-wide cell counts
           // carry an ulp of a few hundred cells, the cell's own corner one of the world.
           const Vec3 cellLo = cellMin(c) + Vec3(float(fx), float(fy), float(fz)) * cellSize_;
-          const Vec3 a = glm::clamp((from + dir * t - cellLo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
+          const Vec3 a =
+              glm::clamp((from + dir * t - cellLo) * invCellSize_, Vec3(0.0f), Vec3(1.0f));
           const Cubic f = cellCubic(corners, a, Vec3(step[0], step[1], step[2]));
           if (f.k0 <= radius) return finish(t, samples, c);
           if (mayCross(f, radius, length)) {

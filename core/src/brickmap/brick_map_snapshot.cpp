@@ -35,8 +35,8 @@ BrickMap::Snapshot BrickMap::snapshot() const {
 void BrickMap::restore(const Snapshot& s) {
   assert(s.brickOf.size() == brickOf_.size());
   const std::size_t bricks = s.bricks.size();
-  // The pool takes the snapshot's brick count: bricks allocated after it are dropped, freed ones
-  // return.
+  // The pool holds exactly the snapshot's bricks: any allocated since are cut off, any freed
+  // since are live again.
   pool_.resize(bricks * kBrickSamples, 0);
   brickMin_.resize(bricks, 0.0f);
   blockMin_.resize(bricks * kBlockMins, 0);

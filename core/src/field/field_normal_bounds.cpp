@@ -34,9 +34,12 @@ Vec3 boxGradient(Vec3 p, Vec3 b) {
 
 Vec3 primitiveGradient(Op op, const float* D, Vec3 p) {
   switch (op) {
-    case Op::Sphere: return p;
-    case Op::Box: return boxGradient(p, {D[0], D[1], D[2]});
-    case Op::RoundBox: return boxGradient(p, {D[0], D[1], D[2]});
+    case Op::Sphere:
+      return p;
+    case Op::Box:
+      return boxGradient(p, {D[0], D[1], D[2]});
+    case Op::RoundBox:
+      return boxGradient(p, {D[0], D[1], D[2]});
     case Op::Capsule: {
       const Vec3 a(D[0], D[1], D[2]), ba(D[3], D[4], D[5]);
       const float h = std::clamp(glm::dot(p - a, ba) * D[6], 0.0f, 1.0f);
@@ -52,20 +55,29 @@ Vec3 primitiveGradient(Op op, const float* D, Vec3 p) {
       const float qx = std::sqrt(p.x * p.x + p.z * p.z) - D[0];
       return radialXZ(p) * qx + Vec3(0.0f, p.y, 0.0f);
     }
-    case Op::Plane: return {D[0], D[1], D[2]};
-    default: return {0.0f, 0.0f, 0.0f};
+    case Op::Plane:
+      return {D[0], D[1], D[2]};
+    default:
+      return {0.0f, 0.0f, 0.0f};
   }
 }
 
-Aabb infiniteBox() { return {Vec3(-kInf), Vec3(kInf)}; }
-bool isInfinite(const Aabb& b) { return !isFinite(b.min) || !isFinite(b.max); }
+Aabb infiniteBox() {
+  return {Vec3(-kInf), Vec3(kInf)};
+}
+bool isInfinite(const Aabb& b) {
+  return !isFinite(b.min) || !isFinite(b.max);
+}
 
 Aabb nodeBounds(const FieldNode& n, double t) {
   auto v = [&](int i) { return n.params[i].at(t); };
   auto v3 = [&](int i) { return Vec3(v(i), v(i + 1), v(i + 2)); };
   switch (n.type) {
-    case NodeType::Sphere: return Aabb::fromCenterHalf(Vec3(0), Vec3(v(0)));
-    case NodeType::Box: case NodeType::RoundBox: case NodeType::Wedge:
+    case NodeType::Sphere:
+      return Aabb::fromCenterHalf(Vec3(0), Vec3(v(0)));
+    case NodeType::Box:
+    case NodeType::RoundBox:
+    case NodeType::Wedge:
       return Aabb::fromCenterHalf(Vec3(0), v3(0));
     case NodeType::Capsule: {
       Aabb b;
@@ -73,18 +85,22 @@ Aabb nodeBounds(const FieldNode& n, double t) {
       b.expand(v3(3));
       return b.inflated(v(6));
     }
-    case NodeType::Cylinder: return Aabb::fromCenterHalf(Vec3(0), {v(0), v(1), v(0)});
+    case NodeType::Cylinder:
+      return Aabb::fromCenterHalf(Vec3(0), {v(0), v(1), v(0)});
     case NodeType::Torus: {
       const float r = v(0) + v(1);
       return Aabb::fromCenterHalf(Vec3(0), {r, v(1), r});
     }
-    case NodeType::Plane: return infiniteBox();
+    case NodeType::Plane:
+      return infiniteBox();
     case NodeType::Stairs: {
       const float steps = std::max(1.0f, std::floor(v(0)));
       return {Vec3(0.0f, 0.0f, -v(3)), Vec3(steps * v(2), steps * v(1), v(3))};
     }
-    case NodeType::Mandelbulb: return Aabb::fromCenterHalf(Vec3(0), Vec3(v(2)));
-    case NodeType::Menger: return Aabb::fromCenterHalf(Vec3(0), Vec3(v(1)));
+    case NodeType::Mandelbulb:
+      return Aabb::fromCenterHalf(Vec3(0), Vec3(v(2)));
+    case NodeType::Menger:
+      return Aabb::fromCenterHalf(Vec3(0), Vec3(v(1)));
     case NodeType::Mandelbox: {
       const float s = std::abs(v(0));
       return Aabb::fromCenterHalf(Vec3(0), Vec3(2.0f * (s + 1.0f) / (s - 1.0f)));
@@ -97,13 +113,15 @@ Aabb nodeBounds(const FieldNode& n, double t) {
       Transform tr{v3(0), l > 1e-20f ? q / l : Quat(1, 0, 0, 0), std::max(v(7), 1e-6f)};
       return tr.applyToAabb(c);
     }
-    case NodeType::Union: case NodeType::SmoothUnion: {
+    case NodeType::Union:
+    case NodeType::SmoothUnion: {
       Aabb b;
       for (const FieldNode& c : n.children) b.expand(nodeBounds(c, t));
       // smin lies at most k/4 below min, so the blended surface bulges by at most k/4.
       return n.type == NodeType::SmoothUnion ? b.inflated(0.25f * v(0)) : b;
     }
-    case NodeType::Intersection: case NodeType::SmoothIntersection: {
+    case NodeType::Intersection:
+    case NodeType::SmoothIntersection: {
       Aabb b = nodeBounds(n.children[0], t);
       for (std::size_t i = 1; i < n.children.size(); ++i) {
         const Aabb c = nodeBounds(n.children[i], t);
@@ -112,7 +130,8 @@ Aabb nodeBounds(const FieldNode& n, double t) {
       }
       return b;
     }
-    case NodeType::Subtraction: case NodeType::SmoothSubtraction:
+    case NodeType::Subtraction:
+    case NodeType::SmoothSubtraction:
       return nodeBounds(n.children[0], t);
     case NodeType::Repeat: {
       Aabb b = nodeBounds(n.children[0], t);
@@ -170,6 +189,8 @@ Vec3 FieldProgram::normal(Vec3 p, double t) const {
   });
 }
 
-Aabb FieldProgram::bounds(double t) const { return nodeBounds(impl_->root, t); }
+Aabb FieldProgram::bounds(double t) const {
+  return nodeBounds(impl_->root, t);
+}
 
 }  // namespace floptle::field

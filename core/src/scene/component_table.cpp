@@ -241,7 +241,7 @@ constexpr ValueSpec kInteraction[] = {
     number("k", 0, 1000, 0, "m", "Blend radius of merge / carve; 0 = a crisp seam"),
 };
 
-// The MatterModel (issue 19): "tier" picks the tier; each built tier has its own table of
+// The MatterModel: "tier" picks the tier; each built tier has its own table of
 // knobs (the tier row repeated so one reader takes the whole object). "morph", "field_blend"
 // and "visco" are named but refused by the reader until built.
 constexpr std::string_view kMatterTiers[] = {"rigid", "morph", "field_blend", "soft_body", "visco"};

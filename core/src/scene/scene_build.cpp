@@ -155,8 +155,8 @@ class SceneBuilder {
       if (!inserted) {
         problems_.add(at, "a second rule for the pair (" +
                               scene_.materials[interaction.a - 1u].displayId + ", " +
-                              scene_.materials[interaction.b - 1u].displayId +
-                              "), first set at " + first->second);
+                              scene_.materials[interaction.b - 1u].displayId + "), first set at " +
+                              first->second);
         continue;
       }
       scene_.interactions.push_back(interaction);
@@ -223,8 +223,10 @@ class SceneBuilder {
     if (!in) return;
     std::string body;
     if (note(problems_, in->string("body", body))) {
-      if (body == "static") collider.body = BodyType::Static;
-      else if (body == "dynamic") collider.body = BodyType::Dynamic;
+      if (body == "static")
+        collider.body = BodyType::Static;
+      else if (body == "dynamic")
+        collider.body = BodyType::Dynamic;
       else if (body == "kinematic")
         collider.body = BodyType::Kinematic;
     }
@@ -264,12 +266,14 @@ class SceneBuilder {
     node.world = parentWorld.compose(node.local);
     if (const auto material = item.find("material"); material != item.end()) {
       const auto index = resolve(*material);
-      if (index) node.material = *index;
-      else problems_.add(at + "/material", index.error().what);
+      if (index)
+        node.material = *index;
+      else
+        problems_.add(at + "/material", index.error().what);
     }
     if (const auto shape = item.find("shape"); shape != item.end()) {
-      auto parsed = field::parseShape(
-          *shape, at + "/shape", [this](const Json& id) { return resolve(id); });
+      auto parsed =
+          field::parseShape(*shape, at + "/shape", [this](const Json& id) { return resolve(id); });
       if (!parsed) {
         problems_.add(parsed.error().where, parsed.error().what);
       } else {
@@ -294,8 +298,8 @@ class SceneBuilder {
     scene_.nodes.push_back(std::move(node));
     if (const auto children = item.find("children"); children != item.end()) {
       if (!children->is_array()) {
-        problems_.add(at + "/children", "expected an array of nodes, found " +
-                                            describeType(*children));
+        problems_.add(at + "/children",
+                      "expected an array of nodes, found " + describeType(*children));
         return;
       }
       for (std::size_t i = 0; i < children->size(); ++i) {

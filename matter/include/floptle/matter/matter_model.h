@@ -1,5 +1,5 @@
 #pragma once
-// The MatterModel node component (issue 19, seed 002): {"tier": "rigid" | "soft_body", ...
+// The MatterModel node component (seed 002): {"tier": "rigid" | "soft_body", ...
 // that tier's knobs}, read through the component table's "matter" and "matter_soft_body"
 // tables. A node without one is rigid. The tiers "morph", "field_blend" and "visco" are named
 // by the format but not built yet: reading one is an error naming its pointer.

@@ -1,18 +1,20 @@
 // EditorDocument: files, pushing validated patches, applying them and notifying observers.
 #include "floptle/editor/editor_document.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "document/edit_command.h"
 #include "document/json_patch.h"
+#include "document/scene_backups.h"
 #include "document/scene_io.h"
 #include "floptle/editor/derived_scene.h"
 
 namespace floptle::editor {
 
 EditorDocument::EditorDocument(QObject* parent)
-    : QObject(parent), derived_(std::make_unique<DerivedScene>()) {
+    : QObject(parent), derived_(std::make_unique<DerivedScene>()), backupCount_(kDefaultBackups) {
   connect(&undoStack_, &QUndoStack::cleanChanged, this,
           [this](bool clean) { emit dirtyChanged(!clean); });
   newDocument();
@@ -43,7 +45,12 @@ Expected<void> EditorDocument::save() {
   return saveAs(filePath_);
 }
 
+void EditorDocument::setBackupCount(int count) { backupCount_ = std::clamp(count, 0, kMaxBackups); }
+
 Expected<void> EditorDocument::saveAs(const QString& path) {
+  // A backup that cannot be written is reported; the save itself still protects the old file.
+  if (Expected<QString> backup = backUpBeforeSave(path, backupCount_); !backup)
+    emit message(QString::fromStdString(backup.error().message()));
   Expected<void> written = writeSceneFile(path.toStdString(), json_);
   if (!written) return refuse(written.error());
   if (filePath_ != path) {

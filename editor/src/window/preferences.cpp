@@ -12,6 +12,8 @@
 
 #include <cmath>
 
+#include "document/scene_backups.h"
+#include "floptle/editor/editor_document.h"
 #include "floptle/editor/main_window.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/recovery_file.h"
@@ -26,6 +28,7 @@ struct Range {
   double min, max;
 };
 constexpr Range kAutosaveSeconds{5, 3600};
+constexpr Range kBackupCount{0, kMaxBackups};
 constexpr Range kSnapTranslate{0.001, 100.0};
 constexpr Range kSnapRotateDegrees{0.1, 90.0};
 constexpr Range kSnapScale{0.001, 10.0};
@@ -60,6 +63,7 @@ Preferences Preferences::load() {
   const QSettings settings;
   Preferences p;
   p.autosaveSeconds = readNumber(settings, "preferences/autosaveSeconds", p.autosaveSeconds, kAutosaveSeconds);
+  p.backupCount = readNumber(settings, "preferences/backupCount", p.backupCount, kBackupCount);
   p.adaptiveResolution = readBool(settings, "preferences/adaptiveResolution", p.adaptiveResolution);
   p.showGrid = readBool(settings, "preferences/showGrid", p.showGrid);
   p.snapEnabled = readBool(settings, "preferences/snapEnabled", p.snapEnabled);
@@ -73,6 +77,7 @@ Preferences Preferences::load() {
 void Preferences::save() const {
   QSettings settings;
   settings.setValue("preferences/autosaveSeconds", autosaveSeconds);
+  settings.setValue("preferences/backupCount", backupCount);
   settings.setValue("preferences/adaptiveResolution", adaptiveResolution);
   settings.setValue("preferences/showGrid", showGrid);
   settings.setValue("preferences/snapEnabled", snapEnabled);
@@ -83,6 +88,7 @@ void Preferences::save() const {
 
 void applyPreferences(const Preferences& preferences, MainWindow& window) {
   window.recovery().setIntervalMs(preferences.autosaveSeconds * 1000);
+  window.document().setBackupCount(preferences.backupCount);
   RaymarchView* view = window.viewport();
   view->setAdaptiveResolution(preferences.adaptiveResolution);
   view->setGridVisible(preferences.showGrid);
@@ -108,6 +114,13 @@ PreferencesDialog::PreferencesDialog(const Preferences& p, QWidget* parent) : QD
   autosave_->setSuffix(tr(" s"));
   autosave_->setToolTip(tr("Unsaved changes are written to a recovery file this often (s)."));
   generalForm->addRow(tr("Autosave every"), autosave_);
+  backups_ = new QSpinBox;
+  backups_->setObjectName("backupCount");
+  backups_->setRange(int(kBackupCount.min), int(kBackupCount.max));
+  backups_->setValue(p.backupCount);
+  backups_->setToolTip(tr("Each save first copies the file it replaces to the scene's backups "
+                          "folder; this many of the newest copies are kept (0 keeps none)."));
+  generalForm->addRow(tr("Backups kept"), backups_);
   layout->addWidget(general);
 
   auto* viewport = new QGroupBox(tr("Viewport"));
@@ -148,6 +161,7 @@ PreferencesDialog::PreferencesDialog(const Preferences& p, QWidget* parent) : QD
   connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this, [this] {
     const Preferences defaults;
     autosave_->setValue(defaults.autosaveSeconds);
+    backups_->setValue(defaults.backupCount);
     adaptive_->setChecked(defaults.adaptiveResolution);
     grid_->setChecked(defaults.showGrid);
     snap_->setChecked(defaults.snapEnabled);
@@ -161,6 +175,7 @@ PreferencesDialog::PreferencesDialog(const Preferences& p, QWidget* parent) : QD
 Preferences PreferencesDialog::preferences() const {
   Preferences p;
   p.autosaveSeconds = autosave_->value();
+  p.backupCount = backups_->value();
   p.adaptiveResolution = adaptive_->isChecked();
   p.showGrid = grid_->isChecked();
   p.snapEnabled = snap_->isChecked();

@@ -52,7 +52,9 @@ class EditorDocument : public QObject {
   Expected<void> open(const QString& path);
   /// Replaces the document with already parsed JSON (validated first).
   Expected<void> openJson(const Json& scene, const QString& path);
-  /// Saves atomically to the current path / to `path` (which becomes the current path).
+  /// Saves atomically to the current path / to `path` (which becomes the current path). The
+  /// file it replaces is first kept as a rotating backup (scene_backups.h). On failure the
+  /// document stays dirty and the file on disk is byte-identical.
   Expected<void> save();
   Expected<void> saveAs(const QString& path);
   /// Writes the JSON without touching path or clean state (autosave / recovery).
@@ -61,6 +63,10 @@ class EditorDocument : public QObject {
   /// After loading a recovery file: the document takes `originalPath` (may be empty) and
   /// counts as unsaved.
   void markRecovered(const QString& originalPath);
+
+  /// How many rotating backups a save keeps beside the scene (0..kMaxBackups).
+  void setBackupCount(int count);
+  int backupCount() const { return backupCount_; }
 
   const Json& json() const { return json_; }
   QString filePath() const { return filePath_; }
@@ -158,6 +164,7 @@ class EditorDocument : public QObject {
   std::unique_ptr<DerivedScene> derived_;
   QStringList selection_;
   int mergeWindow_ = 0;
+  int backupCount_;
 };
 
 }  // namespace floptle::editor

@@ -20,6 +20,8 @@ struct Preferences {
   /// Autosave to the recovery file every this many seconds while there are unsaved changes
   /// (s), 5..3600.
   int autosaveSeconds = 30;
+  /// Rotating backups a save keeps in the scene's `backups` folder, 0..50.
+  int backupCount = 10;
   /// Lower the raymarch resolution while the camera or a value moves (see RaymarchView).
   bool adaptiveResolution = true;
   bool showGrid = true;
@@ -37,7 +39,7 @@ struct Preferences {
 };
 
 /// Applies `preferences` to a window's viewport (adaptive resolution, grid, gizmo snap) and
-/// recovery file (autosave interval).
+/// recovery file (autosave interval) and document (backups kept).
 void applyPreferences(const Preferences& preferences, MainWindow& window);
 
 class PreferencesDialog : public QDialog {
@@ -53,6 +55,7 @@ class PreferencesDialog : public QDialog {
 
  private:
   QSpinBox* autosave_ = nullptr;
+  QSpinBox* backups_ = nullptr;
   QCheckBox* adaptive_ = nullptr;
   QCheckBox* grid_ = nullptr;
   QCheckBox* snap_ = nullptr;

@@ -242,9 +242,12 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
 
   bool cacheable = cache && key && request.keep;
   if (!built.mesh) {
-    auto mesh = asset::importMesh(
-        request.file, request.options, [&](float f, std::string_view stage) { report(f * importShare, stage); },
-        cancel);
+    const asset::ImportProgress importProgress = [&](float f, std::string_view stage) {
+      report(f * importShare, stage);
+    };
+    auto mesh = owner && owner->importer_
+                    ? owner->importer_(request.file, request.options, importProgress, cancel)
+                    : asset::importMesh(request.file, request.options, importProgress, cancel);
     if (!mesh) return Error{"file", mesh.error().message()};
     if (auto stamps = stampsBeside(*mesh)) beside = std::move(*stamps);
     else cacheable = false;  // a file it read is gone already: nothing to tell an edit by

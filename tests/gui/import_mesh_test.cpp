@@ -1,7 +1,7 @@
 // File > Import Mesh in the window: a two-material OBJ written by the test becomes one node
 // (the JSON `floptle import` writes) in one undo step, drawn with its material colours and
-// depth-composited with the raymarched field; empty and garbage files are refused with the
-// document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field",
+// depth-composited with the raymarched field; empty and garbage files, and an importer that
+// crashes, are refused with the document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field",
 // and Play (and any collision world of the scene) finds that bake in the mesh collider cache.
 #include "import_test_support.h"
 #include "play_test_support.h"
@@ -242,6 +242,24 @@ TEST_F(ImportMeshTest, EmptyAndGarbageFilesAreRefusedWithTheDocumentUnchanged) {
     box->close();
     QTest::qWait(20);
   }
+}
+
+TEST_F(ImportMeshTest, AnImporterThatCrashesIsReportedAndTheEditorCarriesOn) {
+  // The import worker dies as a file that breaks Assimp would make it: the editor names the
+  // file and why, the document is unchanged, and the next import works.
+  qputenv("FLOPTLE_IMPORT_WORKER_FAULT", "crash");
+  QSignalSpy failed(importer_, &MeshImporter::failed);
+  const bool added = importAndWait(path("cube.obj"), MeshCollision::TriangleMesh);
+  qunsetenv("FLOPTLE_IMPORT_WORKER_FAULT");
+  EXPECT_FALSE(added);
+  ASSERT_EQ(failed.count(), 1);
+  const QString message = failed.first().at(0).toString();
+  EXPECT_TRUE(message.contains("cube.obj")) << message.toStdString();
+  EXPECT_TRUE(message.contains("crashed")) << message.toStdString();
+  expectDocumentUnchanged();
+  if (auto* box = window().findChild<QMessageBox*>("importError")) box->close();
+  QTest::qWait(20);
+  EXPECT_TRUE(importAndWait(path("cube.obj"), MeshCollision::TriangleMesh));
 }
 
 TEST_F(ImportMeshTest, CancellingTheProgressDialogAddsNothing) {

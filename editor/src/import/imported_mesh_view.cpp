@@ -17,6 +17,7 @@
 #include "floptle/editor/editor_document.h"
 #include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/physics/tri_mesh_collider.h"
+#include "import/import_worker.h"
 
 namespace floptle::editor {
 
@@ -136,7 +137,7 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
       }
     }
     // No cache, or a mesh the collider refuses (degenerate: drawn, not pickable): the file alone.
-    auto mesh = asset::importMesh(std::filesystem::path(path), options);
+    auto mesh = importMeshInWorker(std::filesystem::path(path), options);
     if (mesh.ok())
       load->mesh = std::make_shared<const asset::TriangleMesh>(std::move(mesh).value());
     else

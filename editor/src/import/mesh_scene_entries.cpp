@@ -3,6 +3,7 @@
 // comes from asset::meshSceneEntries / meshSubtreeEntries, shared with `floptle import`.
 
 #include "floptle/editor/import_mesh.h"
+#include "import/import_worker.h"
 
 namespace floptle::editor {
 
@@ -14,7 +15,7 @@ Expected<MeshImportResult> runMeshImport(const MeshImportRequest& request,
   if (request.perObject) {
     // The tree only: each object's collider is built (and cached) when its node is first
     // drawn or played, under the node's own transform.
-    auto objects = asset::importMeshObjects(request.file, request.options, progress, cancel);
+    auto objects = importMeshObjectsInWorker(request.file, request.options, progress, cancel);
     if (cancel && cancel->load()) return Error{file, "cancelled"};
     if (!objects) return Error{"", objects.error().message()};
     MeshImportResult result;

@@ -4,9 +4,11 @@
 
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoGroup>
@@ -22,6 +24,7 @@
 #include "floptle/editor/recovery_file.h"
 #include "floptle/editor/scene_tree_panel.h"
 #include "floptle/physics/mesh_collider_cache.h"
+#include "import/import_worker.h"
 #include "import/mesh_tools.h"
 
 namespace floptle::editor {
@@ -32,6 +35,13 @@ MainWindow::MainWindow(QWidget* parent)
       recovery_(std::make_unique<RecoveryFile>(document_)),
       recent_(std::make_unique<RecentFiles>()) {
   setObjectName("mainWindow");
+  // Every mesh file the editor reads (import, drawing, play) goes through the import worker,
+  // so a file that breaks Assimp cannot take the editor down.
+  meshCache_->setImporter([](const std::filesystem::path& file, const asset::ImportOptions& options,
+                             const asset::ImportProgress& progress,
+                             const std::atomic<bool>* cancel) {
+    return importMeshInWorker(file, options, progress, cancel);
+  });
   viewport_ = new RaymarchView(this);
   viewport_->setObjectName("viewport");
   viewport_->setMinimumSize(320, 200);
@@ -54,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&document_, &EditorDocument::filePathChanged, this, &MainWindow::updateTitle);
   connect(recovery_.get(), &RecoveryFile::autosaved, log_,
           [this](const QString& path) { log_->appendMessage(tr("Autosaved to %1").arg(path)); });
+  connect(recovery_.get(), &RecoveryFile::autosaveFailed, log_, &LogPanel::appendMessage);
   connect(materials_, &MaterialsPanel::refused, this, [this](const QString& text) {
     QMessageBox* box = new QMessageBox(QMessageBox::Warning, tr("Material in use"), text,
                                        QMessageBox::Ok, this);
@@ -159,15 +170,33 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::offerRecovery() {
-  if (!recovery_->pending()) return;
-  const QMessageBox::StandardButton answer = QMessageBox::question(
-      this, tr("Recover unsaved work?"),
-      tr("The editor did not close cleanly last time. Recover the autosaved scene?"),
-      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-  if (answer == QMessageBox::Yes && recovery_->recoverInto(document_)) {
-    log_->appendMessage(tr("Recovered the autosaved scene"));
-  } else {
-    recovery_->discard();
+  // Newest first; what the user neither recovers nor discards stays for a later start.
+  for (const QString& file : recovery_->pendingFiles()) {
+    const QString original = RecoveryFile::originalPathOf(file);
+    QMessageBox box(QMessageBox::Question, tr("Recover unsaved work?"),
+                    tr("An editor session ended without closing and left unsaved work (%1, "
+                       "autosaved %2). Recover it?")
+                        .arg(original.isEmpty() ? tr("an untitled scene") : original,
+                             QFileInfo(file).lastModified().toString(Qt::ISODate)),
+                    QMessageBox::NoButton, this);
+    QPushButton* recover = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box.addButton(tr("Keep for Later"), QMessageBox::RejectRole);
+    box.setDefaultButton(recover);
+    box.exec();
+    if (box.clickedButton() == discard) {
+      recovery_->discardPending(file);
+      log_->appendMessage(tr("Discarded the autosaved work in %1").arg(file));
+    } else if (box.clickedButton() == recover) {
+      if (recovery_->recoverInto(document_, file)) {
+        log_->appendMessage(tr("Recovered the autosaved scene from %1").arg(file));
+        return;  // one document at a time: further pending files wait for the next start
+      }
+      log_->appendMessage(tr("Could not recover %1: it is not a valid scene (kept for inspection)")
+                              .arg(file));
+    } else {
+      log_->appendMessage(tr("Kept the autosaved work in %1 for a later start").arg(file));
+    }
   }
 }
 

@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "floptle/core/asset/mesh_import.h"
@@ -93,6 +94,12 @@ struct MeshColliderCacheStats {
 
 class MeshColliderCache;
 
+/// Reads a mesh file as asset::importMesh does (same arguments, same errors). The default is
+/// asset::importMesh in this process; the editor's cache reads through a worker process.
+using MeshImporter = std::function<Expected<asset::TriangleMesh>(
+    const std::filesystem::path&, const asset::ImportOptions&, const asset::ImportProgress&,
+    const std::atomic<bool>*)>;
+
 /// Finds or builds the collider for `request`: through `cache` when one is given, else built
 /// afresh and kept nowhere. progress: fraction in [0, 1] of the whole job (import, BVH, bake)
 /// and the stage in words; cancel is polled by the import and the bake.
@@ -126,6 +133,9 @@ class MeshColliderCache {
   void clear();
   /// Sets the budget (bytes) and evicts down to it at once.
   void setBudget(std::size_t bytes);
+  /// How this cache's builds read mesh files (empty: asset::importMesh). Set it before the
+  /// first build; it is called from any thread that builds.
+  void setImporter(MeshImporter importer) { importer_ = std::move(importer); }
 
  private:
   friend Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest&,
@@ -133,6 +143,7 @@ class MeshColliderCache {
                                                        const std::atomic<bool>*);
   struct Store;
   std::unique_ptr<Store> store_;
+  MeshImporter importer_;
 };
 
 }  // namespace floptle::physics

@@ -75,6 +75,8 @@ void InspectorPanel::rebuild() {
     if (canReceiveGravity(document_, pointer))
       layout->addWidget(makeGravityReceiverSection(context, pointer));
     layout->addWidget(makeGravityEmitterSection(context, pointer));
+    if (document_.valueAt(pointer + "/shape") || document_.valueAt(pointer + "/matter"))
+      layout->addWidget(makeMatterSection(context, pointer));
     if (QWidget* others = makeOtherComponentsSection(context, pointer)) layout->addWidget(others);
   }
   layout->addStretch(1);

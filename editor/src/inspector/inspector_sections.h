@@ -50,6 +50,10 @@ QWidget* makeGravityEmitterSection(InspectorContext& context, const std::string&
 /// Whether the node can obey gravity as a receiver (a character, a vehicle, a dynamic body).
 bool canReceiveGravity(const EditorDocument& document, const std::string& nodePointer);
 
+/// The node's MatterModel ("matter"): a tier drop-down and that tier's knobs only
+/// (matter_section.cpp); rigid when the node has none.
+QWidget* makeMatterSection(InspectorContext& context, const std::string& nodePointer);
+
 /// Components without an inspector yet (character, vehicle, ...), shown as JSON.
 QWidget* makeOtherComponentsSection(InspectorContext& context, const std::string& nodePointer);
 

@@ -27,7 +27,10 @@ floptle_build() {
   export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$FLOPTLE_BUILD/.cache}"
   if [ ! -f "$FLOPTLE_BUILD/CMakeCache.txt" ]; then
     echo "==> Configuring into $FLOPTLE_BUILD"
-    cmake -S "$FLOPTLE_ROOT" -B "$FLOPTLE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    # FLOPTLE_CMAKE_ARGS: extra configure options (CI passes -DFLOPTLE_WERROR=ON).
+    # shellcheck disable=SC2086
+    cmake -S "$FLOPTLE_ROOT" -B "$FLOPTLE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      ${FLOPTLE_CMAKE_ARGS:-}
   fi
   echo "==> Building (-j$FLOPTLE_JOBS)"
   cmake --build "$FLOPTLE_BUILD" -j "$FLOPTLE_JOBS"

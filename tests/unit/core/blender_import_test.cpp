@@ -1,8 +1,9 @@
 // Files Blender 3.4 wrote (tests/data/blender): each format's objects come in as a tree with
 // Blender's names, parents and world transforms, their slots, and one object's triangles alone.
 //
-// The fixtures are committed; to write them again (needs Blender, never the test suite):
-//   env -i PATH=/usr/bin:/bin HOME=$HOME blender -b --factory-startup \
+// The fixtures are committed; to write them again (needs Blender, never the test suite), run
+// this one command from the repository root:
+//   env -i PATH=/usr/bin:/bin HOME=$HOME blender -b --factory-startup
 //       --python tests/data/blender/make_fixtures.py -- tests/data/blender
 // level.expected.json is Blender's own world transform of each object, turned to +Y up.
 #include <gtest/gtest.h>

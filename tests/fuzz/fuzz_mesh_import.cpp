@@ -23,6 +23,7 @@ namespace {
 // fail half-way) cannot be fixed from our side; only a process of its own contains them. Leaks
 // of memory allocated outside Assimp's calls are still reported.
 extern "C" const char* __lsan_default_suppressions() { return "leak:libassimp.so\n"; }
+extern "C" const char* __lsan_default_options() { return "print_suppressions=0"; }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace floptle;

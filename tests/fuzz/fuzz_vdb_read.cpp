@@ -31,6 +31,7 @@ extern "C" const char* __asan_default_options() { return "alloc_dealloc_mismatch
 // allocates a child before reading it): not ours to fix. Leaks of memory allocated outside
 // OpenVDB's calls are still reported.
 extern "C" const char* __lsan_default_suppressions() { return "leak:libopenvdb.so\n"; }
+extern "C" const char* __lsan_default_options() { return "print_suppressions=0"; }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace floptle;

@@ -70,11 +70,7 @@ Expected<nlohmann::json> readJsonFile(const std::string& path) {
   if (!file) return Error{path, "cannot open file"};
   std::stringstream text;
   text << file.rdbuf();
-  try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    return Error{path + ": byte " + std::to_string(e.byte), "invalid JSON: " + std::string(e.what())};
-  }
+  return runtime::parseInputsText(text.str(), path);
 }
 
 int fail(const Error& error) {

@@ -64,6 +64,28 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
 
 }  // namespace
 
+Expected<nlohmann::json> parseInputsText(std::string_view text, const std::string& name) {
+  using Json = nlohmann::json;
+  // The parser reports its depth to this callback; nesting past the limit stops it there.
+  struct TooDeep {};
+  const Json::parser_callback_t limitDepth = [](int depth, Json::parse_event_t event, Json&) {
+    if (event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) {
+      if (depth >= kMaxInputsDepth) throw TooDeep{};
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text, limitDepth);
+  } catch (const Json::parse_error& e) {
+    return Error{name + ": byte " + std::to_string(e.byte), "invalid JSON: " + std::string(e.what())};
+  } catch (const Json::exception& e) {  // out_of_range: a number beyond double range
+    return Error{name, "invalid JSON: " + std::string(e.what())};
+  } catch (const TooDeep&) {
+    return Error{name, "nesting deeper than " + std::to_string(kMaxInputsDepth) +
+                           " arrays/objects (the limit of an inputs file)"};
+  }
+}
+
 Expected<nlohmann::ordered_json> replay(const nlohmann::ordered_json& document,
                                         const std::filesystem::path& sceneDir,
                                         const ReplayOptions& options) {

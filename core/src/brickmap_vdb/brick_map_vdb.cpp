@@ -149,6 +149,11 @@ struct CoarseField {
   std::vector<float> farDistance;  ///< (m)
 };
 constexpr int kNearRings = 2;
+/// Rings searched around a near cell for its nearest crossing. A narrow band holds the surface,
+/// so a real file has one within a ring or two; a file whose band never changes sign has none,
+/// and an unbounded search would cost the grid's size to the fourth power per cell. Past the
+/// last ring searched the cell keeps a lower bound (nothing is nearer than that ring).
+constexpr int kCrossingRings = kNearRings + 3;
 
 CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm::ivec3 dims, float brickSize) {
   const float background = grid.background();
@@ -221,9 +226,13 @@ CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm
         if (k < 0 || k > kNearRings) continue;
         const glm::vec3 centre = glm::vec3(c * kCells) + glm::vec3(0.5f * kCells);
         float best2 = std::numeric_limits<float>::infinity();
-        for (int r = 0; r <= dims.x + dims.y + dims.z; ++r) {
+        for (int r = 0; r <= kCrossingRings + 1; ++r) {
           const float ringGap = (float(r) - 0.5f) * kCells;
-          if (r > 0 && best2 <= ringGap * ringGap) break;
+          if (r > 0 && best2 <= ringGap * ringGap) break;  // no farther ring holds a nearer one
+          if (r > kCrossingRings) {  // not searched: nothing in it is nearer than ringGap
+            best2 = ringGap * ringGap;
+            break;
+          }
           for (int dz = -r; dz <= r; ++dz)
             for (int dy = -r; dy <= r; ++dy)
               for (int dx = -r; dx <= r; ++dx) {
@@ -233,7 +242,7 @@ CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm
                 for (const glm::vec3& q : crossings[index(n)]) best2 = std::min(best2, glm::dot(q - centre, q - centre));
               }
         }
-        if (std::isfinite(best2)) out.farDistance[index(c)] = std::max(out.farDistance[index(c)], std::sqrt(best2) * voxel);
+        out.farDistance[index(c)] = std::max(out.farDistance[index(c)], std::sqrt(best2) * voxel);
       }
   return out;
 }

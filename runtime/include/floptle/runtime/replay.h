@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,17 @@ struct ReplayOptions {
   /// The mesh collider cache the build goes through (null: none). Not owned.
   physics::MeshColliderCache* meshCache = nullptr;
 };
+
+/// Deepest nesting of arrays and objects an inputs file may have (the root is depth 1). Real
+/// files need 3 (the event array, a tuning object, its vectors); the limit keeps the recursive
+/// copies and dumps of the document off the end of the stack.
+inline constexpr int kMaxInputsDepth = 64;
+
+/// Parses the text of an inputs file (`floptle simulate --inputs`); `name` (its file name)
+/// starts every error's `where` ("inputs.json: byte 12"). Refused: invalid JSON, a number
+/// beyond double range, nesting deeper than kMaxInputsDepth. Only the JSON is checked here;
+/// replay checks the content.
+Expected<nlohmann::json> parseInputsText(std::string_view text, const std::string& name);
 
 /// Builds the runtime of `document` (a checked scene document), applies the inputs (every
 /// physics input must name a character or vehicle of the scene) and runs the ticks. Returns

@@ -19,8 +19,9 @@
 // file voxel, read without interpolation) and bandWidth = the grid's background. The centre
 // values of empty top cells, which a narrow-band file does not carry, are rebuilt with the
 // file's sign: within two bricks of the band the distance to the file's nearest sign crossing
-// (the surface to within a voxel), farther out a lower bound (the gap to the nearest top cell
-// holding a band voxel), so `distance` far from the surface may read low there.
+// (the surface to within a voxel; a lower bound when none lies within five bricks), farther
+// out a lower bound (the gap to the nearest top cell holding a band voxel), so `distance` far
+// from the surface may read low there.
 // Refused with an error naming the file and the grid: a missing or unreadable file, no float
 // grid, a fog volume or another non-level-set class, a rotated / sheared / non-uniformly
 // scaled or non-linear transform, a background <= 0, no voxels.

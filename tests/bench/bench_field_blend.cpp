@@ -49,11 +49,11 @@ scene::Scene ring(const std::string& rule, Json k) {
     doc["interactions"].push_back(Json{{"a", "goo"}, {"b", "rock"}, {"rule", rule}, {"k", k}});
   for (int i = 0; i < 8; ++i) {
     const float angle = 0.785398f * float(i);
-    doc["nodes"].push_back(Json{
-        {"name", "s" + std::to_string(i)},
-        {"transform", {{"position", {1.6 * std::cos(angle), 0.0, 1.6 * std::sin(angle)}}}},
-        {"shape", {{"type", "sphere"}, {"radius", 0.7}}},
-        {"material", i % 2 == 0 ? "goo" : "rock"}});
+    doc["nodes"].push_back(
+        Json{{"name", "s" + std::to_string(i)},
+             {"transform", {{"position", {1.6 * std::cos(angle), 0.0, 1.6 * std::sin(angle)}}}},
+             {"shape", {{"type", "sphere"}, {"radius", 0.7}}},
+             {"material", i % 2 == 0 ? "goo" : "rock"}});
   }
   auto built = scene::buildScene(doc);
   if (!built) std::abort();
@@ -84,14 +84,24 @@ void runWorld(benchmark::State& state, const scene::Scene& scene) {
   state.SetItemsProcessed(state.iterations() * kPoints);
 }
 
-void BM_FieldUnion(benchmark::State& state) { runProgram(state, ring("", 0.0), 0.0); }
-void BM_FieldBlendMerge(benchmark::State& state) { runProgram(state, ring("merge", 0.4), 0.0); }
-void BM_FieldBlendCarve(benchmark::State& state) { runProgram(state, ring("carve", 0.2), 0.0); }
+void BM_FieldUnion(benchmark::State& state) {
+  runProgram(state, ring("", 0.0), 0.0);
+}
+void BM_FieldBlendMerge(benchmark::State& state) {
+  runProgram(state, ring("merge", 0.4), 0.0);
+}
+void BM_FieldBlendCarve(benchmark::State& state) {
+  runProgram(state, ring("carve", 0.2), 0.0);
+}
 void BM_FieldBlendMergeKeys(benchmark::State& state) {
   runProgram(state, ring("merge", Json::parse(R"({"keys": [[0, 0], [2, 0.8]]})")), 1.0);
 }
-void BM_WorldUnion(benchmark::State& state) { runWorld(state, ring("", 0.0)); }
-void BM_WorldBlendMerge(benchmark::State& state) { runWorld(state, ring("merge", 0.4)); }
+void BM_WorldUnion(benchmark::State& state) {
+  runWorld(state, ring("", 0.0));
+}
+void BM_WorldBlendMerge(benchmark::State& state) {
+  runWorld(state, ring("merge", 0.4));
+}
 
 BENCHMARK(BM_FieldUnion);
 BENCHMARK(BM_FieldBlendMerge);

@@ -14,8 +14,7 @@ using field::FieldNode;
 using field::NodeType;
 
 bool blends(const Interaction* rule) {
-  return rule &&
-         (rule->rule == InteractionRule::Merge || rule->rule == InteractionRule::Carve);
+  return rule && (rule->rule == InteractionRule::Merge || rule->rule == InteractionRule::Carve);
 }
 
 /// The merge or carve rule of the ordered pair (a, b), or null.
@@ -154,7 +153,8 @@ MaterialIndex surfaceMaterialOf(const SceneNode& node) {
 
 std::vector<CompositionPart> compositionParts(const Scene& scene, std::span<const int> nodes) {
   std::map<MaterialIndex, std::vector<int>> byMaterial;
-  for (int index : nodes) byMaterial[surfaceMaterialOf(scene.nodes[static_cast<std::size_t>(index)])].push_back(index);
+  for (int index : nodes)
+    byMaterial[surfaceMaterialOf(scene.nodes[static_cast<std::size_t>(index)])].push_back(index);
   std::vector<MaterialIndex> present;
   for (const auto& [m, members] : byMaterial) present.push_back(m);
 

@@ -27,7 +27,9 @@ double smin(double a, double b, double k) {
   const double h = std::max(k - std::abs(a - b), 0.0) / k;
   return std::min(a, b) - h * h * k * 0.25;
 }
-double smax(double a, double b, double k) { return -smin(-a, -b, k); }
+double smax(double a, double b, double k) {
+  return -smin(-a, -b, k);
+}
 
 /// Signed distance of a unit sphere centred at c (m).
 double sphere(Vec3 p, Vec3 c, double r = 1.0) {
@@ -36,9 +38,9 @@ double sphere(Vec3 p, Vec3 c, double r = 1.0) {
 }
 
 Json material(const std::string& id) {
-  return Json{{"id", id},          {"color", {0.5, 0.5, 0.5}}, {"density", 1000},
-              {"friction", 0.5},   {"restitution", 0.1},        {"bulk_modulus", 1e9},
-              {"yield_strength", 1e6}};
+  return Json{
+      {"id", id},           {"color", {0.5, 0.5, 0.5}}, {"density", 1000},      {"friction", 0.5},
+      {"restitution", 0.1}, {"bulk_modulus", 1e9},      {"yield_strength", 1e6}};
 }
 
 Json sphereNode(const std::string& name, Vec3 at, const std::string& materialId, double r = 1.0) {
@@ -53,8 +55,8 @@ Json sphereNode(const std::string& name, Vec3 at, const std::string& materialId,
 Json twoSpheres(const std::string& ma, const std::string& mb, Json interactions) {
   Json doc{{"format", "floptle.scene"},
            {"version", 1},
-           {"materials", Json::array({material("goo"), material("rock"), material("metal"),
-                                      material("glass")})},
+           {"materials",
+            Json::array({material("goo"), material("rock"), material("metal"), material("glass")})},
            {"interactions", std::move(interactions)},
            {"nodes", Json::array({sphereNode("a", Vec3(-0.6f, 0, 0), ma),
                                   sphereNode("b", Vec3(0.6f, 0, 0), mb)})}};
@@ -97,12 +99,14 @@ void expectField(const field::FieldProgram& program, double t, Closed&& closed) 
 }
 
 TEST(SceneComposition, MergeIsTheSeedsPolynomialSmin) {
-  const Scene scene = build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", 0.5)})));
+  const Scene scene =
+      build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", 0.5)})));
   expectField(compiled(scene), 0.0, [](double a, double b) { return smin(a, b, 0.5); });
 }
 
 TEST(SceneComposition, CarveLetsBBiteADentIntoAAndKeepItsShape) {
-  const Scene scene = build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "carve", 0.3)})));
+  const Scene scene =
+      build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "carve", 0.3)})));
   expectField(compiled(scene), 0.0,
               [](double a, double b) { return std::min(smax(a, -b, 0.3), b); });
   // The pair is ordered: (rock, goo) carve bites a into b instead.
@@ -114,18 +118,21 @@ TEST(SceneComposition, CarveLetsBBiteADentIntoAAndKeepItsShape) {
 
 TEST(SceneComposition, HardIgnoreAndNoRuleAreTheUnion) {
   for (const char* name : {"hard", "ignore"}) {
-    const Scene scene = build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", name, 0.7)})));
+    const Scene scene =
+        build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", name, 0.7)})));
     expectField(compiled(scene), 0.0, [](double a, double b) { return std::min(a, b); });
   }
   const Scene none = build(twoSpheres("goo", "rock", Json::array()));
   expectField(compiled(none), 0.0, [](double a, double b) { return std::min(a, b); });
   // One material with no rule of its own: hard union.
-  const Scene same = build(twoSpheres("goo", "goo", Json::array({rule("goo", "rock", "merge", 0.5)})));
+  const Scene same =
+      build(twoSpheres("goo", "goo", Json::array({rule("goo", "rock", "merge", 0.5)})));
   expectField(compiled(same), 0.0, [](double a, double b) { return std::min(a, b); });
 }
 
 TEST(SceneComposition, AMaterialsOwnRuleCombinesItsNodes) {
-  const Scene scene = build(twoSpheres("goo", "goo", Json::array({rule("goo", "goo", "merge", 0.6)})));
+  const Scene scene =
+      build(twoSpheres("goo", "goo", Json::array({rule("goo", "goo", "merge", 0.6)})));
   expectField(compiled(scene), 0.0, [](double a, double b) { return smin(a, b, 0.6); });
   const auto parts = compositionParts(scene, std::vector<int>{0, 1});
   ASSERT_EQ(parts.size(), 1u);
@@ -157,7 +164,8 @@ Json fourMaterials(Json interactions) {
 }
 
 TEST(SceneComposition, MoreThanTwoMaterialsFoldBreadthFirstByTheDocumentedRule) {
-  const Json rules = Json::array({rule("goo", "rock", "merge", 0.3), rule("metal", "rock", "carve", 0.2)});
+  const Json rules =
+      Json::array({rule("goo", "rock", "merge", 0.3), rule("metal", "rock", "carve", 0.2)});
   const Scene scene = build(fourMaterials(rules));
   const field::FieldProgram program = compiled(scene);
   // Fold order from goo (index 1): goo, rock (goo's neighbour), metal (rock's). Rock meets
@@ -192,7 +200,8 @@ TEST(SceneComposition, MoreThanTwoMaterialsFoldBreadthFirstByTheDocumentedRule) 
 TEST(SceneComposition, AKDriverChangesTheFieldOverTimeAsItsCurveSays) {
   // "blend over 2 s": k from 0 to 0.8, linear keys.
   const Json k = Json::parse(R"({"keys": [[0, 0], [2, 0.8]]})");
-  const Scene scene = build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", k)})));
+  const Scene scene =
+      build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", k)})));
   const field::FieldProgram program = compiled(scene);
   EXPECT_TRUE(program.animated());
   for (double t : {0.0, 0.5, 1.0, 2.0, 3.0}) {
@@ -205,7 +214,8 @@ TEST(SceneComposition, AKDriverChangesTheFieldOverTimeAsItsCurveSays) {
 }
 
 TEST(SceneComposition, ABlendedSurfaceTakesTheNearerNodesMaterial) {
-  const Scene scene = build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", 0.8)})));
+  const Scene scene =
+      build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", 0.8)})));
   const field::FieldProgram program = compiled(scene);
   const MaterialIndex goo = scene.findMaterial(std::string_view("goo")),
                       rock = scene.findMaterial(std::string_view("rock"));
@@ -214,7 +224,8 @@ TEST(SceneComposition, ABlendedSurfaceTakesTheNearerNodesMaterial) {
   EXPECT_EQ(program.sample(Vec3(0.05f, 1.04f, 0), 0.0).material, rock);
   // A labelled composition names the nodes instead: ordinal + 1 in the list given.
   const std::vector<int> nodes{0, 1};
-  auto labelled = field::FieldProgram::compile(composeNodes(scene, nodes, SurfaceLabel::NodeOrdinal));
+  auto labelled =
+      field::FieldProgram::compile(composeNodes(scene, nodes, SurfaceLabel::NodeOrdinal));
   ASSERT_TRUE(labelled.ok());
   EXPECT_EQ(labelled->sample(Vec3(-0.05f, 1.04f, 0), 0.0).material, 1);
   EXPECT_EQ(labelled->sample(Vec3(0.05f, 1.04f, 0), 0.0).material, 2);
@@ -224,17 +235,21 @@ TEST(SceneComposition, ABlendedSurfaceTakesTheNearerNodesMaterial) {
 
 TEST(SceneComposition, TheShaderReadsTheBlendAndItsDriver) {
   const Json k = Json::parse(R"({"keys": [[0, 0], [2, 0.8]]})");
-  const Scene scene = build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", k)})));
+  const Scene scene =
+      build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "merge", k)})));
   const std::string glsl = field::emitGlsl(compiled(scene));
   EXPECT_NE(glsl.find("fp_smin("), std::string::npos);
-  const Scene carved = build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "carve", 0.2)})));
+  const Scene carved =
+      build(twoSpheres("goo", "rock", Json::array({rule("goo", "rock", "carve", 0.2)})));
   EXPECT_NE(field::emitGlsl(compiled(carved)).find("fp_smax("), std::string::npos);
 }
 
 TEST(SceneComposition, AKDriverPassesTheSchemaAndAnOutOfRangeOneIsRefused) {
-  Json doc = twoSpheres("goo", "rock",
-                        Json::array({rule("goo", "rock", "merge",
-                                          Json::parse(R"({"base": 0.4, "sine": {"amplitude": 0.3, "frequency": 0.5}})"))}));
+  Json doc = twoSpheres(
+      "goo", "rock",
+      Json::array(
+          {rule("goo", "rock", "merge",
+                Json::parse(R"({"base": 0.4, "sine": {"amplitude": 0.3, "frequency": 0.5}})"))}));
   auto text = sceneToText(doc);
   ASSERT_TRUE(text.ok());
   auto loaded = parseSceneText(*text);
@@ -242,18 +257,21 @@ TEST(SceneComposition, AKDriverPassesTheSchemaAndAnOutOfRangeOneIsRefused) {
   const Scene scene = build(*loaded);
   ASSERT_EQ(scene.interactions.size(), 1u);
   EXPECT_EQ(scene.interactions[0].k.driver, field::AnimatedScalar::Driver::Sine);
-  EXPECT_FLOAT_EQ(scene.interactions[0].k.at(0.5), 0.4f + 0.3f * std::sin(2.0f * 3.14159265f * 0.25f));
+  EXPECT_FLOAT_EQ(scene.interactions[0].k.at(0.5),
+                  0.4f + 0.3f * std::sin(2.0f * 3.14159265f * 0.25f));
 
   // A sine that dips below 0 is refused at the key, naming the range.
   doc["interactions"][0]["k"] = Json::parse(R"({"base": 0.1, "sine": {"amplitude": 0.3}})");
   auto refused = buildScene(doc);
   ASSERT_FALSE(refused.ok());
-  EXPECT_TRUE(test::hasProblemAt(refused.error(), "/interactions/0/k")) << refused.error().message();
+  EXPECT_TRUE(test::hasProblemAt(refused.error(), "/interactions/0/k"))
+      << refused.error().message();
   // A number keeps its range check.
   doc["interactions"][0]["k"] = -1;
   auto negative = buildScene(doc);
   ASSERT_FALSE(negative.ok());
-  EXPECT_TRUE(test::hasProblemAt(negative.error(), "/interactions/0/k")) << negative.error().message();
+  EXPECT_TRUE(test::hasProblemAt(negative.error(), "/interactions/0/k"))
+      << negative.error().message();
 }
 
 }  // namespace

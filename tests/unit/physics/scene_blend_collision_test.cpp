@@ -25,7 +25,9 @@ double smin(double a, double b, double k) {
   const double h = std::max(k - std::abs(a - b), 0.0) / k;
   return std::min(a, b) - h * h * k * 0.25;
 }
-double smax(double a, double b, double k) { return -smin(-a, -b, k); }
+double smax(double a, double b, double k) {
+  return -smin(-a, -b, k);
+}
 
 double sphere(Vec3 p, Vec3 c) {
   const Vec3 d = p - c;
@@ -149,7 +151,8 @@ TEST(SceneBlendCollision, AHitOnTheBlendNamesTheNearerNodeAndItsMaterial) {
 
 TEST(SceneBlendCollision, QueryAnswersTheBlendAtTimeT) {
   // k blends from 0 to 0.8 over 2 s.
-  CollisionWorld world = worldOf(twoSpheres(rule("merge", Json::parse(R"({"keys": [[0, 0], [2, 0.8]]})"))));
+  CollisionWorld world =
+      worldOf(twoSpheres(rule("merge", Json::parse(R"({"keys": [[0, 0], [2, 0.8]]})"))));
   const Vec3 p(0.0f, 1.0f, 0.0f);
   const double d = sphere(p, kA);  // = sphere(p, kB) on the mid plane
   for (double t : {0.0, 1.0, 2.0}) {
@@ -160,7 +163,8 @@ TEST(SceneBlendCollision, QueryAnswersTheBlendAtTimeT) {
   }
   // A ray from the left hits a's side and names it, with its material.
   const Json ray = answerQuery(
-      world, nlohmann::json{{"op", "raycast"}, {"origin", {-5, 0.3, 0}}, {"dir", {1, 0, 0}}, {"t", 2.0}});
+      world,
+      nlohmann::json{{"op", "raycast"}, {"origin", {-5, 0.3, 0}}, {"dir", {1, 0, 0}}, {"t", 2.0}});
   ASSERT_TRUE(ray["hit"].get<bool>()) << ray.dump();
   EXPECT_EQ(ray["node"], "a");
   EXPECT_EQ(ray["material"], "goo");

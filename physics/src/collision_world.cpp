@@ -104,8 +104,17 @@ std::optional<ColliderId> CollisionWorld::find(std::string_view node) const {
   return std::nullopt;
 }
 
+const std::string& CollisionWorld::nodeName(const Hit& hit) const {
+  const auto member = shape(hit.collider).memberAt(hit.point, refitTime_);
+  return member ? *member->node : nodeName(hit.collider);
+}
+
 std::optional<std::string> CollisionWorld::material(const Hit& hit) const {
   const CollisionShape& s = shape(hit.collider);
+  if (const auto member = s.memberAt(hit.point, refitTime_)) {
+    if (member->material->empty()) return std::nullopt;
+    return *member->material;
+  }
   const auto label = s.faceLabel(hit.point);
   if (!label) return std::nullopt;
   std::string name = s.labelName(*label);
@@ -146,8 +155,10 @@ float CollisionWorld::nearest(Vec3 p, double t, std::uint32_t& bestIndex) const 
   };
   if (useBroadphase_) {
     // An exact signed distance is never below the distance to its box, so a box farther
-    // than the best distance so far cannot hold a nearer surface.
-    bvh_.forEachNear(p, [&] { return best; }, visit);
+    // than the best distance so far cannot hold a nearer surface. Once p is inside a surface
+    // (best < 0), every box that holds p (box distance 0) may hold a deeper one: the bound
+    // never drops below 0, so closest answers the minimum over the colliders (their union).
+    bvh_.forEachNear(p, [&] { return std::max(best, 0.0f); }, visit);
   } else {
     for (std::uint32_t index = 0; index < colliders_.size(); ++index) visit(index, 0.0f);
   }

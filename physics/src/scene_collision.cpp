@@ -1,9 +1,13 @@
 #include "floptle/physics/scene_collision.h"
 
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "floptle/core/scene/scene_composition.h"
 #include "floptle/physics/baked_field_file.h"
+#include "floptle/physics/composed_field_collider.h"
 #include "floptle/physics/field_collider.h"
 #include "floptle/physics/mesh_collider.h"
 
@@ -64,11 +68,40 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
   return std::unique_ptr<CollisionShape>{};
 }
 
+/// Whether a node's field takes part in the composed static world: a static, collidable
+/// analytic shape that no system moves or replaces (meshes, terrains, baked fields, bodies,
+/// controllers and matter keep their own collider).
+bool composesStatically(const scene::SceneNode& node) {
+  if (!node.shape || bodyKindOf(node) != BodyKind::Static) return false;
+  if (node.collider && !node.collider->collidable) return false;
+  for (const char* own : {"mesh", "terrain", "baked_field", "character", "vehicle", "drift",
+                          "matter"})
+    if (node.hasComponent(own)) return false;
+  return true;
+}
+
+/// For each node index, the blended part of the static composition it leads (its first
+/// node), and for every other member of that part -1: its field is in the leader's collider.
+/// Nodes outside any blended part map to nothing (absent).
+std::map<int, std::vector<int>> blendedParts(const scene::Scene& scene) {
+  std::vector<int> statics;
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i)
+    if (composesStatically(scene.nodes[i])) statics.push_back(static_cast<int>(i));
+  std::map<int, std::vector<int>> parts;
+  for (scene::CompositionPart& part : scene::compositionParts(scene, statics)) {
+    if (!part.blended) continue;
+    for (std::size_t i = 1; i < part.nodes.size(); ++i) parts[part.nodes[i]] = {};
+    parts[part.nodes.front()] = std::move(part.nodes);
+  }
+  return parts;
+}
+
 }  // namespace
 
 Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
                                              const std::filesystem::path& sceneDir,
                                              const ColliderBuildOptions& options) {
+  const std::map<int, std::vector<int>> blended = blendedParts(scene);
   std::vector<CollisionWorld::NewCollider> colliders;
   const float share =
       scene.nodes.empty() ? 1.0f : 1.0f / float(scene.nodes.size());  // per node (-)
@@ -85,7 +118,15 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
       };
       options.progress(start, "'" + node.name + "'");
     }
-    auto shape = colliderFor(node, sceneDir, nodeOptions);
+    Expected<std::unique_ptr<CollisionShape>> shape = std::unique_ptr<CollisionShape>{};
+    if (const auto part = blended.find(static_cast<int>(i)); part == blended.end()) {
+      shape = colliderFor(node, sceneDir, nodeOptions);
+    } else if (!part->second.empty()) {
+      auto composed = ComposedFieldCollider::make(scene, part->second);
+      if (!composed) return composed.error();
+      shape = std::unique_ptr<CollisionShape>(
+          std::make_unique<ComposedFieldCollider>(std::move(composed.value())));
+    }
     if (!shape) return shape.error();
     if (!shape.value()) continue;
     colliders.push_back({std::move(shape.value()), node.name, bodyKindOf(node)});

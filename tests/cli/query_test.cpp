@@ -333,4 +333,40 @@ TEST_F(QueryCli, GravityIsTheScenesFieldAtThePoint) {
   EXPECT_TRUE(json::parse(lines[2]).contains("error")) << lines[2];
 }
 
+TEST_F(QueryCli, AnswersTheComposedBlendAtTimeT) {
+  // Two unit spheres centred 1.2 m apart whose materials merge with k from 0 to 0.8 over
+  // 2 s: on the mid plane both distances are d, and the seed's smin(d, d, k) = d - k / 4.
+  std::ofstream(dir_ / "scene.json") << R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [
+      {"id": "goo", "color": [0.2, 0.8, 0.3], "density": 1100, "friction": 0.9,
+       "restitution": 0.1, "bulk_modulus": 2e9, "yield_strength": 1e5},
+      {"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2600, "friction": 0.8,
+       "restitution": 0.1, "bulk_modulus": 5e10, "yield_strength": 1e8}],
+    "interactions": [{"a": "goo", "b": "rock", "rule": "merge", "k": {"keys": [[0, 0], [2, 0.8]]}}],
+    "nodes": [
+      {"name": "a", "transform": {"position": [-0.6, 0, 0]},
+       "shape": {"type": "sphere", "radius": 1}, "material": "goo"},
+      {"name": "b", "transform": {"position": [0.6, 0, 0]},
+       "shape": {"type": "sphere", "radius": 1}, "material": "rock"}]})";
+  int code = -1;
+  auto lines = run(R"({"op":"closest","p":[0,1,0],"t":0})"
+                   "\n"
+                   R"({"op":"closest","p":[0,1,0],"t":1})"
+                   "\n"
+                   R"({"op":"closest","p":[0,1,0],"t":2})"
+                   "\n"
+                   R"({"op":"raycast","origin":[5,0.3,0],"dir":[-1,0,0],"t":2})"
+                   "\n",
+                   code);
+  ASSERT_EQ(code, 0);
+  ASSERT_EQ(lines.size(), 4u);
+  const double d = std::sqrt(0.36 + 1.0) - 1.0;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(json::parse(lines[i])["distance"].get<double>(), d - 0.1 * i, 1e-6) << lines[i];
+  const json hit = json::parse(lines[3]);
+  EXPECT_EQ(hit["node"], "b") << lines[3];
+  EXPECT_EQ(hit["material"], "rock") << lines[3];
+}
+
 }  // namespace

@@ -173,6 +173,10 @@ Expected<FieldNode> parseNode(const Json& shape, const std::string& where, const
 
 }  // namespace
 
+Expected<AnimatedScalar> parseAnimatedScalar(const Json& scalar, const std::string& where) {
+  return parseScalar(scalar, where);
+}
+
 Expected<FieldNode> parseShape(const nlohmann::ordered_json& shape, const std::string& where,
                                const MaterialResolver& resolveMaterial) {
   try {

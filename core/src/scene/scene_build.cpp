@@ -112,6 +112,32 @@ class SceneBuilder {
     }
   }
 
+  /// An interaction's "k": a number in [0, 1000] (m), or a driver (keys, sine) whose every
+  /// value stays in that range.
+  void readBlendRadius(const Json& item, const ComponentReader& in, const std::string& at,
+                       field::AnimatedScalar& k) {
+    const auto found = item.find("k");
+    if (found == item.end()) return;
+    if (!found->is_object()) {
+      float constant = 0.0f;
+      if (note(problems_, in.number("k", constant))) k = field::AnimatedScalar(constant);
+      return;
+    }
+    auto driver = field::parseAnimatedScalar(*found, at + "/k");
+    if (!driver) {
+      problems_.add(driver.error().where, driver.error().what);
+      return;
+    }
+    const ValueSpec* row = componentSpec("interaction")->find("k");
+    if (!(driver->minValue() >= row->min && driver->maxValue() <= row->max)) {
+      problems_.add(at + "/k", "the driver must stay " + rangeText(*row) + ", found values from " +
+                                   std::to_string(driver->minValue()) + " to " +
+                                   std::to_string(driver->maxValue()));
+      return;
+    }
+    k = *driver;
+  }
+
   void interactions() {
     const Json* list = array("interactions", "");
     if (!list) return;
@@ -148,7 +174,7 @@ class SceneBuilder {
           else if (rule == "hard")
             interaction.rule = InteractionRule::Hard;
         }
-        note(problems_, in->number("k", interaction.k));
+        readBlendRadius(item, *in, at, interaction.k);
       }
       if (!ok || interaction.a == 0 || interaction.b == 0) continue;
       const auto [first, inserted] = seen.emplace(std::pair{interaction.a, interaction.b}, at);

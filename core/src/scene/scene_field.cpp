@@ -1,4 +1,4 @@
-// Scene look-ups and the scene's field: every node shape placed at its world transform.
+// Scene look-ups and placing a node's shape at its world transform.
 #include "floptle/core/field/node_spec.h"
 #include "floptle/core/scene/scene.h"
 #include "scene/scene_internal.h"
@@ -66,21 +66,6 @@ field::FieldNode placeShape(const Transform& world, field::FieldNode child) {
   placed.hasOwnMaterial = child.material != 0;
   placed.children.push_back(std::move(child));
   return placed;
-}
-
-field::FieldNode sceneField(const Scene& scene, bool collidableOnly) {
-  field::FieldNode all = field::makeDefaultNode(field::NodeType::Union);
-  for (const SceneNode& node : scene.nodes) {
-    if (!node.shape) continue;
-    if (collidableOnly && !(node.collider && node.collider->collidable)) continue;
-    field::FieldNode shape = *node.shape;
-    // The node's material becomes the shape's own, so that no enclosing node's inheritance
-    // can replace it once the shapes share one tree.
-    if (shape.material != 0) shape.hasOwnMaterial = true;
-    all.children.push_back(node.world.isIdentity() ? std::move(shape)
-                                                   : placeShape(node.world, std::move(shape)));
-  }
-  return all;
 }
 
 }  // namespace floptle::scene

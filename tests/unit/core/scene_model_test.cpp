@@ -40,7 +40,8 @@ TEST(SceneModel, MaterialsByStringOrIntegerId) {
   const Interaction* merge = scene.findInteraction(1, 2);
   ASSERT_NE(merge, nullptr);
   EXPECT_EQ(merge->rule, InteractionRule::Merge);
-  EXPECT_FLOAT_EQ(merge->k, 0.5f);
+  EXPECT_FALSE(merge->k.animated());
+  EXPECT_FLOAT_EQ(merge->k.at(0.0), 0.5f);
   EXPECT_EQ(scene.findInteraction(2, 1), nullptr);  // ordered pairs
 }
 

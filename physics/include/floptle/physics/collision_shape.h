@@ -55,6 +55,16 @@ class CollisionShape {
   /// Name of a face label (the mesh's material slot name); empty when unknown.
   virtual std::string labelName(std::uint16_t /*label*/) const { return {}; }
 
+  /// A shape composed of several nodes' fields (a blend of the interaction matrix) names
+  /// the node whose field decides the surface at p at time t, and that node's material id
+  /// ("" for none). Both strings are owned by the shape. Shapes of one node answer nullopt:
+  /// their collider's node is the name.
+  struct Member {
+    const std::string* node = nullptr;
+    const std::string* material = nullptr;
+  };
+  virtual std::optional<Member> memberAt(Vec3 /*p*/, double /*t*/) const { return std::nullopt; }
+
   /// Optional fast paths. Shapes that can answer a ray or sphere cast faster than sphere
   /// marching (a mesh BVH) override these; `handled` false means "march me".
   struct CastResult {

@@ -131,7 +131,10 @@ class CollisionWorld {
 
   // Accessors: `id` must be valid (asserted in debug builds).
   const std::string& nodeName(ColliderId id) const { return at(id).node; }
-  const std::string& nodeName(const Hit& hit) const { return nodeName(hit.collider); }
+  /// The node a hit names: its collider's node, or for a collider composed of several
+  /// nodes (CollisionShape::memberAt) the member whose field decides the surface at the hit
+  /// point, read at refitTime() (the query protocol refits to each query's t).
+  const std::string& nodeName(const Hit& hit) const;
   BodyKind body(ColliderId id) const { return at(id).body; }
   bool collidable(ColliderId id) const { return at(id).collidable; }
   /// Non-collidable colliders are skipped by every query.
@@ -177,8 +180,9 @@ class CollisionWorld {
   /// Sweeps a sphere or capsule by `motion` (m); toi in [0, 1] is the fraction travelled.
   Expected<std::optional<Hit>> sweep(const SweepShape& shape, Vec3 motion, double t) const;
 
-  /// Material slot name at the hit (CollisionShape::faceLabel + labelName), resolved now:
-  /// nullopt for single-surface shapes. Never called on the query path.
+  /// Material at the hit, resolved now: the material slot name (CollisionShape::faceLabel +
+  /// labelName) of a mesh, the member node's material id of a composed collider (read at
+  /// refitTime()); nullopt for other single-surface shapes. Never called on the query path.
   std::optional<std::string> material(const Hit& hit) const;
   /// Velocity of the surface at p along its normal from dF/dt (m/s):
   /// v = -(f(p, t+dt) - f(p, t)) / dt * n.

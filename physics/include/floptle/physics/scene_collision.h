@@ -2,9 +2,13 @@
 // Building a scene's collision world: one collider per node that has a shape (a field
 // collider under the node's world transform), a "mesh" component (a triangle-mesh collider)
 // or a "terrain" component (its drawn triangles, or its field with "collision": "field"),
-// unless its "collider" component says "collidable": false. Colliders are added at once
-// (CollisionWorld::addMany) in the scene's node order (depth-first, document order), so
-// collider i of the scene has index i.
+// unless its "collider" component says "collidable": false. Static analytic shapes that the
+// interaction matrix blends (a merge or carve part of scene::compositionParts) share one
+// ComposedFieldCollider over their composed field, named by the part's first node and
+// answering each hit with the member nearer there; hard and ignore pairs keep one collider
+// per node, whose minimum is their union. Colliders are added at once
+// (CollisionWorld::addMany) in the scene's node order (depth-first, document order): without
+// blended parts, collider i of the scene has index i.
 #include <filesystem>
 
 #include "floptle/core/expected.h"

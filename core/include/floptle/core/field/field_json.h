@@ -23,6 +23,11 @@ using MaterialResolver = std::function<Expected<MaterialIndex>(const nlohmann::o
 Expected<FieldNode> parseShape(const nlohmann::ordered_json& shape, const std::string& where,
                                const MaterialResolver& resolveMaterial);
 
+/// Parses one scalar at `where`: a number, or an animated driver object as above. Used by
+/// every animated parameter of the scene format (shape parameters, interaction k).
+Expected<AnimatedScalar> parseAnimatedScalar(const nlohmann::ordered_json& scalar,
+                                             const std::string& where);
+
 /// Writes a FieldNode back in canonical form. `materialId` maps an index to its JSON id.
 nlohmann::ordered_json shapeToJson(
     const FieldNode& node,

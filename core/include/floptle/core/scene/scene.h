@@ -50,8 +50,9 @@ struct Interaction {
   MaterialIndex a = 0;
   MaterialIndex b = 0;
   InteractionRule rule = InteractionRule::Hard;
-  /// Blend radius of merge / carve (m); 0 = a crisp seam.
-  float k = 0.0f;
+  /// Blend radius of merge / carve (m), a number or a driver of t (keys, sine) such as a
+  /// curve from 0 to 0.8 over 2 s; 0 = a crisp seam. Never negative.
+  field::AnimatedScalar k = 0.0f;
   std::string pointer;
 };
 
@@ -144,9 +145,11 @@ struct Scene {
 /// reported, one `/json/pointer: what` per line (Error::where = the first pointer).
 Expected<Scene> buildScene(const nlohmann::ordered_json& document);
 
-/// The union of every node's shape placed at the node's world transform: what the viewport
-/// and the CPU renderer draw. With collidableOnly, only nodes whose collider is collidable.
-/// An empty scene gives a Union with no children (the empty field: distance +infinity).
+/// The scene's one composed field (scene_composition.h): every node's shape at its world
+/// transform, nodes of different materials combined by the interaction matrix. What the
+/// viewport, the CPU renderer and the shader draw. With collidableOnly, only nodes whose
+/// collider is collidable. An empty scene gives a Union with no children (the empty field:
+/// distance +infinity).
 field::FieldNode sceneField(const Scene& scene, bool collidableOnly = false);
 
 /// A node's world transform as a field Transform node around `child`.

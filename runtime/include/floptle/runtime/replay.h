@@ -5,6 +5,7 @@
 // The command only parses its arguments, reads the files and prints.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 
 namespace floptle::physics {
 class MeshColliderCache;
+class Simulation;
 }
 
 namespace floptle::runtime {
@@ -30,6 +32,12 @@ struct ReplayOptions {
   std::string* traceLines = nullptr;
   /// The mesh collider cache the build goes through (null: none). Not owned.
   physics::MeshColliderCache* meshCache = nullptr;
+  /// When set, called after each tick with the simulation and the wall time that tick's step
+  /// took (s). Physics scenes only: a Drift scene with afterTick set is an error.
+  std::function<void(const physics::Simulation&, double stepSeconds)> afterTick;
+  /// When set, receives the wall time of all the ticks together (s); for Drift scenes the
+  /// whole replay's. A measurement only: nothing of the simulation reads the clock.
+  double* stepSeconds = nullptr;
 };
 
 /// Builds the runtime of `document` (a checked scene document), applies the inputs (every

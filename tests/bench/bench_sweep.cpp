@@ -15,7 +15,9 @@ using Json = nlohmann::ordered_json;
 
 Json sweepScene() {
   Json doc = Json::parse(R"({"format": "floptle.scene", "version": 1,
-    "materials": [{"id": "stuff", "color": [1, 0, 0], "density": 1000, "friction": 0.5}],
+    "materials": [{"id": "stuff", "color": [1, 0, 0], "density": 1000, "friction": 0.5,
+                   "restitution": 0.2, "bulk_modulus": 1e9, "yield_strength": 1e6}],
+    "interactions": [],
     "nodes": [{"name": "slope", "material": "stuff", "collider": {"body": "static"},
                "shape": {"type": "plane", "normal": [0.34202014, 0.93969262, 0], "offset": 0}}]})");
   for (int i = 0; i < 8; ++i) {
@@ -32,6 +34,10 @@ Json sweepScene() {
 void BM_Sweep(benchmark::State& state) {
   const Json doc = sweepScene();
   auto parameter = runtime::SweepPlan::parseSet("/materials/0/friction=0:0.1:1.5", doc);
+  if (!parameter) {
+    state.SkipWithError(parameter.error().message().c_str());
+    return;
+  }
   auto plan = runtime::SweepPlan::make({*parameter});
   runtime::SweepOptions options;
   options.ticks = 120;

@@ -46,10 +46,11 @@ void BM_Sweep(benchmark::State& state) {
   options.runs = {0, plan->runCount()};
   for (auto _ : state) {
     std::uint64_t rows = 0;
-    auto done = runtime::runSweep(*plan, doc, options, [&](const runtime::SweepRow&) -> Expected<void> {
-      ++rows;
-      return {};
-    });
+    auto done =
+        runtime::runSweep(*plan, doc, options, [&](const runtime::SweepRow&) -> Expected<void> {
+          ++rows;
+          return {};
+        });
     if (!done || rows != plan->runCount()) state.SkipWithError("the sweep failed");
   }
   state.SetItemsProcessed(std::int64_t(state.iterations() * plan->runCount()));

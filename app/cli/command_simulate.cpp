@@ -15,12 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "scene_argument.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/json_file.h"
 #include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/runtime/replay.h"
 #include "floptle/runtime/tick_series.h"
+#include "scene_argument.h"
 
 namespace floptle::cli {
 
@@ -90,7 +90,8 @@ int fail(const Error& error) {
 // Writes the trace file (when asked for) and prints the result object; the exit status.
 int finish(const SimulateArgs& args, const std::string& traceLines, const std::string& csvLines,
            const nlohmann::ordered_json& result) {
-  for (const auto& [path, text] : {std::pair{args.trace, &traceLines}, {args.csvTrace, &csvLines}}) {
+  for (const auto& [path, text] :
+       {std::pair{args.trace, &traceLines}, {args.csvTrace, &csvLines}}) {
     if (!path) continue;
     std::ofstream out(*path, std::ios::binary | std::ios::trunc);
     out << *text;

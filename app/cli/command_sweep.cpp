@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "commands.h"
-#include "progress_lines.h"
-#include "scene_argument.h"
 #include "floptle/core/json_file.h"
 #include "floptle/runtime/sweep_csv.h"
 #include "floptle/runtime/sweep_plan.h"
 #include "floptle/runtime/sweep_run.h"
+#include "progress_lines.h"
+#include "scene_argument.h"
 
 namespace floptle::cli {
 
@@ -78,7 +78,8 @@ Expected<SweepArgs> parseArgs(Args args) {
       } else if (arg == "--jobs") {
         auto n = wholeNumber(arg, value);
         if (!n) return n.error();
-        if (*n < 1 || *n > 1024) return Error{"--jobs", "must be in 1..1024, got " + std::string(value)};
+        if (*n < 1 || *n > 1024)
+          return Error{"--jobs", "must be in 1..1024, got " + std::string(value)};
         out.jobs = static_cast<unsigned>(*n);
       } else {
         out.shard = std::string(value);

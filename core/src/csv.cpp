@@ -29,8 +29,14 @@ std::string field(std::string_view text) {
   return out;
 }
 
-std::string number(double value) { return shortest(value); }
-std::string number(float value) { return shortest(value); }
-std::string number(std::uint64_t value) { return std::to_string(value); }
+std::string number(double value) {
+  return shortest(value);
+}
+std::string number(float value) {
+  return shortest(value);
+}
+std::string number(std::uint64_t value) {
+  return std::to_string(value);
+}
 
 }  // namespace floptle::csv

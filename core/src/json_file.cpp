@@ -14,7 +14,8 @@ Expected<nlohmann::json> readJsonFile(const std::string& path) {
   try {
     return nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
-    return Error{path + ": byte " + std::to_string(e.byte), "invalid JSON: " + std::string(e.what())};
+    return Error{path + ": byte " + std::to_string(e.byte),
+                 "invalid JSON: " + std::string(e.what())};
   }
 }
 

@@ -94,8 +94,8 @@ std::vector<NodeSample> Simulation::nodeSamples() const {
     const RigidBodyDesc& d = bodies_.desc(i);
     if (d.motion != BodyMotion::Dynamic) continue;
     const BodyState& s = bodies_.state(i);
-    out.push_back({NodeSample::Kind::Body, i, d.name, s.position, s.linearVelocity,
-                   bodyGravity_[i], d.mass, bodyContacts[i]});
+    out.push_back({NodeSample::Kind::Body, i, d.name, s.position, s.linearVelocity, bodyGravity_[i],
+                   d.mass, bodyContacts[i]});
   }
   for (std::uint32_t i = 0; i < characters_.size(); ++i) {
     const CharacterController& c = characters_[i];

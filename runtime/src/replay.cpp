@@ -80,8 +80,9 @@ Expected<nlohmann::ordered_json> replay(const nlohmann::ordered_json& document,
   if (!driftNode) return in(options.sceneName, driftNode.error());
   if (driftNode->component) {
     if (options.afterTick)
-      return Error{options.sceneName, "a per-tick series (the CSV trace) needs a physics scene; "
-                                      "this one runs the Drift sandbox (its trace is JSON)"};
+      return Error{options.sceneName,
+                   "a per-tick series (the CSV trace) needs a physics scene; "
+                   "this one runs the Drift sandbox (its trace is JSON)"};
     const auto start = std::chrono::steady_clock::now();
     auto result = replayDrift(*driftNode, options);
     if (options.stepSeconds)

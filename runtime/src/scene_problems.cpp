@@ -63,7 +63,8 @@ bool hasNoVolume(const SceneNode& node) {
   const Aabb box = program->bounds(0.0);
   if (box.empty()) return true;
   for (int a = 0; a < 3; ++a) {
-    if (!std::isfinite(box.min[a]) || !std::isfinite(box.max[a]) || box.max[a] - box.min[a] > kUnbounded)
+    if (!std::isfinite(box.min[a]) || !std::isfinite(box.max[a]) ||
+        box.max[a] - box.min[a] > kUnbounded)
       return false;
   }
   const Vec3 cell = (box.max - box.min) / float(kVolumeSamples);
@@ -113,12 +114,18 @@ void checkSpawn(const Scene& sc, const SceneNode& node, const field::FieldProgra
 
 std::string_view problemKindName(ProblemKind kind) {
   switch (kind) {
-    case ProblemKind::MissingFile: return "missing-file";
-    case ProblemKind::UnusedMaterial: return "unused-material";
-    case ProblemKind::SpawnInsideGeometry: return "spawn-inside-geometry";
-    case ProblemKind::EmptyCollider: return "empty-collider";
-    case ProblemKind::DynamicWithoutShape: return "dynamic-without-shape";
-    case ProblemKind::UnusedRule: return "unused-rule";
+    case ProblemKind::MissingFile:
+      return "missing-file";
+    case ProblemKind::UnusedMaterial:
+      return "unused-material";
+    case ProblemKind::SpawnInsideGeometry:
+      return "spawn-inside-geometry";
+    case ProblemKind::EmptyCollider:
+      return "empty-collider";
+    case ProblemKind::DynamicWithoutShape:
+      return "dynamic-without-shape";
+    case ProblemKind::UnusedRule:
+      return "unused-rule";
   }
   return "problem";
 }
@@ -127,8 +134,8 @@ std::vector<SceneProblem> findSceneProblems(const Scene& sc,
                                             const std::filesystem::path& sceneFolder) {
   std::vector<SceneProblem> out;
   for (const Error& e : scene::missingReferencedFiles(sc, sceneFolder))
-    out.push_back({ProblemKind::MissingFile, e.where, e.what,
-                   "locate the file, or remove the component"});
+    out.push_back(
+        {ProblemKind::MissingFile, e.where, e.what, "locate the file, or remove the component"});
   auto collidable = field::FieldProgram::compile(scene::sceneField(sc, true));
   for (const SceneNode& node : sc.nodes) {
     const bool hasGeometry = node.shape || node.hasComponent("mesh") ||

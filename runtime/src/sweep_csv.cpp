@@ -54,7 +54,8 @@ Expected<std::string> SweepCsvWriter::text(const SweepRow& row) {
   for (const nlohmann::ordered_json& v : row.values) out += "," + valueText(v);
   for (const SweepNode& n : row.nodes) {
     for (double c : n.position) out += "," + numberText(c);
-    for (int i = 0; i < 3; ++i) out += "," + (n.velocity ? numberText((*n.velocity)[i]) : std::string());
+    for (int i = 0; i < 3; ++i)
+      out += "," + (n.velocity ? numberText((*n.velocity)[i]) : std::string());
   }
   out += "," + row.hash + "," + csv::number(row.meanStepMs) + "\n";
   return out;

@@ -90,7 +90,8 @@ Expected<std::vector<Json>> listValues(std::string_view spec, const Json* presen
     } else if (present && present->is_boolean()) {
       const std::string_view t = trim(item);
       if (t != "true" && t != "false")
-        return Error{where, "'" + std::string(item) + "' is not true or false (the value is a boolean)"};
+        return Error{where,
+                     "'" + std::string(item) + "' is not true or false (the value is a boolean)"};
       values.emplace_back(t == "true");
     } else {
       auto n = parseNumber(item, where);
@@ -116,8 +117,9 @@ Expected<SweepParameter> SweepPlan::parseSet(std::string_view text, const Json& 
   const std::string_view spec = text.substr(eq + 1);
   const std::string& where = out.pointer;
   if (out.pointer.empty() || out.pointer.front() != '/')
-    return Error{where.empty() ? std::string(text) : where,
-                 "not a JSON pointer into the scene (one starts with '/', e.g. /materials/0/friction)"};
+    return Error{
+        where.empty() ? std::string(text) : where,
+        "not a JSON pointer into the scene (one starts with '/', e.g. /materials/0/friction)"};
   if (spec.empty()) return Error{where, "no values after '='"};
   Json::json_pointer pointer;
   try {
@@ -129,7 +131,10 @@ Expected<SweepParameter> SweepPlan::parseSet(std::string_view text, const Json& 
   if (document.contains(pointer)) {
     present = &document.at(pointer);
     if (!present->is_primitive() || present->is_null())
-      return Error{where, std::string("is ") + (present->is_object() ? "an object" : present->is_array() ? "an array" : "null") +
+      return Error{where, std::string("is ") +
+                              (present->is_object()  ? "an object"
+                               : present->is_array() ? "an array"
+                                                     : "null") +
                               " in the scene; a sweep sets numbers, strings or booleans"};
   } else {
     const Json::json_pointer parent = pointer.parent_pointer();
@@ -168,8 +173,8 @@ Expected<SweepPlan> SweepPlan::make(std::vector<SweepParameter> parameters) {
     const std::uint64_t count = parameters[i].values.size();
     if (count == 0) return Error{parameters[i].pointer, "no values"};
     if (plan.runCount_ > kMaxSweepRuns / count)
-      return Error{"--set", "the cross product has more than " + std::to_string(kMaxSweepRuns) +
-                                " runs"};
+      return Error{"--set",
+                   "the cross product has more than " + std::to_string(kMaxSweepRuns) + " runs"};
     plan.runCount_ *= count;
   }
   plan.parameters_ = std::move(parameters);
@@ -204,10 +209,12 @@ Expected<SweepShard> parseShard(std::string_view text, std::uint64_t runCount) {
   };
   if (slash == std::string_view::npos || !whole(text.substr(0, slash), k) ||
       !whole(text.substr(slash + 1), n))
-    return Error{where, "must be K/N with whole numbers 0 <= K < N, got '" + std::string(text) + "'"};
-  if (n == 0 || n > kMaxSweepRuns) return Error{where, "N must be in 1.." + std::to_string(kMaxSweepRuns) + ", got " + std::to_string(n)};
-  if (k >= n)
-    return Error{where, "K counts from 0 and must be < N, got " + std::string(text)};
+    return Error{where,
+                 "must be K/N with whole numbers 0 <= K < N, got '" + std::string(text) + "'"};
+  if (n == 0 || n > kMaxSweepRuns)
+    return Error{where,
+                 "N must be in 1.." + std::to_string(kMaxSweepRuns) + ", got " + std::to_string(n)};
+  if (k >= n) return Error{where, "K counts from 0 and must be < N, got " + std::string(text)};
   if (n > runCount)
     return Error{where, "N = " + std::to_string(n) + " is more shards than the sweep's " +
                             std::to_string(runCount) + " runs"};

@@ -73,16 +73,15 @@ Expected<void> runSweep(const SweepPlan& plan, const Json& document, const Sweep
                         const std::function<Expected<void>(const SweepRow&)>& onRow) {
   const std::uint64_t begin = options.runs.begin, end = options.runs.end;
   if (begin >= end) return {};
-  const auto jobs =
-      static_cast<unsigned>(std::clamp<std::uint64_t>(options.jobs, 1, end - begin));
+  const auto jobs = static_cast<unsigned>(std::clamp<std::uint64_t>(options.jobs, 1, end - begin));
   // Workers run at most `window` runs ahead of the row handed back last, so finished rows
   // waiting for an earlier one stay few however long the sweep.
   const std::uint64_t window = 4u * jobs;
   std::mutex mutex;
   std::condition_variable changed;
   std::map<std::uint64_t, std::optional<Expected<SweepRow>>> done;  // run -> its row
-  std::uint64_t next = begin;     // the next run a worker takes
-  std::uint64_t handed = begin;   // the next row to hand back
+  std::uint64_t next = begin;                                       // the next run a worker takes
+  std::uint64_t handed = begin;                                     // the next row to hand back
   bool stop = false;
 
   auto work = [&] {

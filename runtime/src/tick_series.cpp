@@ -17,7 +17,8 @@ std::vector<SeriesSample> tickSeries(const physics::Simulation& simulation) {
     s.height = n.position.y;
     s.gravity = glm::length(glm::dvec3(n.gravity));
     s.kinetic = 0.5 * double(n.mass) * speed * speed;
-    if (uniform) s.potential = -double(n.mass) * glm::dot(glm::dvec3(n.gravity), glm::dvec3(n.position));
+    if (uniform)
+      s.potential = -double(n.mass) * glm::dot(glm::dvec3(n.gravity), glm::dvec3(n.position));
     s.contacts = n.contacts;
     out.push_back(s);
   }
@@ -35,8 +36,8 @@ std::string traceCsvHeader(const physics::Simulation& simulation) {
 }
 
 std::string traceCsvRow(const physics::Simulation& simulation, double stepSeconds) {
-  std::string line = csv::number(std::uint64_t(simulation.tick())) + "," +
-                     csv::number(simulation.time());
+  std::string line =
+      csv::number(std::uint64_t(simulation.tick())) + "," + csv::number(simulation.time());
   for (const SeriesSample& s : tickSeries(simulation)) {
     line += "," + csv::number(s.speed) + "," + csv::number(s.height) + "," +
             csv::number(s.gravity) + "," + csv::number(s.kinetic) + "," +

@@ -52,14 +52,16 @@ TEST_F(SimulateTraceCsv, FreeFallFollowsTheFormulasAndKeepsItsEnergy) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto rows = table(slurp(csvPath));
   ASSERT_EQ(rows.size(), 61u);
-  const std::vector<std::string> header = {"tick", "t", "ball.speed", "ball.height", "ball.g",
-                                           "ball.kinetic", "ball.potential", "ball.contacts",
+  const std::vector<std::string> header = {"tick",           "t",
+                                           "ball.speed",     "ball.height",
+                                           "ball.g",         "ball.kinetic",
+                                           "ball.potential", "ball.contacts",
                                            "step_ms"};
   EXPECT_EQ(rows[0], header);
 
   const double g = 9.81, h0 = 20.0;
   const double mass = 1000.0 * 4.0 / 3.0 * M_PI * 0.125;  // density x sphere volume (kg)
-  const double energy0 = mass * g * h0;                    // at rest at h0 (J)
+  const double energy0 = mass * g * h0;                   // at rest at h0 (J)
   std::istringstream jsonLines(slurp(jsonPath));
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const auto& row = rows[i];
@@ -82,8 +84,9 @@ TEST_F(SimulateTraceCsv, FreeFallFollowsTheFormulasAndKeepsItsEnergy) {
     const auto j = nlohmann::json::parse(line);
     ASSERT_EQ(j["tick"], i);
     const auto& v = j["nodes"]["ball"]["velocity"];
-    const double speed = std::sqrt(std::pow(v[0].get<double>(), 2) + std::pow(v[1].get<double>(), 2) +
-                                   std::pow(v[2].get<double>(), 2));
+    const double speed =
+        std::sqrt(std::pow(v[0].get<double>(), 2) + std::pow(v[1].get<double>(), 2) +
+                  std::pow(v[2].get<double>(), 2));
     EXPECT_DOUBLE_EQ(std::stod(row[2]), speed);
     EXPECT_DOUBLE_EQ(std::stod(row[3]), j["nodes"]["ball"]["position"][1].get<double>());
   }
@@ -101,8 +104,9 @@ TEST_F(SimulateTraceCsv, ALandedBallCountsItsContact) {
 }
 
 TEST_F(SimulateTraceCsv, ADriftSceneSaysItHasNoSeries) {
-  const RunResult r = run("'" + std::string(FLOPTLE_SOURCE_DIR) + "/scenes/drift.json' --ticks 5 --trace '" +
-                          (dir_ / "t.csv").string() + "'");
+  const RunResult r =
+      run("'" + std::string(FLOPTLE_SOURCE_DIR) + "/scenes/drift.json' --ticks 5 --trace '" +
+          (dir_ / "t.csv").string() + "'");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("Drift"), std::string::npos) << r.err;
 }

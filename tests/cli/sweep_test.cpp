@@ -72,7 +72,8 @@ class Sweep : public CliTest {
   }
   /// Runs a sweep of the scene writing `out`; returns the CSV (empty on failure).
   std::string sweep(const std::string& arguments, const std::string& out) {
-    const RunResult r = run("'" + scene_ + "' " + arguments + " --out '" + (dir_ / out).string() + "'");
+    const RunResult r =
+        run("'" + scene_ + "' " + arguments + " --out '" + (dir_ / out).string() + "'");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return slurp(dir_ / out);
   }
@@ -101,7 +102,8 @@ TEST_F(Sweep, RowsHashesEqualSeparateSimulateRunsOfTheEditedScenes) {
     edited["materials"][0]["friction"] = 0.25 * i;
     const std::string file = write("edited" + std::to_string(i) + ".json", edited.dump());
     const auto path = dir_ / "simulate.txt";
-    ASSERT_EQ(runCli("simulate '" + file + "' --ticks 90 > '" + path.string() + "'", dir_ / "err.txt"), 0)
+    ASSERT_EQ(
+        runCli("simulate '" + file + "' --ticks 90 > '" + path.string() + "'", dir_ / "err.txt"), 0)
         << slurp(dir_ / "err.txt");
     const auto simulated = nlohmann::json::parse(slurp(path));
     EXPECT_EQ(row[hashColumn], simulated["hash"].get<std::string>()) << "run " << i;
@@ -135,8 +137,8 @@ TEST_F(Sweep, ThreeShardsConcatenatedAreTheWholeSweep) {
   const std::string whole = sweep(sets, "whole.csv");
   std::string joined;
   for (int k = 0; k < 3; ++k) {
-    const std::string shard =
-        sweep(sets + " --jobs 2 --shard " + std::to_string(k) + "/3", "s" + std::to_string(k) + ".csv");
+    const std::string shard = sweep(sets + " --jobs 2 --shard " + std::to_string(k) + "/3",
+                                    "s" + std::to_string(k) + ".csv");
     if (k > 0) {
       EXPECT_NE(shard.substr(0, 3), "run") << "only shard 0 writes the header";
     }
@@ -169,7 +171,8 @@ TEST_F(Sweep, ABadPointerIsNamedBeforeAnyRun) {
   for (const std::string set :
        {"/materials/7/friction=0,1", "/materials/0/friction=-1,0.5", "/materials/0/nonsense=1",
         "/nodes/1/shape=1", "materials/0/friction=1"}) {
-    const RunResult r = run("'" + scene_ + "' --set '" + set + "' --ticks 5 --out '" + out.string() + "'");
+    const RunResult r =
+        run("'" + scene_ + "' --set '" + set + "' --ticks 5 --out '" + out.string() + "'");
     EXPECT_EQ(r.exitCode, 1) << set;
     EXPECT_NE(r.err.find(set.substr(0, set.find('='))), std::string::npos) << set << ": " << r.err;
     EXPECT_FALSE(std::filesystem::exists(out)) << set;
@@ -196,8 +199,9 @@ TEST_F(Sweep, ABadRangeOrListSaysWhy) {
 TEST_F(Sweep, ABadShardSaysWhy) {
   const auto out = dir_ / "never.csv";
   for (const std::string shard : {"3/3", "1/0", "x", "1/", "0/4"}) {  // 3 runs
-    const RunResult r = run("'" + scene_ + "' --set /materials/0/friction=0,0.5,1 --ticks 5 --shard '" +
-                            shard + "' --out '" + out.string() + "'");
+    const RunResult r =
+        run("'" + scene_ + "' --set /materials/0/friction=0,0.5,1 --ticks 5 --shard '" + shard +
+            "' --out '" + out.string() + "'");
     EXPECT_EQ(r.exitCode, 1) << shard;
     EXPECT_NE(r.err.find("--shard"), std::string::npos) << shard << ": " << r.err;
   }

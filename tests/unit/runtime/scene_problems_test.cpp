@@ -12,10 +12,12 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 /// A scene of `nodes` over a ground plane, with materials rock and ice and `interactions`.
-std::vector<SceneProblem> problemsOf(const std::string& nodes, const std::string& interactions = "[]") {
+std::vector<SceneProblem> problemsOf(const std::string& nodes,
+                                     const std::string& interactions = "[]") {
   const Json doc = Json::parse(R"({"format": "floptle.scene", "version": 1,
     "materials": [{"id": "rock", "color": [1, 1, 1]}, {"id": "ice", "color": [1, 1, 1]}],
-    "interactions": )" + interactions + R"(,
+    "interactions": )" + interactions +
+                               R"(,
     "nodes": [{"name": "ground", "material": "rock", "collider": {"body": "static"},
                "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0}})" +
                                (nodes.empty() ? "" : ", " + nodes) + "]}");
@@ -43,8 +45,9 @@ TEST(SceneProblems, AGoodSceneHasNone) {
 }
 
 TEST(SceneProblems, AMissingFileNamesItsMember) {
-  const auto p = ofKind(problemsOf(kIceBall + R"(, {"name": "house", "mesh": {"file": "no-such-house.glb"}})"),
-                        ProblemKind::MissingFile);
+  const auto p =
+      ofKind(problemsOf(kIceBall + R"(, {"name": "house", "mesh": {"file": "no-such-house.glb"}})"),
+             ProblemKind::MissingFile);
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].pointer, "/nodes/2/mesh/file");
   EXPECT_NE(p[0].fix.find("locate"), std::string::npos);
@@ -62,33 +65,38 @@ TEST(SceneProblems, AnUnusedMaterialAndItsRule) {
   EXPECT_EQ(rules[0].pointer, "/interactions/0");
   EXPECT_EQ(rules[0].fix, "delete the rule");
   // A material used only inside a shape is used.
-  EXPECT_TRUE(ofKind(problemsOf(R"({"name": "b", "shape": {"type": "sphere", "radius": 1, "material": "ice"},
+  EXPECT_TRUE(
+      ofKind(
+          problemsOf(R"({"name": "b", "shape": {"type": "sphere", "radius": 1, "material": "ice"},
                                     "transform": {"position": [10, 5, 0]}})"),
-                     ProblemKind::UnusedMaterial)
-                  .empty());
+          ProblemKind::UnusedMaterial)
+          .empty());
 }
 
 TEST(SceneProblems, ACharacterSpawnedInTheGroundIsToldHowFarUp) {
   // Capsule radius 0.3, height 1.8: its centre must be 0.9 above the ground; at 0.5 it is
   // 0.4 in, and the search (steps of half the radius, 0.15 m) finds 0.45 m.
-  const auto sunk = ofKind(problemsOf(kIceBall + R"(, {"name": "player", "transform": {"position": [0, 0.5, 0]},
+  const auto sunk =
+      ofKind(problemsOf(kIceBall + R"(, {"name": "player", "transform": {"position": [0, 0.5, 0]},
                                        "character": {"radius": 0.3, "height": 1.8}})"),
-                           ProblemKind::SpawnInsideGeometry);
+             ProblemKind::SpawnInsideGeometry);
   ASSERT_EQ(sunk.size(), 1u);
   EXPECT_EQ(sunk[0].pointer, "/nodes/2");
   EXPECT_EQ(sunk[0].fix, "move it up 0.45 m to the surface");
   // Standing on the ground, or just above it: fine.
   for (const char* y : {"0.9", "1.5"}) {
-    EXPECT_TRUE(ofKind(problemsOf(kIceBall + R"(, {"name": "player", "transform": {"position": [0, )" + y +
-                                  R"(, 0]}, "character": {"radius": 0.3, "height": 1.8}})"),
-                       ProblemKind::SpawnInsideGeometry)
-                    .empty())
+    EXPECT_TRUE(
+        ofKind(problemsOf(kIceBall + R"(, {"name": "player", "transform": {"position": [0, )" + y +
+                          R"(, 0]}, "character": {"radius": 0.3, "height": 1.8}})"),
+               ProblemKind::SpawnInsideGeometry)
+            .empty())
         << y;
   }
 }
 
 TEST(SceneProblems, AColliderWithNoInside) {
-  const std::string apart = R"({"name": "nothing", "material": "ice", "collider": {"body": "static"},
+  const std::string apart =
+      R"({"name": "nothing", "material": "ice", "collider": {"body": "static"},
     "transform": {"position": [0, 5, 0]},
     "shape": {"type": "intersection", "children": [
       {"type": "transform", "position": [-3, 0, 0], "children": [{"type": "sphere", "radius": 1}]},
@@ -102,23 +110,26 @@ TEST(SceneProblems, AColliderWithNoInside) {
   overlapping.replace(overlapping.find("[3, 0, 0]"), 9, "[0.5, 0, 0]");
   EXPECT_TRUE(ofKind(problemsOf(overlapping), ProblemKind::EmptyCollider).empty());
   // A whole sphere carved away by a bigger one.
-  const std::string carved = R"({"name": "carved", "material": "ice", "collider": {"body": "static"},
+  const std::string carved =
+      R"({"name": "carved", "material": "ice", "collider": {"body": "static"},
     "transform": {"position": [0, 5, 0]},
     "shape": {"type": "subtraction", "children": [{"type": "sphere", "radius": 1}, {"type": "sphere", "radius": 3}]}})";
   EXPECT_EQ(ofKind(problemsOf(carved), ProblemKind::EmptyCollider).size(), 1u);
 }
 
 TEST(SceneProblems, ADynamicBodyWithNothingToCollideAs) {
-  const auto p = ofKind(problemsOf(kIceBall + R"(, {"name": "ghost", "collider": {"body": "dynamic"}})"),
-                        ProblemKind::DynamicWithoutShape);
+  const auto p =
+      ofKind(problemsOf(kIceBall + R"(, {"name": "ghost", "collider": {"body": "dynamic"}})"),
+             ProblemKind::DynamicWithoutShape);
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].pointer, "/nodes/2");
   EXPECT_NE(p[0].fix.find("add a shape"), std::string::npos);
   // With a shape it is a body.
-  EXPECT_TRUE(ofKind(problemsOf(R"({"name": "ball", "material": "ice", "collider": {"body": "dynamic"},
+  EXPECT_TRUE(
+      ofKind(problemsOf(R"({"name": "ball", "material": "ice", "collider": {"body": "dynamic"},
                                     "shape": {"type": "sphere", "radius": 1}, "transform": {"position": [0, 3, 0]}})"),
-                     ProblemKind::DynamicWithoutShape)
-                  .empty());
+             ProblemKind::DynamicWithoutShape)
+          .empty());
 }
 
 }  // namespace

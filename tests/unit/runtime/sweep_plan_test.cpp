@@ -64,8 +64,8 @@ TEST(SweepPlan, BadPointersAndValuesAreNamed) {
 }
 
 TEST(SweepPlan, TheCrossProductVariesTheLastFastest) {
-  auto plan = SweepPlan::make({parsed("/materials/0/friction=0,1"),
-                               parsed("/materials/0/density=10:10:30")});
+  auto plan = SweepPlan::make(
+      {parsed("/materials/0/friction=0,1"), parsed("/materials/0/density=10:10:30")});
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->runCount(), 6u);
   EXPECT_EQ(plan->values(1), (std::vector<Json>{0.0, 20.0}));
@@ -73,7 +73,8 @@ TEST(SweepPlan, TheCrossProductVariesTheLastFastest) {
   const Json edited = plan->edited(kDoc, 5);
   EXPECT_EQ(edited["materials"][0]["friction"], 1.0);
   EXPECT_EQ(edited["materials"][0]["density"], 30.0);
-  EXPECT_FALSE(SweepPlan::make({parsed("/materials/0/friction=0"), parsed("/materials/0/friction=1")}).ok());
+  EXPECT_FALSE(
+      SweepPlan::make({parsed("/materials/0/friction=0"), parsed("/materials/0/friction=1")}).ok());
   EXPECT_FALSE(SweepPlan::make({}).ok());
 }
 

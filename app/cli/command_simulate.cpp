@@ -1,6 +1,7 @@
-// floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE]
+// floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE ...]
 // Runs a scene headless for N fixed ticks and prints one JSON object: runtime::replay, which
-// chooses the simulation by the scene's content (runtime/scene_runtime.h).
+// chooses the simulation by the scene's content (runtime/scene_runtime.h). A trace file
+// named *.csv gets the per-tick series (runtime/tick_series.h), any other the JSON trace.
 #include <charconv>
 #include <filesystem>
 #include <cstdint>
@@ -15,22 +16,35 @@
 
 #include "commands.h"
 #include "floptle/core/expected.h"
-#include "floptle/core/scene/scene_io.h"
 #include "floptle/physics/mesh_collider_cache.h"
 #include "floptle/runtime/replay.h"
+#include "floptle/runtime/tick_series.h"
+#include "scene_argument.h"
 
 namespace floptle::cli {
 
 namespace {
 
-constexpr const char* kUsage = "usage: floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE]\n";
+constexpr const char* kUsage =
+    "usage: floptle simulate SCENE --ticks N [--inputs FILE] [--trace FILE ...]\n"
+    "  --trace FILE.csv  per tick: tick, t (s), and for each dynamic body, character and\n"
+    "                    vehicle NAME.speed (m/s), NAME.height (y, m), NAME.g (|g|, m/s^2),\n"
+    "                    NAME.kinetic (0.5 m v^2, J), NAME.potential (-m g.x, J; empty where\n"
+    "                    gravity is a field), NAME.contacts (surfaces touched), then step_ms\n"
+    "  --trace FILE      any other name: one JSON result object per tick (Drift scenes: the\n"
+    "                    event trace); both kinds may be given\n";
 
 struct SimulateArgs {
   std::string scene;
   std::uint64_t ticks = 0;
   std::optional<std::string> inputs;
-  std::optional<std::string> trace;
+  std::optional<std::string> trace;     ///< the JSON trace
+  std::optional<std::string> csvTrace;  ///< the per-tick series
 };
+
+bool endsWithCsv(std::string_view path) {
+  return path.size() >= 4 && path.substr(path.size() - 4) == ".csv";
+}
 
 Expected<SimulateArgs> parseArgs(Args args) {
   SimulateArgs out;
@@ -50,7 +64,9 @@ Expected<SimulateArgs> parseArgs(Args args) {
       } else if (arg == "--inputs") {
         out.inputs = std::string(value);
       } else {
-        out.trace = std::string(value);
+        std::optional<std::string>& slot = endsWithCsv(value) ? out.csvTrace : out.trace;
+        if (slot) return Error{"--trace", "given twice for the same kind (.csv or JSON)"};
+        slot = std::string(value);
       }
     } else if (!arg.empty() && arg[0] == '-') {
       return Error{std::string(arg), "unknown option"};
@@ -65,26 +81,20 @@ Expected<SimulateArgs> parseArgs(Args args) {
   return out;
 }
 
-Expected<nlohmann::json> readJsonFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Error{path, "cannot open file"};
-  std::stringstream text;
-  text << file.rdbuf();
-  return runtime::parseInputsText(text.str(), path);
-}
-
 int fail(const Error& error) {
   std::fprintf(stderr, "floptle simulate: %s\n", error.message().c_str());
   return 1;
 }
 
 // Writes the trace file (when asked for) and prints the result object; the exit status.
-int finish(const SimulateArgs& args, const std::string& traceLines,
+int finish(const SimulateArgs& args, const std::string& traceLines, const std::string& csvLines,
            const nlohmann::ordered_json& result) {
-  if (args.trace) {
-    std::ofstream out(*args.trace, std::ios::binary | std::ios::trunc);
-    out << traceLines;
-    if (!out) return fail(Error{*args.trace, "cannot write the trace file"});
+  for (const auto& [path, text] :
+       {std::pair{args.trace, &traceLines}, {args.csvTrace, &csvLines}}) {
+    if (!path) continue;
+    std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+    out << *text;
+    if (!out) return fail(Error{*path, "cannot write the trace file"});
   }
   std::cout << result.dump() << '\n';
   return 0;
@@ -99,13 +109,8 @@ int runSimulate(Args args) {
     std::fputs(kUsage, stderr);
     return 1;
   }
-  auto scene = scene::loadSceneFile(parsed->scene);
-  if (!scene) {
-    // File-level errors already name the path; content errors name a JSON pointer in it.
-    const Error& e = scene.error();
-    if (e.where == parsed->scene) return fail(e);
-    return fail(Error{parsed->scene + (e.where.empty() ? "" : ": " + e.where), e.what});
-  }
+  auto scene = loadSceneArgument(parsed->scene);
+  if (!scene) return fail(scene.error());
 
   physics::MeshColliderCache meshCache;  // this run's
   runtime::ReplayOptions options;
@@ -114,7 +119,7 @@ int runSimulate(Args args) {
   options.sceneName = parsed->scene;
   std::optional<nlohmann::json> inputs;
   if (parsed->inputs) {
-    auto inputsJson = readJsonFile(*parsed->inputs);
+    auto inputsJson = runtime::readInputsFile(*parsed->inputs);
     if (!inputsJson) return fail(inputsJson.error());
     inputs = std::move(*inputsJson);
     options.inputs = &*inputs;
@@ -122,10 +127,17 @@ int runSimulate(Args args) {
   }
   std::string traceLines;
   if (parsed->trace) options.traceLines = &traceLines;
+  std::string csvLines;
+  if (parsed->csvTrace) {
+    options.afterTick = [&csvLines](const physics::Simulation& sim, double stepSeconds) {
+      if (csvLines.empty()) csvLines = runtime::traceCsvHeader(sim);
+      csvLines += runtime::traceCsvRow(sim, stepSeconds);
+    };
+  }
   const std::filesystem::path dir = std::filesystem::path(parsed->scene).parent_path();
   auto result = runtime::replay(*scene, dir, options);
   if (!result) return fail(result.error());
-  return finish(*parsed, traceLines, *result);
+  return finish(*parsed, traceLines, csvLines, *result);
 }
 
 }  // namespace floptle::cli

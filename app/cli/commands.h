@@ -14,5 +14,6 @@ int runQuery(Args args);     // command_query.cpp
 int runImport(Args args);    // command_import.cpp
 int runBake(Args args);      // command_bake.cpp
 int runSimulate(Args args);  // command_simulate.cpp
+int runSweep(Args args);     // command_sweep.cpp
 
 }  // namespace floptle::cli

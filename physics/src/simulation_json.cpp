@@ -82,51 +82,85 @@ nlohmann::ordered_json Simulation::countersJson() const {
   return j;
 }
 
+std::vector<NodeSample> Simulation::nodeSamples() const {
+  // Solver contacts per body this tick (each contact counts for both its bodies).
+  std::vector<std::uint32_t> bodyContacts(bodies_.size(), 0);
+  for (const Contact& c : bodies_.contacts()) {
+    ++bodyContacts[c.bodyA];
+    if (c.bodyB >= 0) ++bodyContacts[std::size_t(c.bodyB)];
+  }
+  std::vector<NodeSample> out;
+  for (std::uint32_t i : freeBodies_) {
+    const RigidBodyDesc& d = bodies_.desc(i);
+    if (d.motion != BodyMotion::Dynamic) continue;
+    const BodyState& s = bodies_.state(i);
+    out.push_back({NodeSample::Kind::Body, i, d.name, s.position, s.linearVelocity, bodyGravity_[i],
+                   d.mass, bodyContacts[i]});
+  }
+  for (std::uint32_t i = 0; i < characters_.size(); ++i) {
+    const CharacterController& c = characters_[i];
+    const CharacterState& s = c.state();
+    out.push_back({NodeSample::Kind::Character, i, c.desc().name, s.position, s.velocity,
+                   characterGravity_[i], c.desc().mass,
+                   std::uint32_t(s.grounded != 0) + std::uint32_t(s.touchingWall != 0)});
+  }
+  for (std::uint32_t i = 0; i < vehicles_.size(); ++i) {
+    const Vehicle& v = vehicles_[i];
+    const BodyState& s = bodies_.state(v.chassis());
+    std::uint32_t contacts = bodyContacts[v.chassis()];
+    for (const WheelState& w : v.wheels()) contacts += w.contact != 0;
+    out.push_back({NodeSample::Kind::Vehicle, i, v.desc().name, s.position, s.linearVelocity,
+                   bodyGravity_[v.chassis()], bodies_.desc(v.chassis()).mass, contacts});
+  }
+  return out;
+}
+
 nlohmann::ordered_json Simulation::resultJson() const {
   OrderedJson out;
   out["tick"] = tick_;
   out["hash"] = hashHex(stateHash());
   OrderedJson nodes = OrderedJson::object();
-  for (std::uint32_t i : freeBodies_) {
-    const RigidBodyDesc& d = bodies_.desc(i);
-    if (d.motion != BodyMotion::Dynamic) continue;
-    const BodyState& s = bodies_.state(i);
+  for (const NodeSample& sample : nodeSamples()) {
     OrderedJson n;
-    n["position"] = vec3Json(s.position);
-    n["rotation"] = quatJson(s.rotation);
-    n["velocity"] = vec3Json(s.linearVelocity);
-    n["angular_velocity"] = vec3Json(s.angularVelocity);
-    n["asleep"] = s.asleep != 0;
-    n["gravity"] = vec3Json(bodyGravity_[i]);
-    nodes[d.name] = n;
-  }
-  for (std::size_t i = 0; i < characters_.size(); ++i) {
-    const CharacterController& c = characters_[i];
-    const CharacterState& s = c.state();
-    OrderedJson n;
-    n["position"] = vec3Json(s.position);
-    n["rotation"] = quatJson(c.orientation());
-    n["velocity"] = vec3Json(s.velocity);
-    n["gravity"] = vec3Json(characterGravity_[i]);
-    n["up"] = vec3Json(s.up);
-    n["grounded"] = s.grounded != 0;
-    if (s.grounded) n["ground_normal"] = vec3Json(s.groundNormal);
-    if (s.touchingWall) n["wall_normal"] = vec3Json(s.wallNormal);
-    nodes[c.desc().name] = n;
-  }
-  for (const Vehicle& v : vehicles_) {
-    const BodyState& s = bodies_.state(v.chassis());
-    OrderedJson n;
-    n["position"] = vec3Json(s.position);
-    n["rotation"] = quatJson(s.rotation);
-    n["velocity"] = vec3Json(s.linearVelocity);
-    n["angular_velocity"] = vec3Json(s.angularVelocity);
-    n["gravity"] = vec3Json(bodyGravity_[v.chassis()]);
-    OrderedJson wheels = OrderedJson::array();
-    for (const WheelState& w : v.wheels())
-      wheels.push_back({{"contact", w.contact != 0}, {"compression", w.compression}, {"load", w.load}});
-    n["wheels"] = wheels;
-    nodes[v.desc().name] = n;
+    n["position"] = vec3Json(sample.position);
+    switch (sample.kind) {
+      case NodeSample::Kind::Body: {
+        const BodyState& s = bodies_.state(sample.index);
+        n["rotation"] = quatJson(s.rotation);
+        n["velocity"] = vec3Json(sample.velocity);
+        n["angular_velocity"] = vec3Json(s.angularVelocity);
+        n["asleep"] = s.asleep != 0;
+        n["gravity"] = vec3Json(sample.gravity);
+        break;
+      }
+      case NodeSample::Kind::Character: {
+        const CharacterController& c = characters_[sample.index];
+        const CharacterState& s = c.state();
+        n["rotation"] = quatJson(c.orientation());
+        n["velocity"] = vec3Json(sample.velocity);
+        n["gravity"] = vec3Json(sample.gravity);
+        n["up"] = vec3Json(s.up);
+        n["grounded"] = s.grounded != 0;
+        if (s.grounded) n["ground_normal"] = vec3Json(s.groundNormal);
+        if (s.touchingWall) n["wall_normal"] = vec3Json(s.wallNormal);
+        break;
+      }
+      case NodeSample::Kind::Vehicle: {
+        const Vehicle& v = vehicles_[sample.index];
+        const BodyState& s = bodies_.state(v.chassis());
+        n["rotation"] = quatJson(s.rotation);
+        n["velocity"] = vec3Json(sample.velocity);
+        n["angular_velocity"] = vec3Json(s.angularVelocity);
+        n["gravity"] = vec3Json(sample.gravity);
+        OrderedJson wheels = OrderedJson::array();
+        for (const WheelState& w : v.wheels())
+          wheels.push_back(
+              {{"contact", w.contact != 0}, {"compression", w.compression}, {"load", w.load}});
+        n["wheels"] = wheels;
+        break;
+      }
+    }
+    nodes[std::string(sample.name)] = n;
   }
   if (matter_) matter_->writeResults(nodes);
   out["nodes"] = nodes;

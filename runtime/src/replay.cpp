@@ -1,6 +1,10 @@
 // replay: scene document -> SceneRuntime -> N ticks -> result JSON.
 #include "floptle/runtime/replay.h"
 
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
 #include "floptle/core/scene/scene.h"
 #include "floptle/drift/replay.h"
 #include "floptle/runtime/scene_runtime.h"
@@ -52,17 +56,32 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
                    "'" + e.node + "' is not a character or vehicle node of the scene"};
   }
   sim.setInputEvents(std::move(events));
+  using Clock = std::chrono::steady_clock;
+  double stepSeconds = 0.0;
   for (std::uint64_t i = 0; i < options.ticks; ++i) {
+    const Clock::time_point start = Clock::now();
     runtime->step();
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    stepSeconds += seconds;
+    if (options.afterTick) options.afterTick(sim, seconds);
     if (options.traceLines) {
       options.traceLines->append(sim.resultJson().dump());
       options.traceLines->push_back('\n');
     }
   }
+  if (options.stepSeconds) *options.stepSeconds = stepSeconds;
   return sim.resultJson();
 }
 
 }  // namespace
+
+Expected<nlohmann::json> readInputsFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error{path, "cannot open file"};
+  std::stringstream text;
+  text << file.rdbuf();
+  return parseInputsText(text.str(), path);
+}
 
 Expected<nlohmann::json> parseInputsText(std::string_view text, const std::string& name) {
   using Json = nlohmann::json;
@@ -91,7 +110,18 @@ Expected<nlohmann::ordered_json> replay(const nlohmann::ordered_json& document,
                                         const ReplayOptions& options) {
   auto driftNode = drift::findDriftNode(document);
   if (!driftNode) return in(options.sceneName, driftNode.error());
-  if (driftNode->component) return replayDrift(*driftNode, options);
+  if (driftNode->component) {
+    if (options.afterTick)
+      return Error{options.sceneName,
+                   "a per-tick series (the CSV trace) needs a physics scene; "
+                   "this one runs the Drift sandbox (its trace is JSON)"};
+    const auto start = std::chrono::steady_clock::now();
+    auto result = replayDrift(*driftNode, options);
+    if (options.stepSeconds)
+      *options.stepSeconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
   return replayPhysics(document, sceneDir, options);
 }
 

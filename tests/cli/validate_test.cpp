@@ -97,6 +97,31 @@ TEST_F(ValidateCli, MeshAndBakedFieldFilesTheSceneNamesMustBeThere) {
   EXPECT_NE(result.err.find("/nodes/0/baked_field/file: models: not a regular file"), std::string::npos) << result.err;
 }
 
+TEST_F(ValidateCli, WarningsListEachProblemWithItsNodeAndFix) {
+  const std::string path = write("warn.json", R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2600, "friction": 0.8,
+                   "restitution": 0.1, "bulk_modulus": 5e10, "yield_strength": 1e8},
+                  {"id": "moss", "color": [0, 1, 0], "density": 500, "friction": 0.9,
+                   "restitution": 0, "bulk_modulus": 1e8, "yield_strength": 1e5}],
+    "interactions": [],
+    "nodes": [{"name": "ground", "shape": {"type": "plane", "normal": [0, 1, 0]}, "material": "rock",
+               "collider": {"body": "static"}},
+              {"name": "player", "transform": {"position": [0, 0.2, 0]}, "character": {}}]})");
+  const RunResult result = run("'" + path + "' --warnings");
+  EXPECT_EQ(result.exitCode, 0) << result.err;  // warnings leave the status as it was
+  EXPECT_NE(result.out.find("warning: /nodes/1: character 'player' starts inside the geometry "
+                            "(spawn-inside-geometry); fix: move it up "),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("warning: /materials/1: material 'moss' is used by no node "
+                            "(unused-material); fix: delete it\n"),
+            std::string::npos)
+      << result.out;
+  // Without --warnings, only the verdict.
+  EXPECT_EQ(run("'" + path + "'").out, path + ": ok (2 nodes, 2 materials)\n");
+}
+
 TEST_F(ValidateCli, UsageErrorsExitTwo) {
   EXPECT_EQ(run("").exitCode, 2);
   EXPECT_EQ(run("a.json b.json").exitCode, 2);

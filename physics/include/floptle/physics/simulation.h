@@ -43,6 +43,7 @@
 #include "floptle/physics/character_controller.h"
 #include "floptle/physics/collision_world.h"
 #include "floptle/physics/gravity_sampler.h"
+#include "floptle/physics/node_sample.h"
 #include "floptle/physics/rigid_body_system.h"
 #include "floptle/physics/simulation_ids.h"
 #include "floptle/physics/vehicle.h"
@@ -209,6 +210,12 @@ class Simulation {
   /// "ground_normal" or "wall_normal", vehicles "wheels"}}, "counters": {...}}: dynamic
   /// bodies, then characters, then vehicles.
   nlohmann::ordered_json resultJson() const;
+
+  /// The nodes resultJson reports, in its order: free dynamic bodies (not vehicle chassis),
+  /// then characters, then vehicles (matter nodes are the matter stage's).
+  std::vector<NodeSample> nodeSamples() const;
+  /// Whether gravity is uniform: settings.gravity everywhere, no GravitySampler.
+  bool gravityIsUniform() const { return gravity_ == nullptr; }
 
   /// Wall-clock-free counters of the last step (contacts, sweeps, ...).
   nlohmann::ordered_json countersJson() const;

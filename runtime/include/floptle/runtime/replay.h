@@ -5,6 +5,7 @@
 // The command only parses its arguments, reads the files and prints.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,7 @@
 
 namespace floptle::physics {
 class MeshColliderCache;
+class Simulation;
 }
 
 namespace floptle::runtime {
@@ -31,6 +33,12 @@ struct ReplayOptions {
   std::string* traceLines = nullptr;
   /// The mesh collider cache the build goes through (null: none). Not owned.
   physics::MeshColliderCache* meshCache = nullptr;
+  /// When set, called after each tick with the simulation and the wall time that tick's step
+  /// took (s). Physics scenes only: a Drift scene with afterTick set is an error.
+  std::function<void(const physics::Simulation&, double stepSeconds)> afterTick;
+  /// When set, receives the wall time of all the ticks together (s); for Drift scenes the
+  /// whole replay's. A measurement only: nothing of the simulation reads the clock.
+  double* stepSeconds = nullptr;
 };
 
 /// Deepest nesting of arrays and objects an inputs file may have (the root is depth 1). Real
@@ -43,6 +51,8 @@ inline constexpr int kMaxInputsDepth = 64;
 /// beyond double range, nesting deeper than kMaxInputsDepth. Only the JSON is checked here;
 /// replay checks the content.
 Expected<nlohmann::json> parseInputsText(std::string_view text, const std::string& name);
+/// Reads and parses an inputs file as parseInputsText does; "cannot open file" names it.
+Expected<nlohmann::json> readInputsFile(const std::string& path);
 
 /// Builds the runtime of `document` (a checked scene document), applies the inputs (every
 /// physics input must name a character or vehicle of the scene) and runs the ticks. Returns

@@ -1,0 +1,21 @@
+#pragma once
+// The SCENE argument of a command, loaded and checked, its errors naming the file: file-level
+// errors already name the path; content errors name a JSON pointer, prefixed with the path.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/scene/scene_io.h"
+
+namespace floptle::cli {
+
+inline Expected<nlohmann::ordered_json> loadSceneArgument(const std::string& path) {
+  auto scene = scene::loadSceneFile(path);
+  if (scene) return scene;
+  const Error& e = scene.error();
+  if (e.where == path) return e;
+  return Error{path + (e.where.empty() ? "" : ": " + e.where), e.what};
+}
+
+}  // namespace floptle::cli

@@ -14,6 +14,7 @@
 
 #include <cstdio>
 
+#include "floptle/build_version.h"
 #include "floptle/editor/main_window.h"
 #include "floptle/editor/raymarch_view.h"
 
@@ -61,10 +62,13 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationDomain("floptle.org");
   QApplication::setApplicationName("Floptle Editor");
   QApplication app(argc, argv);
+  QApplication::setApplicationVersion(
+      QStringLiteral("%1 (commit %2)").arg(floptle::kVersion, floptle::kGitCommit));
 
   QCommandLineParser parser;
   parser.setApplicationDescription("Floptle Editor: a level editor around an SDF physics core");
   parser.addHelpOption();
+  parser.addVersionOption();
   parser.addPositionalArgument("scene", "Scene file to open (default: scenes/showcase.json)");
   QCommandLineOption screenshot("screenshot",
                                 "Open, wait for the first frames, save a screenshot "

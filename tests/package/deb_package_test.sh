@@ -36,6 +36,10 @@ desktop-file-validate "$root/usr/share/applications/org.floptle.Editor.desktop"
 appstreamcli validate --no-net "$root/usr/share/metainfo/org.floptle.Editor.metainfo.xml"
 zcat "$root/usr/share/man/man1/floptle.1.gz" | grep -q "^.SH NAME" || fail "the man page has no NAME"
 
+"$root/usr/bin/floptle" --version | grep -q "^floptle $version (commit " ||
+  fail "floptle --version does not say $version and the commit"
+"$root/usr/bin/floptle-editor" --version | grep -q "$version (commit " ||
+  fail "floptle-editor --version does not say $version and the commit"
 "$root/usr/bin/floptle" validate "$root/usr/share/floptle/scenes/showcase.json"
 "$root/usr/bin/floptle-editor" "$root/usr/share/floptle/scenes/showcase.json" \
   --screenshot "$scratch/shot.png" --size 640x400

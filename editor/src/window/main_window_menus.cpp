@@ -1,6 +1,8 @@
 // MainWindow: actions, menus and shortcuts.
 #include <QActionGroup>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QStatusBar>
 #include <QUndoGroup>
@@ -115,6 +117,24 @@ void MainWindow::createMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Play"));
   run->setObjectName("menuPlay");
   playMode_->createActions(run);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->setObjectName("menuHelp");
+  QAction* about = help->addAction(tr("&About Floptle Editor"), this, [this] {
+    QMessageBox::about(this, tr("About Floptle Editor"), aboutText());
+  });
+  about->setObjectName("actionAbout");
+}
+
+QString MainWindow::aboutText() {
+  // The version and the build's commit, as the program's main set them
+  // (QCoreApplication::applicationVersion: "0.1.0 (commit 3031e8195cd9)").
+  const QString version = QCoreApplication::applicationVersion();
+  return tr("<h3>Floptle Editor %1</h3>"
+            "<p>A level editor around an SDF-first physics core: every shape is one "
+            "signed-distance field, raymarched in the viewport and collided against by the same "
+            "function.</p><p>Qt %2</p>")
+      .arg(version.isEmpty() ? tr("(version unknown)") : version, QString::fromLatin1(qVersion()));
 }
 
 void MainWindow::play() {

@@ -86,6 +86,8 @@ class MainWindow : public QMainWindow {
   /// Offers the recovery file of a crashed session, if there is one (asks the user).
   void offerRecovery();
   RecoveryFile& recovery() { return *recovery_; }
+  /// Help > About's text: the application's version and build commit, and Qt's version.
+  static QString aboutText();
 
   /// Hooks: play (replaces the built-in play mode's Play / Pause when set) and mesh import
   /// (without one, the action says so in the log and the status bar).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "floptle/core/asset/mesh_scene_entries.h"
+#include "floptle/core/asset/mesh_subtree_resync.h"
 #include "mesh_scene_json.h"
 
 namespace floptle::asset {
@@ -74,6 +75,7 @@ MeshSceneEntries meshSubtreeEntries(const MeshObjectTree& tree,
   Json& group = entries.node;
   group["name"] = unique(fileStem(meshFile), takenNames, "_");
   takenNames.insert(group["name"].get<std::string>());
+  group["import"] = subtreeImportJson({file, collision, rules, options});
   group["children"] = Json::array();
 
   // Each object's node, built in the tree's order (parents first); a skipped object's index
@@ -109,6 +111,8 @@ MeshSceneEntries meshSubtreeEntries(const MeshObjectTree& tree,
       node["collider"] = {{"body", "static"}};
       if (rules.collideOnlySuffixed && suffix == Suffix::None)
         node["collider"]["collidable"] = false;
+    } else {
+      node["import"] = {{"object", object.name}};
     }
   }
   // Children into parents, deepest first (a child's index is always above its parent's).

@@ -16,9 +16,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 /// Component keys a node may carry; kept raw so later systems read them unchanged.
-constexpr std::string_view kComponentKeys[] = {"collider",       "character",  "vehicle", "gravity",
-                                               "gravity_source", "matter",     "drift",   "mesh",
-                                               "terrain",        "baked_field"};
+constexpr std::string_view kComponentKeys[] = {
+    "collider", "character", "vehicle", "gravity", "gravity_source", "matter",
+    "drift",    "mesh",      "import",  "terrain", "baked_field"};
 
 class SceneBuilder {
  public:

@@ -198,6 +198,7 @@ void ImportedMeshView::reloadChanged() {
     if (source == sources_.end() || (!meshes_.count(key) && !failed_.count(key))) continue;
     failed_.erase(key);
     startLoad(key, source->second);
+    emit sourceChanged(QString::fromStdString(source->second.path));
   }
   changed_ = std::move(later);
   if (!changed_.empty()) settleTimer_.start();

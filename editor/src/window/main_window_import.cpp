@@ -10,6 +10,7 @@
 #include "floptle/editor/import_mesh_view.h"
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
+#include "floptle/editor/mesh_subtree_reloader.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/scene_tree_panel.h"
 #include "floptle/editor/wireframe_overlay.h"
@@ -36,10 +37,15 @@ void installMeshTools(MainWindow& window) {
   meshes->setObjectName("importedMeshView");
   auto* importer = new MeshImporter(document, window.meshCache(), &window);
   importer->setObjectName("meshImporter");
+  // A re-exported file's subtree follows the file: one undo step, the user's edits kept.
+  auto* subtrees = new MeshSubtreeReloader(document, &window);
+  subtrees->setObjectName("meshSubtreeReloader");
+  QObject::connect(meshes, &ImportedMeshView::sourceChanged, subtrees, &MeshSubtreeReloader::fileChanged);
 
   LogPanel* log = window.log();
   QObject::connect(importer, &MeshImporter::message, log, &LogPanel::appendMessage);
   QObject::connect(meshes, &ImportedMeshView::message, log, &LogPanel::appendMessage);
+  QObject::connect(subtrees, &MeshSubtreeReloader::message, log, &LogPanel::appendMessage);
   // A re-exported mesh: its collider wireframe is extracted again (its node did not change).
   QObject::connect(meshes, &ImportedMeshView::reloaded, wireframes, &ColliderWireframes::filesChanged);
   QObject::connect(wireframes, &ColliderWireframes::failed, log, [log](const QString& node, const QString& why) {
@@ -83,6 +89,7 @@ void installMeshTools(MainWindow& window) {
 void removeMeshTools(MainWindow& window) {
   // Each waits for its worker, which may be building through the window's mesh cache.
   delete window.findChild<MeshImporter*>(QStringLiteral("meshImporter"));
+  delete window.findChild<MeshSubtreeReloader*>(QStringLiteral("meshSubtreeReloader"));
   delete window.findChild<ColliderWireframes*>(QStringLiteral("colliderWireframes"));
   delete window.findChild<ImportedMeshView*>(QStringLiteral("importedMeshView"));
 }

@@ -1,6 +1,9 @@
 # Writes the Blender import fixtures: a small level exported by Blender itself as level.glb,
 # level.fbx and level.obj (+ level.mtl), and level.expected.json (Blender's own world
 # transforms of each object, turned to the scene's +Y up frame: (x, y, z) -> (x, z, -y)).
+# Then the same level re-exported after an edit in Blender (CrateA moved, Wall-col deleted) as
+# level_v2.glb, level_v2.fbx, level_v2.obj (+ level_v2.mtl) and level_v2.expected.json: what a
+# reload of an imported file meets.
 #
 # Run once, from the repository root (Debian 12: apt-get install blender python3-numpy):
 #   env -i PATH=/usr/bin:/bin HOME=$HOME blender -b --factory-startup \
@@ -14,6 +17,7 @@
 #   Child      a 1 m cube, slot "Stone", parented to Pivot at local (2, 0, 0.5)
 #   CrateA/B   one mesh "Crate" (1 m cube, slot "Wood") used by two objects (a linked duplicate)
 #   Wall-col   a 4 x 0.5 x 2 m box at (0, -5, 1), slot "Stone": the "-col" suffix convention
+# Version 2: CrateA moved to (0, 7, 0.5) and turned 90 deg about Z; Wall-col (and its mesh) deleted.
 import json
 import math
 import os
@@ -91,42 +95,52 @@ wall_mesh = box_mesh("Wall", (4.0, 0.5, 2.0))
 wall_mesh.materials.append(stone)
 obj("Wall-col", wall_mesh, (0.0, -5.0, 1.0))
 
-bpy.context.view_layer.update()
-
-
 def y_up(v):
     return [v.x, v.z, -v.y]
 
 
-expected = []
-for o in sorted(scene.objects, key=lambda o: o.name):
-    loc, rot, scale = o.matrix_world.decompose()
-    # The turn to +Y up is a -90 deg rotation about X; conjugating a rotation by it keeps the
-    # angle and turns the axis.
-    axis, angle = rot.to_axis_angle()
-    ax = y_up(axis)
-    half = 0.5 * angle
-    expected.append({
-        "name": o.name,
-        "parent": o.parent.name if o.parent else None,
-        "type": o.type,
-        "mesh": o.data.name if o.type == "MESH" else None,
-        "position": [round(c, 6) for c in y_up(loc)],
-        "rotation": [round(c, 6) for c in [ax[0] * math.sin(half), ax[1] * math.sin(half),
-                                             ax[2] * math.sin(half), math.cos(half)]],
-        "slots": [m.name for m in o.data.materials] if o.type == "MESH" else [],
-    })
-with open(os.path.join(out_dir, "level.expected.json"), "w") as f:
-    json.dump({"objects": expected}, f, indent=1)
-    f.write("\n")
+def export(stem):
+    """Writes <stem>.expected.json, .glb, .fbx and .obj (+ .mtl) of the scene as it is."""
+    bpy.context.view_layer.update()
+    expected = []
+    for o in sorted(scene.objects, key=lambda o: o.name):
+        loc, rot, scale = o.matrix_world.decompose()
+        # The turn to +Y up is a -90 deg rotation about X; conjugating a rotation by it keeps the
+        # angle and turns the axis.
+        axis, angle = rot.to_axis_angle()
+        ax = y_up(axis)
+        half = 0.5 * angle
+        expected.append({
+            "name": o.name,
+            "parent": o.parent.name if o.parent else None,
+            "type": o.type,
+            "mesh": o.data.name if o.type == "MESH" else None,
+            "position": [round(c, 6) for c in y_up(loc)],
+            "rotation": [round(c, 6) for c in [ax[0] * math.sin(half), ax[1] * math.sin(half),
+                                                 ax[2] * math.sin(half), math.cos(half)]],
+            "slots": [m.name for m in o.data.materials] if o.type == "MESH" else [],
+        })
+    with open(os.path.join(out_dir, stem + ".expected.json"), "w") as f:
+        json.dump({"objects": expected}, f, indent=1)
+        f.write("\n")
 
-bpy.ops.export_scene.gltf(filepath=os.path.join(out_dir, "level.glb"), export_format="GLB",
-                          export_yup=True, export_apply=False, export_cameras=False,
-                          export_lights=False, export_animations=False)
-bpy.ops.export_scene.fbx(filepath=os.path.join(out_dir, "level.fbx"), object_types={"EMPTY", "MESH"},
-                         axis_forward="-Z", axis_up="Y", apply_unit_scale=True, bake_anim=False,
-                         use_mesh_modifiers=False, path_mode="STRIP")
-bpy.ops.wm.obj_export(filepath=os.path.join(out_dir, "level.obj"), export_materials=True,
-                      export_uv=False, export_normals=False, forward_axis="NEGATIVE_Z",
-                      up_axis="Y", path_mode="STRIP")
+    bpy.ops.export_scene.gltf(filepath=os.path.join(out_dir, stem + ".glb"), export_format="GLB",
+                              export_yup=True, export_apply=False, export_cameras=False,
+                              export_lights=False, export_animations=False)
+    bpy.ops.export_scene.fbx(filepath=os.path.join(out_dir, stem + ".fbx"), object_types={"EMPTY", "MESH"},
+                             axis_forward="-Z", axis_up="Y", apply_unit_scale=True, bake_anim=False,
+                             use_mesh_modifiers=False, path_mode="STRIP")
+    bpy.ops.wm.obj_export(filepath=os.path.join(out_dir, stem + ".obj"), export_materials=True,
+                          export_uv=False, export_normals=False, forward_axis="NEGATIVE_Z",
+                          up_axis="Y", path_mode="STRIP")
+
+
+export("level")
+
+crate_a = bpy.data.objects["CrateA"]
+crate_a.location = (0.0, 7.0, 0.5)
+crate_a.rotation_euler = (0.0, 0.0, math.radians(90.0))
+bpy.data.objects.remove(bpy.data.objects["Wall-col"])
+bpy.data.meshes.remove(wall_mesh)
+export("level_v2")
 print("fixtures written to", out_dir)

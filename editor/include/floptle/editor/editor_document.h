@@ -6,7 +6,9 @@
 // viewport observe the signals; widgets never write the JSON themselves.
 //
 // The API is split by topic: Document.cpp (files, patches, signals), Document_Values.cpp,
-// Document_Nodes.cpp, Document_Materials.cpp, Document_Interactions.cpp, Document_Selection.cpp.
+// Document_Nodes.cpp, Document_Materials.cpp, Document_Interactions.cpp, Document_Selection.cpp,
+// Document_Imports.cpp.
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "floptle/core/asset/mesh_objects.h"
+#include "floptle/core/asset/mesh_subtree_resync.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/field/field_node.h"
 
@@ -130,6 +134,20 @@ class EditorDocument : public QObject {
   /// pointer (spin boxes call this on editingFinished, the gizmo on release).
   void closeMergeWindow() { ++mergeWindow_; }
   int mergeWindow() const { return mergeWindow_; }
+
+  // ---- imported files (Document_Imports.cpp) ----
+  /// The folder the document's relative file paths start from: the saved file's folder, or
+  /// empty while it has no path (then imports write absolute paths).
+  std::filesystem::path sceneFolder() const;
+  /// How the subtree of `meshFile` was imported (what to read it again with), or nullopt when
+  /// no subtree of the document holds that file.
+  std::optional<asset::SubtreeSource> meshSubtreeSource(const std::filesystem::path& meshFile) const;
+  /// Brings the subtree of `meshFile` up to date with `tree` (the file read again with
+  /// meshSubtreeSource's options) as one undo step, the user's edits kept
+  /// (asset::resyncMeshSubtree); nothing is pushed when nothing changes. Error when no subtree
+  /// holds the file or the result is refused.
+  Expected<asset::ResyncReport> reloadMeshSubtree(const std::filesystem::path& meshFile,
+                                                   const asset::MeshObjectTree& tree);
 
   // ---- selection (Document_Selection.cpp; not undoable) ----
   QStringList selection() const { return selection_; }

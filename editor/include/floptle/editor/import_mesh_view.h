@@ -90,6 +90,9 @@ class ImportedMeshView : public QObject {
   void updated();
   /// A mesh was read again after its files changed on disk (`path`: the mesh file).
   void reloaded(const QString& path);
+  /// A drawn mesh's files changed on disk and settled (`path`: the mesh file, absolute), once
+  /// per mesh read again: several for a file that several nodes show.
+  void sourceChanged(const QString& path);
   void message(const QString& text);
 
  public slots:

@@ -11,6 +11,7 @@
 
 #include "floptle/core/asset/mesh_objects.h"
 #include "floptle/editor/editor_document.h"
+#include "import/import_worker.h"
 
 namespace floptle::editor {
 
@@ -62,7 +63,7 @@ void MeshSubtreeReloader::startRead(const std::string& path) {
     if (again_.erase(path)) startRead(path);
   });
   watcher->setFuture(QtConcurrent::run([path, options = source->options] {
-    return std::make_shared<Read>(asset::importMeshObjects(std::filesystem::path(path), options));
+    return std::make_shared<Read>(importMeshObjectsInWorker(std::filesystem::path(path), options));
   }));
 }
 

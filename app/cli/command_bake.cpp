@@ -23,7 +23,8 @@ namespace floptle::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: floptle bake MESH_OR_SCENE --out FILE.vdb [--cell METERS] [--band CELLS] [--node NAME] [--threads N]\n"
+    "usage: floptle bake MESH_OR_SCENE --out FILE.vdb [--cell METERS] [--band CELLS] [--node NAME] "
+    "[--threads N]\n"
     "  MESH_OR_SCENE  a .glb/.gltf/.obj/.fbx mesh, or a .json scene (then --node picks the node;\n"
     "                 optional when the scene has one collider)\n"
     "  --cell         voxel edge (m, default 0.25)\n"
@@ -47,12 +48,14 @@ bool parsePositive(std::string_view text, double& out) {
 /// Bakes the mesh file's triangles, or the scene node's collider (kept in its world, so a
 /// mesh node still takes the mesh bake).
 Expected<BrickMap> bakeInput(const std::filesystem::path& input, const std::string& nodeName,
-                             const physics::ColliderBakeSettings& settings, const BakeProgress& progress) {
+                             const physics::ColliderBakeSettings& settings,
+                             const BakeProgress& progress) {
   if (input.extension() != ".json") {
     if (!nodeName.empty()) return Error{"--node", "only applies to a scene (.json)"};
     // One bar for the whole job: the import its first fifth, the bake the rest.
     constexpr float kImportShare = 0.2f;
-    auto mesh = asset::importMesh(input, {}, [&](float f, std::string_view stage) { progress(f * kImportShare, stage); });
+    auto mesh = asset::importMesh(
+        input, {}, [&](float f, std::string_view stage) { progress(f * kImportShare, stage); });
     if (!mesh) return mesh.error();
     auto collider = physics::TriMeshCollider::create(*mesh);
     if (!collider) return Error{input.string(), collider.error().message()};
@@ -79,7 +82,8 @@ Expected<BrickMap> bakeInput(const std::filesystem::path& input, const std::stri
     std::string names;
     for (physics::ColliderId each : world->ids())
       names += (names.empty() ? "" : ", ") + world->nodeName(each);
-    return Error{"--node", "the scene has " + std::to_string(world->size()) + " colliders; name one (" +
+    return Error{"--node", "the scene has " + std::to_string(world->size()) +
+                               " colliders; name one (" +
                                (names.empty() ? std::string("none") : names) + ")"};
   }
   auto map = physics::bakeColliderField(world->shape(*id), settings, progress);
@@ -112,7 +116,8 @@ int runBake(Args args) {
     } else if (inputArg.empty() && !a.starts_with("--")) {
       inputArg = std::string(a);
     } else {
-      std::fprintf(stderr, "floptle bake: unexpected argument '%.*s'\n%s", static_cast<int>(a.size()), a.data(), kUsage);
+      std::fprintf(stderr, "floptle bake: unexpected argument '%.*s'\n%s",
+                   static_cast<int>(a.size()), a.data(), kUsage);
       return 2;
     }
   }
@@ -130,8 +135,9 @@ int runBake(Args args) {
   auto written = writeBrickMapVdb(*map, out);
   if (!written) return fail(written.error().message());
   const glm::ivec3 d = map->dims();
-  std::printf("%s: %d bricks of %d x %d x %d, cell %g m, band %g m\n", out.string().c_str(), map->brickCount(), d.x,
-              d.y, d.z, static_cast<double>(map->cellSize()), static_cast<double>(map->bandWidth()));
+  std::printf("%s: %d bricks of %d x %d x %d, cell %g m, band %g m\n", out.string().c_str(),
+              map->brickCount(), d.x, d.y, d.z, static_cast<double>(map->cellSize()),
+              static_cast<double>(map->bandWidth()));
   return 0;
 }
 

@@ -69,10 +69,12 @@ bool parseInt(const std::string& text, int& out) {
 }
 
 bool parseVec3(const std::string& text, Vec3& out) {
-  std::size_t first = text.find(','), second = first == std::string::npos ? first : text.find(',', first + 1);
+  std::size_t first = text.find(','),
+              second = first == std::string::npos ? first : text.find(',', first + 1);
   if (second == std::string::npos || text.find(',', second + 1) != std::string::npos) return false;
   double x, y, z;
-  if (!parseDouble(text.substr(0, first), x) || !parseDouble(text.substr(first + 1, second - first - 1), y) ||
+  if (!parseDouble(text.substr(0, first), x) ||
+      !parseDouble(text.substr(first + 1, second - first - 1), y) ||
       !parseDouble(text.substr(second + 1), z))
     return false;
   out = Vec3(float(x), float(y), float(z));
@@ -88,7 +90,8 @@ std::optional<int> parseArgs(Args args, RenderArgs& r) {
       return 0;
     }
     if (arg.rfind("--", 0) != 0) {
-      if (!r.scene.empty()) return usageError("more than one scene given ('" + r.scene + "', '" + arg + "')");
+      if (!r.scene.empty())
+        return usageError("more than one scene given ('" + r.scene + "', '" + arg + "')");
       r.scene = arg;
       continue;
     }
@@ -99,8 +102,8 @@ std::optional<int> parseArgs(Args args, RenderArgs& r) {
       arg = arg.substr(0, eq);
       inlineValue = true;
     }
-    static const char* known[] = {"--out", "--width", "--height", "--camera", "--look-from",
-                                  "--look-at", "--fov", "--t", "--threads", "--shader-out"};
+    static const char* known[] = {"--out",     "--width", "--height", "--camera",  "--look-from",
+                                  "--look-at", "--fov",   "--t",      "--threads", "--shader-out"};
     bool isKnown = false;
     for (const char* k : known) isKnown = isKnown || arg == k;
     if (!isKnown) return usageError("unknown option '" + arg + "'");
@@ -117,7 +120,8 @@ std::optional<int> parseArgs(Args args, RenderArgs& r) {
     } else if (arg == "--width" || arg == "--height") {
       int v = 0;
       if (!parseInt(value, v) || v < 1 || v > 16384)
-        return usageError(arg + " must be a whole number of pixels in [1, 16384], got '" + value + "'");
+        return usageError(arg + " must be a whole number of pixels in [1, 16384], got '" + value +
+                          "'");
       (arg == "--width" ? r.width : r.height) = v;
     } else if (arg == "--threads") {
       if (!parseInt(value, r.threads) || r.threads < 0 || r.threads > 1024)
@@ -126,21 +130,26 @@ std::optional<int> parseArgs(Args args, RenderArgs& r) {
       r.camera = value;
     } else if (arg == "--look-from" || arg == "--look-at") {
       Vec3 v;
-      if (!parseVec3(value, v)) return usageError(arg + " must be three finite numbers x,y,z, got '" + value + "'");
+      if (!parseVec3(value, v))
+        return usageError(arg + " must be three finite numbers x,y,z, got '" + value + "'");
       (arg == "--look-from" ? r.lookFrom : r.lookAt) = v;
     } else if (arg == "--fov") {
       double v = 0.0;
       if (!parseDouble(value, v) || v <= 0.0 || v >= 180.0)
-        return usageError("--fov must be a vertical field of view in (0, 180) degrees, got '" + value + "'");
+        return usageError("--fov must be a vertical field of view in (0, 180) degrees, got '" +
+                          value + "'");
       r.fov = float(v);
     } else if (arg == "--t") {
-      if (!parseDouble(value, r.time)) return usageError("--t must be a finite time in seconds, got '" + value + "'");
+      if (!parseDouble(value, r.time))
+        return usageError("--t must be a finite time in seconds, got '" + value + "'");
     }
   }
   if (r.scene.empty()) return usageError("no scene given");
   if (r.out.empty()) return usageError("--out FILE.png is required");
-  if (r.camera && (r.lookFrom || r.lookAt)) return usageError("--camera and --look-from/--look-at exclude each other");
-  if (r.lookFrom.has_value() != r.lookAt.has_value()) return usageError("--look-from and --look-at go together");
+  if (r.camera && (r.lookFrom || r.lookAt))
+    return usageError("--camera and --look-from/--look-at exclude each other");
+  if (r.lookFrom.has_value() != r.lookAt.has_value())
+    return usageError("--look-from and --look-at go together");
   return std::nullopt;
 }
 
@@ -152,12 +161,14 @@ int runRender(Args args) {
 
   auto document = scene::loadSceneFile(r.scene);
   if (!document) {
-    std::fprintf(stderr, "%s: invalid scene\n%s\n", r.scene.c_str(), document.error().message().c_str());
+    std::fprintf(stderr, "%s: invalid scene\n%s\n", r.scene.c_str(),
+                 document.error().message().c_str());
     return 1;
   }
   auto built = scene::buildScene(*document);
   if (!built) {
-    std::fprintf(stderr, "%s: invalid scene\n%s\n", r.scene.c_str(), built.error().message().c_str());
+    std::fprintf(stderr, "%s: invalid scene\n%s\n", r.scene.c_str(),
+                 built.error().message().c_str());
     return 1;
   }
   auto program = field::FieldProgram::compile(scene::sceneField(*built));
@@ -183,7 +194,8 @@ int runRender(Args args) {
     cameraName = "look-from/look-at";
   } else {
     camera = render::defaultCamera(*built, r.time);
-    cameraName = built->cameras.empty() ? "framing the scene" : "'" + built->cameras.front().name + "'";
+    cameraName =
+        built->cameras.empty() ? "framing the scene" : "'" + built->cameras.front().name + "'";
   }
   if (r.fov) camera.fovYDegrees = *r.fov;
   if (auto valid = camera.validate(); !valid) {
@@ -213,7 +225,8 @@ int runRender(Args args) {
     std::fprintf(stderr, "floptle render: %s\n", image.error().message().c_str());
     return 1;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (auto written = render::writePng(r.out, *image); !written) {
     std::fprintf(stderr, "floptle render: %s\n", written.error().message().c_str());
     return 1;

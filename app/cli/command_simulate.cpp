@@ -3,9 +3,9 @@
 // chooses the simulation by the scene's content (runtime/scene_runtime.h). A trace file
 // named *.csv gets the per-tick series (runtime/tick_series.h), any other the JSON trace.
 #include <charconv>
-#include <filesystem>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -56,7 +56,8 @@ Expected<SimulateArgs> parseArgs(Args args) {
       if (!hasValue) return Error{std::string(arg), "needs a value"};
       const std::string_view value = args[++i];
       if (arg == "--ticks") {
-        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), out.ticks);
+        const auto [end, ec] =
+            std::from_chars(value.data(), value.data() + value.size(), out.ticks);
         if (ec != std::errc() || end != value.data() + value.size()) {
           return Error{"--ticks", "must be a whole number >= 0, got '" + std::string(value) + "'"};
         }

@@ -24,7 +24,8 @@ class ProgressLines {
     stage_ = std::string(stage);
     tenth_ = tenth;
     percent_ = percent;
-    std::fprintf(stderr, "%s: %3d%% %.*s\n", prefix_.c_str(), percent, static_cast<int>(stage.size()), stage.data());
+    std::fprintf(stderr, "%s: %3d%% %.*s\n", prefix_.c_str(), percent,
+                 static_cast<int>(stage.size()), stage.data());
   }
 
  private:

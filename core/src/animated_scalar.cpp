@@ -11,7 +11,8 @@ float AnimatedScalar::at(double t) const {
     case Driver::Constant:
       return base;
     case Driver::Sine:
-      return base + amplitude * static_cast<float>(std::sin(2.0 * std::numbers::pi * frequency * t + phase));
+      return base + amplitude * static_cast<float>(
+                                    std::sin(2.0 * std::numbers::pi * frequency * t + phase));
     case Driver::Keys: {
       if (keys.empty()) return base;
       if (keys.size() == 1) return keys.front().value;
@@ -36,8 +37,10 @@ float AnimatedScalar::at(double t) const {
 
 float AnimatedScalar::minValue() const {
   switch (driver) {
-    case Driver::Constant: return base;
-    case Driver::Sine: return base - std::abs(amplitude);
+    case Driver::Constant:
+      return base;
+    case Driver::Sine:
+      return base - std::abs(amplitude);
     case Driver::Keys: {
       float m = keys.empty() ? base : keys.front().value;
       for (const Key& k : keys) m = std::min(m, k.value);
@@ -49,8 +52,10 @@ float AnimatedScalar::minValue() const {
 
 float AnimatedScalar::maxValue() const {
   switch (driver) {
-    case Driver::Constant: return base;
-    case Driver::Sine: return base + std::abs(amplitude);
+    case Driver::Constant:
+      return base;
+    case Driver::Sine:
+      return base + std::abs(amplitude);
     case Driver::Keys: {
       float m = keys.empty() ? base : keys.front().value;
       for (const Key& k : keys) m = std::max(m, k.value);

@@ -35,8 +35,12 @@ void FixedStepClock::pause() {
   debt_ = 0.0;
 }
 
-void FixedStepClock::resume() { paused_ = false; }
+void FixedStepClock::resume() {
+  paused_ = false;
+}
 
-void FixedStepClock::reset() { debt_ = 0.0; }
+void FixedStepClock::reset() {
+  debt_ = 0.0;
+}
 
 }  // namespace floptle

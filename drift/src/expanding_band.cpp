@@ -12,24 +12,26 @@ namespace {
 // 4. Dividing by a power of two is exact (short of subnormals), so the contact parameter is
 // the same as in unscaled arithmetic wherever that would not overflow.
 struct ScaledSweep {
-  Vec2d start;        // (2^-e m)
-  Vec2d delta;        // end - start (2^-e m)
-  Vec2d fromCentre;   // start - centre (2^-e m)
-  double radius;      // (2^-e m)
-  double growth;      // (2^-e m)
-  double halfWidth;   // (2^-e m)
+  Vec2d start;       // (2^-e m)
+  Vec2d delta;       // end - start (2^-e m)
+  Vec2d fromCentre;  // start - centre (2^-e m)
+  double radius;     // (2^-e m)
+  double growth;     // (2^-e m)
+  double halfWidth;  // (2^-e m)
 };
 
-double scaleDown(double value, int exponent) noexcept { return std::ldexp(value, -exponent); }
+double scaleDown(double value, int exponent) noexcept {
+  return std::ldexp(value, -exponent);
+}
 
 Vec2d scaleDown(Vec2d v, int exponent) noexcept {
   return {scaleDown(v.x, exponent), scaleDown(v.z, exponent)};
 }
 
 double largestMagnitude(const ExpandingBand& band, const LinearSweep& sweep) noexcept {
-  const double values[] = {sweep.start.x, sweep.start.z, sweep.end.x,       sweep.end.z,
-                           band.centre.x, band.centre.z, band.startRadius, band.growth,
-                           band.halfWidth};
+  const double values[] = {sweep.start.x,    sweep.start.z, sweep.end.x,
+                           sweep.end.z,      band.centre.x, band.centre.z,
+                           band.startRadius, band.growth,   band.halfWidth};
   double largest = 0.0;
   for (double v : values) largest = std::max(largest, std::fabs(v));
   return largest;
@@ -65,7 +67,7 @@ void earliestBoundaryRoot(const ScaledSweep& s, double boundaryStart, double& be
   const int count = solveHalfQuadratic(a, b, c, roots);
   for (int i = 0; i < count; ++i) {
     const double t = roots[i];
-    if (!(t >= 0.0 && t <= 1.0)) continue;               // Outside the sweep (or NaN).
+    if (!(t >= 0.0 && t <= 1.0)) continue;             // Outside the sweep (or NaN).
     if (boundaryStart + t * s.growth < 0.0) continue;  // Negative signed radius: from squaring.
     best = std::min(best, t);
   }
@@ -109,7 +111,8 @@ BandSweepStatus sweepExpandingBand(const ExpandingBand& band, const LinearSweep&
   contact.fraction = fraction;
   contact.point = {std::ldexp(pointScaled.x, exponent), std::ldexp(pointScaled.z, exponent)};
   // A coincident centre has no direction: zero normal, hence zero impulse.
-  contact.normal = radialLength > 0.0 ? Vec2d{radial.x / radialLength, radial.z / radialLength} : Vec2d{};
+  contact.normal =
+      radialLength > 0.0 ? Vec2d{radial.x / radialLength, radial.z / radialLength} : Vec2d{};
   if (!std::isfinite(contact.fraction) || !isFinite(contact.point) || !isFinite(contact.normal)) {
     return BandSweepStatus::numericFailure;
   }

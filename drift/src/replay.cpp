@@ -14,7 +14,8 @@ namespace {
 using nlohmann::json;
 
 // Depth-first search of a node list (and nested "children") for a "drift" component.
-void searchNodes(const nlohmann::ordered_json& nodes, const std::string& pointer, DriftNode& found) {
+void searchNodes(const nlohmann::ordered_json& nodes, const std::string& pointer,
+                 DriftNode& found) {
   if (!nodes.is_array()) return;
   for (std::size_t i = 0; i < nodes.size() && found.component == nullptr; ++i) {
     const nlohmann::ordered_json& node = nodes[i];
@@ -33,7 +34,9 @@ void searchNodes(const nlohmann::ordered_json& nodes, const std::string& pointer
   }
 }
 
-nlohmann::ordered_json xyz(Vec2d v) { return nlohmann::ordered_json::array({v.x, 0.0, v.z}); }
+nlohmann::ordered_json xyz(Vec2d v) {
+  return nlohmann::ordered_json::array({v.x, 0.0, v.z});
+}
 
 }  // namespace
 
@@ -48,8 +51,8 @@ Expected<std::vector<ReplayInput>> replayInputsFromJson(const json& inputs,
     const json& item = inputs[i];
     const std::string here = where + ": /" + std::to_string(i);
     if (!item.is_object()) {
-      return Error{here,
-                   "must be an object {\"tick\":n,\"place\":[x,z]} or {\"tick\":n,\"tuning\":{...}}"};
+      return Error{
+          here, "must be an object {\"tick\":n,\"place\":[x,z]} or {\"tick\":n,\"tuning\":{...}}"};
     }
     const auto tick = item.find("tick");
     if (tick == item.end() || !tick->is_number_integer() || tick->get<std::int64_t>() < 0) {
@@ -77,9 +80,8 @@ Expected<std::vector<ReplayInput>> replayInputsFromJson(const json& inputs,
     out.push_back(std::move(input));
   }
   // Stable by tick: commands of one tick keep their file order.
-  std::stable_sort(out.begin(), out.end(), [](const ReplayInput& a, const ReplayInput& b) {
-    return a.tick < b.tick;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ReplayInput& a, const ReplayInput& b) { return a.tick < b.tick; });
   return out;
 }
 

@@ -44,10 +44,13 @@ void Sandbox::installTuning(const Tuning& tuning) noexcept {
   if (std::fabs(lifetimeTicks_ - std::round(lifetimeTicks_)) < 1e-9 * lifetimeTicks_) {
     lifetimeTicks_ = std::round(lifetimeTicks_);
   }
-  cooldownTicks_ = static_cast<std::uint64_t>(std::ceil(tuning.placementCooldown / kTickSeconds - 1e-9));
+  cooldownTicks_ =
+      static_cast<std::uint64_t>(std::ceil(tuning.placementCooldown / kTickSeconds - 1e-9));
 }
 
-bool Sandbox::queuePlacement(Vec2d position) noexcept { return schedulePlacement(tick_, position); }
+bool Sandbox::queuePlacement(Vec2d position) noexcept {
+  return schedulePlacement(tick_, position);
+}
 
 bool Sandbox::schedulePlacement(std::uint64_t tick, Vec2d position) noexcept {
   if (paused_ || hidden_ || queuedCount_ == kMaxQueuedPlacements || !isFinite(position)) {
@@ -110,8 +113,8 @@ void Sandbox::retry() noexcept {
   boat_.position = start_.position;
   boat_.velocity = start_.velocity;
   // Heading about +Y from +Z toward +X (rad); a boat at rest faces +Z.
-  boat_.heading = length(start_.velocity) > 0.0 ? std::atan2(start_.velocity.x, start_.velocity.z)
-                                                : 0.0;
+  boat_.heading =
+      length(start_.velocity) > 0.0 ? std::atan2(start_.velocity.x, start_.velocity.z) : 0.0;
   previous_ = boat_;
   interpolate_ = false;
   tick_ = 0;

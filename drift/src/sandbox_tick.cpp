@@ -79,7 +79,7 @@ int Sandbox::collectContacts(Vec2d endPosition, Contact* contacts) const noexcep
   for (int slot = 0; slot < rippleCount_; ++slot) {
     const Ripple& ripple = ripples_[slot];
     if (ripple.contacted) continue;
-    const double ageTicks = rippleAgeTicks(ripple);        // At tick start (-).
+    const double ageTicks = rippleAgeTicks(ripple);          // At tick start (-).
     const double aliveFraction = lifetimeTicks_ - ageTicks;  // Of this tick (-).
     if (aliveFraction <= 0.0) continue;
     const double clip = aliveFraction < 1.0 ? aliveFraction : 1.0;
@@ -87,8 +87,8 @@ int Sandbox::collectContacts(Vec2d endPosition, Contact* contacts) const noexcep
     ExpandingBand band;
     band.centre = ripple.centre;
     // Validation keeps the radius >= 0 over the lifetime; clamp away rounding below zero.
-    band.startRadius = std::fmax(0.0, tuning_.rippleStartRadius +
-                                          tuning_.rippleGrowth * ageTicks * kTickSeconds);
+    band.startRadius =
+        std::fmax(0.0, tuning_.rippleStartRadius + tuning_.rippleGrowth * ageTicks * kTickSeconds);
     band.growth = tuning_.rippleGrowth * kTickSeconds * clip;
     band.halfWidth = contactHalfWidth_;
     LinearSweep sweep{start, clip < 1.0 ? start + (endPosition - start) * clip : endPosition};
@@ -113,9 +113,9 @@ void Sandbox::applyContacts(Contact* contacts, int count, Vec2d& endVelocity) no
   for (int i = 1; i < count; ++i) {
     const Contact key = contacts[i];
     int j = i;
-    while (j > 0 && (contacts[j - 1].fraction > key.fraction ||
-                     (contacts[j - 1].fraction == key.fraction &&
-                      contacts[j - 1].ripple > key.ripple))) {
+    while (j > 0 &&
+           (contacts[j - 1].fraction > key.fraction ||
+            (contacts[j - 1].fraction == key.fraction && contacts[j - 1].ripple > key.ripple))) {
       contacts[j] = contacts[j - 1];
       --j;
     }

@@ -10,9 +10,13 @@ namespace floptle::drift {
 
 namespace {
 
-float narrow(double value) noexcept { return static_cast<float>(value); }
+float narrow(double value) noexcept {
+  return static_cast<float>(value);
+}
 
-double lerp(double a, double b, double t) noexcept { return a + (b - a) * t; }
+double lerp(double a, double b, double t) noexcept {
+  return a + (b - a) * t;
+}
 
 // Explicit little-endian field encoding for the hash: independent of struct layout and padding.
 class HashWriter {

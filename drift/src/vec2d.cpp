@@ -4,8 +4,12 @@
 
 namespace floptle::drift {
 
-double length(Vec2d v) noexcept { return std::hypot(v.x, v.z); }
+double length(Vec2d v) noexcept {
+  return std::hypot(v.x, v.z);
+}
 
-bool isFinite(Vec2d v) noexcept { return std::isfinite(v.x) && std::isfinite(v.z); }
+bool isFinite(Vec2d v) noexcept {
+  return std::isfinite(v.x) && std::isfinite(v.z);
+}
 
 }  // namespace floptle::drift

@@ -13,14 +13,15 @@ DistanceBatchFn distanceBatchOf(const CollisionShape& shape, double t) {
   };
 }
 
-Expected<std::unique_ptr<BakedFieldCollider>> BakedFieldCollider::bake(std::unique_ptr<CollisionShape> exact,
-                                                                      const BakedFieldSettings& settings,
-                                                                      double t, const BakeProgress& progress,
-                                                                      const std::atomic<bool>* cancel) {
+Expected<std::unique_ptr<BakedFieldCollider>> BakedFieldCollider::bake(
+    std::unique_ptr<CollisionShape> exact, const BakedFieldSettings& settings, double t,
+    const BakeProgress& progress, const std::atomic<bool>* cancel) {
   if (!exact) return Error{"field", "no shape to bake"};
   const Aabb box = exact->aabb(t);
-  if (box.empty() || !isFinite(box.min) || !isFinite(box.max) || glm::any(glm::greaterThan(box.max - box.min, Vec3(1e5f))))
-    return Error{"field", "cannot bake an unbounded shape (its bounds must be finite, under 100 km)"};
+  if (box.empty() || !isFinite(box.min) || !isFinite(box.max) ||
+      glm::any(glm::greaterThan(box.max - box.min, Vec3(1e5f))))
+    return Error{"field",
+                 "cannot bake an unbounded shape (its bounds must be finite, under 100 km)"};
   BrickMapSettings s;
   s.bounds = box;
   s.cellSize = settings.cellSize;
@@ -76,7 +77,8 @@ std::uint64_t BakedFieldCollider::stepStateHash() const {
 
 int BakedFieldCollider::rebake(double t) {
   if (!exact_ || active_.empty() || settings_.rebakeBudget <= 0) return 0;
-  return map_.rebakeNearest(distanceBatchOf(*exact_, t), active_, settings_.rebakeBudget, settings_.rebakeRadius);
+  return map_.rebakeNearest(distanceBatchOf(*exact_, t), active_, settings_.rebakeBudget,
+                            settings_.rebakeRadius);
 }
 
 bool BakedFieldCollider::inNearField(Vec3 p) const {
@@ -103,7 +105,8 @@ Vec3 BakedFieldCollider::normal(Vec3 p, double t) const {
 Aabb BakedFieldCollider::aabb(double t) const {
   if (exact_) {
     const Aabb box = exact_->aabb(t);
-    if (!box.empty() && isFinite(box.min) && isFinite(box.max)) return box.inflated(map_.cellSize());
+    if (!box.empty() && isFinite(box.min) && isFinite(box.max))
+      return box.inflated(map_.cellSize());
   }
   return map_.gridBounds();
 }

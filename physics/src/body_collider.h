@@ -51,7 +51,8 @@ class BodyCollider final : public CollisionShape {
     const float dt = static_cast<float>(t - t0_);
     centre = state_.position + state_.linearVelocity * dt;
     const Vec3 w = state_.angularVelocity;
-    rotation = glm::normalize(state_.rotation + (Quat(0.0f, w.x, w.y, w.z) * state_.rotation) * (0.5f * dt));
+    rotation = glm::normalize(state_.rotation +
+                              (Quat(0.0f, w.x, w.y, w.z) * state_.rotation) * (0.5f * dt));
   }
 
   BodyShape shape_;

@@ -61,7 +61,8 @@ BodyShape BodyShape::box(Vec3 h) {
   s.halfExtents_ = h;
   s.volume_ = 8.0f * h.x * h.y * h.z;
   Vec3 d = 2.0f * h;
-  s.unitInertia_ = Vec3(d.y * d.y + d.z * d.z, d.x * d.x + d.z * d.z, d.x * d.x + d.y * d.y) / 12.0f;
+  s.unitInertia_ =
+      Vec3(d.y * d.y + d.z * d.z, d.x * d.x + d.z * d.z, d.x * d.x + d.y * d.y) / 12.0f;
   s.boundingRadius_ = glm::length(h);
   s.boundsHalf_ = h;
   // 8 corners, 12 edge midpoints, 6 face centres: every point with each coordinate in
@@ -142,7 +143,10 @@ Expected<BodyShape> BodyShape::convexField(std::shared_ptr<const field::FieldPro
     float lo = 0.0f, hi = reach;
     for (int it = 0; it < 32; ++it) {
       float mid = 0.5f * (lo + hi);
-      if (s.field_->distance(com + dir * mid, 0.0) < 0.0f) lo = mid; else hi = mid;
+      if (s.field_->distance(com + dir * mid, 0.0) < 0.0f)
+        lo = mid;
+      else
+        hi = mid;
     }
     Vec3 local = dir * lo;
     s.samples_.push_back({local, 0.0f});

@@ -12,7 +12,9 @@ namespace {
 /// as a multiple of the walking speed per second (1/s).
 constexpr float kAirControl = 2.0f;
 
-Vec3 horizontalPart(Vec3 v, Vec3 up) { return v - up * glm::dot(v, up); }
+Vec3 horizontalPart(Vec3 v, Vec3 up) {
+  return v - up * glm::dot(v, up);
+}
 
 }  // namespace
 
@@ -67,8 +69,9 @@ std::optional<Hit> CharacterController::sweepCapsule(const CollisionWorld& world
                                                      Vec3 centre, Vec3 motion, Vec3 up) {
   if (glm::dot(motion, motion) < 1e-14f) return std::nullopt;
   ++counters_.sweeps;
-  auto hit = world.sweep(SweepShape::capsule(bottomCentre(centre, up), topCentre(centre, up), desc_.radius),
-                         motion, t);
+  auto hit = world.sweep(
+      SweepShape::capsule(bottomCentre(centre, up), topCentre(centre, up), desc_.radius), motion,
+      t);
   if (!hit.ok()) return std::nullopt;
   return hit.value();
 }
@@ -98,7 +101,8 @@ void CharacterController::step(const CollisionWorld& world, double tEnd, float d
     const float dip = state_.onFeet ? desc_.radius * (1.0f / cosGround - 1.0f) : 0.0f;
     const float lift = dip + kLiftClearance;
     ++counters_.sweeps;
-    auto hit = world.sweep(SweepShape::sphere(topCentre(position, up), desc_.radius), up * lift, tEnd);
+    auto hit =
+        world.sweep(SweepShape::sphere(topCentre(position, up), desc_.radius), up * lift, tEnd);
     const bool ceiling = hit.ok() && hit.value() && !hit.value()->inside;
     position += up * (ceiling ? std::max(0.0f, lift * hit.value()->toi - kSkin) : lift);
   }
@@ -244,8 +248,8 @@ std::optional<Hit> CharacterController::landStep(const CollisionWorld& world, do
 Vec3 CharacterController::depenetrate(const CollisionWorld& world, double t, Vec3 position,
                                       Vec3 up) {
   for (int i = 0; i < kMaxDepenetrationIterations; ++i) {
-    auto hit = world.capsuleOverlap(bottomCentre(position, up), topCentre(position, up),
-                                    desc_.radius, t);
+    auto hit =
+        world.capsuleOverlap(bottomCentre(position, up), topCentre(position, up), desc_.radius, t);
     if (!hit.ok() || !hit.value() || hit.value()->distance <= 1e-5f) break;
     ++counters_.depenetrations;
     const Hit& h = *hit.value();
@@ -272,8 +276,8 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
   };
   const Vec3 c = bottomCentre(position, up);
   auto probe = world.raycast(Ray{c, -up}, 2.0f * r, t);
-  if (probe.ok() && probe.value() && !probe.value()->inside && walkable(probe.value()->normal, up) &&
-      !leaving) {
+  if (probe.ok() && probe.value() && !probe.value()->inside &&
+      walkable(probe.value()->normal, up) && !leaving) {
     const Hit& p = *probe.value();
     const float h = p.distance;  // from the bottom sphere's centre down to the surface (m)
     const bool touching = h * glm::dot(p.normal, up) <= r + kGroundTolerance;
@@ -287,8 +291,10 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
       auto sh = sweepCapsule(world, t, position, -up * drop, up);
       if (sh && !sh->inside && glm::dot(sh->normal, p.normal) < 0.99f) {
         position -= up * std::max(0.0f, drop * sh->toi - kSkin);
-        if (walkable(sh->normal, up)) ground = *sh;
-        else wall(sh->normal);
+        if (walkable(sh->normal, up))
+          ground = *sh;
+        else
+          wall(sh->normal);
       } else {
         position -= up * drop;
         ground = p;
@@ -311,8 +317,10 @@ void CharacterController::feet(const CollisionWorld& world, double t, Vec3 up, b
                                      r + kGroundTolerance, t);
     if (near.ok() && near.value()) {
       const Hit& h = *near.value();
-      if (walkable(h.normal, up) && !leaving && glm::dot(c - h.point, up) > 0.0f) ground = h;
-      else wall(h.normal);
+      if (walkable(h.normal, up) && !leaving && glm::dot(c - h.point, up) > 0.0f)
+        ground = h;
+      else
+        wall(h.normal);
     }
   }
   state_.position = position;

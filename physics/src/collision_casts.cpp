@@ -41,7 +41,8 @@ std::optional<Hit> CollisionWorld::castAlong(Vec3 origin, Vec3 dir, float r, flo
     }
   };
   if (useBroadphase_) {
-    bvh_.forEachOnRay(ray, r, [&] { return best; }, visit);
+    bvh_.forEachOnRay(
+        ray, r, [&] { return best; }, visit);
   } else {
     const Vec3 invDir = 1.0f / dir;
     for (std::uint32_t index = 0; index < colliders_.size(); ++index) {
@@ -81,8 +82,9 @@ Expected<std::optional<Hit>> CollisionWorld::spherecast(Vec3 origin, Vec3 direct
                                                         float maxDistance, double t) const {
   // The common case first, as in raycast.
   const float length = glm::length(direction);
-  if (isFinite(origin) && isFinite(direction) && length > 1e-20f && std::isfinite(length) && std::isfinite(r) &&
-      !(r < 0.0f) && std::isfinite(maxDistance) && !(maxDistance < 0.0f) && std::isfinite(t))
+  if (isFinite(origin) && isFinite(direction) && length > 1e-20f && std::isfinite(length) &&
+      std::isfinite(r) && !(r < 0.0f) && std::isfinite(maxDistance) && !(maxDistance < 0.0f) &&
+      std::isfinite(t))
     return castAlong(origin, dividedBy(direction, length), r, maxDistance, t);
   if (auto e = detail::checkFinite(origin, "origin")) return *e;
   Vec3 dir;
@@ -141,8 +143,8 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
     auto conservative = [&](float s) {
       float m = std::numeric_limits<float>::infinity();
       for (int i = 0; i <= intervals; ++i)
-        m = std::min(m, shape.distance(cap.a + axis * (static_cast<float>(i) / intervals) +
-                                           dir * s, t));
+        m = std::min(
+            m, shape.distance(cap.a + axis * (static_cast<float>(i) / intervals) + dir * s, t));
       return m - halfSpacing - cap.radius;
     };
     float s = 0.0f;

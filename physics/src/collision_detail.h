@@ -59,8 +59,8 @@ inline constexpr float kRefineMinCos = 0.02f;
 /// `end` (m): hit when f - r < eps, step by f - r. Every plain step is bounded by the true
 /// distance, so no surface is skipped. Within kRefineDistance of a surface a Newton step
 /// (bracketed by regula falsi when it lands inside) finishes the approach.
-inline std::optional<March> marchShape(const CollisionShape& shape, Vec3 origin, Vec3 dir,
-                                       float r, float start, float end, double t) {
+inline std::optional<March> marchShape(const CollisionShape& shape, Vec3 origin, Vec3 dir, float r,
+                                       float start, float end, double t) {
   float s = start;
   float prevS = start, prevF = 0.0f;  // the previous step's point and value
   auto field = [&](float at) { return shape.distance(origin + dir * at, t) - r; };

@@ -19,9 +19,12 @@ std::optional<BodyKind> bodyKindFromName(std::string_view name) {
 
 std::string_view bodyKindName(BodyKind kind) {
   switch (kind) {
-    case BodyKind::Static: return "static";
-    case BodyKind::Kinematic: return "kinematic";
-    case BodyKind::Dynamic: return "dynamic";
+    case BodyKind::Static:
+      return "static";
+    case BodyKind::Kinematic:
+      return "kinematic";
+    case BodyKind::Dynamic:
+      return "dynamic";
   }
   return "static";
 }
@@ -158,7 +161,8 @@ float CollisionWorld::nearest(Vec3 p, double t, std::uint32_t& bestIndex) const 
     // than the best distance so far cannot hold a nearer surface. Once p is inside a surface
     // (best < 0), every box that holds p (box distance 0) may hold a deeper one: the bound
     // never drops below 0, so closest answers the minimum over the colliders (their union).
-    bvh_.forEachNear(p, [&] { return std::max(best, 0.0f); }, visit);
+    bvh_.forEachNear(
+        p, [&] { return std::max(best, 0.0f); }, visit);
   } else {
     for (std::uint32_t index = 0; index < colliders_.size(); ++index) visit(index, 0.0f);
   }

@@ -10,7 +10,8 @@ namespace {
 
 /// Speculative reach of a body this step: what its motion can close, plus the margin (m).
 float reachOf(const BodyState& s, float boundingRadius, float dt, float margin) {
-  return margin + (glm::length(s.linearVelocity) + glm::length(s.angularVelocity) * boundingRadius) * dt;
+  return margin +
+         (glm::length(s.linearVelocity) + glm::length(s.angularVelocity) * boundingRadius) * dt;
 }
 
 }  // namespace
@@ -87,8 +88,8 @@ void RigidBodySystem::findBodyContacts(float dt) {
       if (!isDynamicAwake(std::int32_t(i)) && !isDynamicAwake(std::int32_t(j))) continue;
       const BodyState& si = states_[i];
       const BodyState& sj = states_[j];
-      const float limit = descs_[i].shape.boundingRadius() + descs_[j].shape.boundingRadius() +
-                          reach[i] + reach[j];
+      const float limit =
+          descs_[i].shape.boundingRadius() + descs_[j].shape.boundingRadius() + reach[i] + reach[j];
       const Vec3 d = si.position - sj.position;
       if (glm::dot(d, d) > limit * limit) continue;
       pairs.emplace_back(i, j);
@@ -120,7 +121,8 @@ void RigidBodySystem::findBodyContacts(float dt) {
         const float gap = into.shape.distance(local) - samples[k].radius;
         if (!(gap < margin)) continue;
         // Out of `into`; at an edge or corner, the face turned towards `from`.
-        const Vec3 nInto = si.rotation * into.shape.normalFacing(local, inv * (sf.position - si.position));
+        const Vec3 nInto =
+            si.rotation * into.shape.normalFacing(local, inv * (sf.position - si.position));
         Contact c;
         c.bodyA = a;
         c.bodyB = bi;
@@ -145,7 +147,8 @@ void RigidBodySystem::findBodyContacts(float dt) {
       test(db, sb, da, sa, false);
     }
     if (touching && db.motion == BodyMotion::Dynamic && sb.asleep &&
-        glm::length(sa.linearVelocity) + glm::length(sa.angularVelocity) * da.shape.boundingRadius() >
+        glm::length(sa.linearVelocity) +
+                glm::length(sa.angularVelocity) * da.shape.boundingRadius() >
             settings_.sleepLinearSpeed)
       wakeNextStep_.push_back(b);
   }
@@ -184,11 +187,11 @@ void RigidBodySystem::buildPatches() {
     p.surfaceVelocity = surfaceSum / count;
     p.rA = anchor - states_[p.bodyA].position;
     p.rB = p.bodyB >= 0 ? anchor - states_[std::size_t(p.bodyB)].position : Vec3(0.0f);
-    const float otherFriction =
-        p.bodyB >= 0 ? descs_[std::size_t(p.bodyB)].friction
-                     : (std::size_t(p.worldCollider) < worldMaterials_.size()
-                            ? worldMaterials_[std::size_t(p.worldCollider)].friction
-                            : SurfaceMaterial{}.friction);
+    const float otherFriction = p.bodyB >= 0
+                                    ? descs_[std::size_t(p.bodyB)].friction
+                                    : (std::size_t(p.worldCollider) < worldMaterials_.size()
+                                           ? worldMaterials_[std::size_t(p.worldCollider)].friction
+                                           : SurfaceMaterial{}.friction);
     p.friction = combineFriction(descs_[p.bodyA].friction, otherFriction);
     // Up is body A's own: -g / |g| of what it obeys this step (none without gravity).
     const Vec3 gravityA = gravity_[p.bodyA];

@@ -24,12 +24,14 @@ float RigidBodySystem::effectiveMass(std::uint32_t a, std::int32_t b, Vec3 rA, V
   }
   if (movesNow(b)) {
     const Vec3 rb = glm::cross(rB, dir);
-    k += masses_[std::size_t(b)].inverseMass + glm::dot(rb, inverseInertiaWorld_[std::size_t(b)] * rb);
+    k += masses_[std::size_t(b)].inverseMass +
+         glm::dot(rb, inverseInertiaWorld_[std::size_t(b)] * rb);
   }
   return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
-void RigidBodySystem::applyImpulse(std::uint32_t a, std::int32_t b, Vec3 rA, Vec3 rB, Vec3 impulse) {
+void RigidBodySystem::applyImpulse(std::uint32_t a, std::int32_t b, Vec3 rA, Vec3 rB,
+                                   Vec3 impulse) {
   if (movesNow(std::int32_t(a))) {
     BodyState& s = states_[a];
     s.linearVelocity += impulse * masses_[a].inverseMass;
@@ -82,8 +84,8 @@ void RigidBodySystem::prepareContacts(float dt) {
     c.normalMass = effectiveMass(c.bodyA, c.bodyB, c.rA, c.rB, c.normal);
     // Approach speed u (after gravity) and the rate gravity closes the gap at, a (m/s^2):
     // only a body falling onto something fixed accelerates towards it.
-    const Vec3 vRel = velocityAt(std::int32_t(c.bodyA), c.rA) - velocityAt(c.bodyB, c.rB) -
-                      c.surfaceVelocity;
+    const Vec3 vRel =
+        velocityAt(std::int32_t(c.bodyA), c.rA) - velocityAt(c.bodyB, c.rB) - c.surfaceVelocity;
     const float u = -glm::dot(vRel, c.normal);
     const float a = movesNow(c.bodyB) ? 0.0f : -glm::dot(gravity_[c.bodyA], c.normal);
     const float sep = c.separation;
@@ -96,11 +98,13 @@ void RigidBodySystem::prepareContacts(float dt) {
       const float d = std::max(sep, 0.0f);
       const float impact = std::sqrt(std::max(u0 * u0 + 2.0f * a * d, 0.0f));
       float tau = 0.0f;
-      if (std::fabs(a) > 1e-6f) tau = (impact - u0) / a;
-      else if (u0 > 1e-9f) tau = d / u0;
+      if (std::fabs(a) > 1e-6f)
+        tau = (impact - u0) / a;
+      else if (u0 > 1e-9f)
+        tau = d / u0;
       tau = std::clamp(tau, 0.0f, dt);
       if (impact > threshold) {
-        const float rest = dt - tau;                 // time left after the bounce (s)
+        const float rest = dt - tau;  // time left after the bounce (s)
         const float rebound = c.restitution * impact;
         c.bounces = true;
         c.targetVelocity = rebound - a * rest;
@@ -109,7 +113,8 @@ void RigidBodySystem::prepareContacts(float dt) {
       }
     }
     c.normalImpulse = 0.0f;
-    if (const WarmStartEntry* e = findEntry(warmStart_, warmStartKey(c.bodyA, c.bodyB, c.worldCollider, c.feature))) {
+    if (const WarmStartEntry* e =
+            findEntry(warmStart_, warmStartKey(c.bodyA, c.bodyB, c.worldCollider, c.feature))) {
       if (!c.bounces) {
         c.normalImpulse = e->normalImpulse;
         applyImpulse(c.bodyA, c.bodyB, c.rA, c.rB, c.normal * c.normalImpulse);
@@ -120,10 +125,12 @@ void RigidBodySystem::prepareContacts(float dt) {
     p.impulse = Vec3(0.0f);
     p.twistImpulse = 0.0f;
     if (!p.carriesWeight || p.friction <= 0.0f) continue;
-    const WarmStartEntry* e = findEntry(warmStart_, warmStartKey(p.bodyA, p.bodyB, p.worldCollider, kPatchFeature));
+    const WarmStartEntry* e =
+        findEntry(warmStart_, warmStartKey(p.bodyA, p.bodyB, p.worldCollider, kPatchFeature));
     if (!e) continue;
     float load = 0.0f;
-    for (std::uint32_t k = 0; k < p.contactCount; ++k) load += contacts_[p.firstContact + k].normalImpulse;
+    for (std::uint32_t k = 0; k < p.contactCount; ++k)
+      load += contacts_[p.firstContact + k].normalImpulse;
     Vec3 j = e->frictionImpulse - p.normal * glm::dot(e->frictionImpulse, p.normal);
     const float budget = p.friction * load;
     const float len = glm::length(j);
@@ -149,8 +156,8 @@ void RigidBodySystem::solveVelocities() {
       for (std::uint32_t kk = 0; kk < p.contactCount; ++kk) {
         const std::uint32_t k = backwards ? p.contactCount - 1 - kk : kk;
         Contact& c = contacts_[p.firstContact + k];
-        const Vec3 vRel = velocityAt(std::int32_t(c.bodyA), c.rA) - velocityAt(c.bodyB, c.rB) -
-                          c.surfaceVelocity;
+        const Vec3 vRel =
+            velocityAt(std::int32_t(c.bodyA), c.rA) - velocityAt(c.bodyB, c.rB) - c.surfaceVelocity;
         const float vn = glm::dot(vRel, c.normal);
         const float lambda = -c.normalMass * (vn - c.targetVelocity);
         const float total = std::max(c.normalImpulse + lambda, 0.0f);
@@ -161,8 +168,8 @@ void RigidBodySystem::solveVelocities() {
       }
       // Coulomb: the tangential impulse at the patch anchor may not exceed mu x its load.
       if (!p.carriesWeight || p.friction <= 0.0f) continue;
-      const Vec3 vRel = velocityAt(std::int32_t(p.bodyA), p.rA) - velocityAt(p.bodyB, p.rB) -
-                        p.surfaceVelocity;
+      const Vec3 vRel =
+          velocityAt(std::int32_t(p.bodyA), p.rA) - velocityAt(p.bodyB, p.rB) - p.surfaceVelocity;
       const Vec3 lambda = -p.mass1 * glm::dot(vRel, p.tangent1) * p.tangent1 -
                           p.mass2 * glm::dot(vRel, p.tangent2) * p.tangent2;
       Vec3 total = p.impulse + lambda;
@@ -174,9 +181,11 @@ void RigidBodySystem::solveVelocities() {
       applyImpulse(p.bodyA, p.bodyB, p.rA, p.rB, applied);
       // Twist about the normal, within mu x load x the contacts' mean lever.
       if (p.twistMass > 0.0f && p.twistRadius > 0.0f) {
-        const float spin = glm::dot(angularVelocityOf(std::int32_t(p.bodyA)) - angularVelocityOf(p.bodyB), p.normal);
+        const float spin = glm::dot(
+            angularVelocityOf(std::int32_t(p.bodyA)) - angularVelocityOf(p.bodyB), p.normal);
         const float twistBudget = budget * p.twistRadius;
-        const float twist = std::clamp(p.twistImpulse - p.twistMass * spin, -twistBudget, twistBudget);
+        const float twist =
+            std::clamp(p.twistImpulse - p.twistMass * spin, -twistBudget, twistBudget);
         applyAngularImpulse(p.bodyA, p.bodyB, p.normal * (twist - p.twistImpulse));
         p.twistImpulse = twist;
       }
@@ -220,13 +229,15 @@ void RigidBodySystem::correctPositions() {
       if (aMoves) {
         sa.position += push * masses_[c.bodyA].inverseMass;
         const Vec3 dtheta = inverseInertiaWorld_[c.bodyA] * glm::cross(ra, push);
-        sa.rotation = glm::normalize(sa.rotation + Quat(0.0f, dtheta.x, dtheta.y, dtheta.z) * sa.rotation * 0.5f);
+        sa.rotation = glm::normalize(sa.rotation +
+                                     Quat(0.0f, dtheta.x, dtheta.y, dtheta.z) * sa.rotation * 0.5f);
       }
       if (bMoves) {
         BodyState& sb = states_[std::size_t(c.bodyB)];
         sb.position -= push * masses_[std::size_t(c.bodyB)].inverseMass;
         const Vec3 dtheta = inverseInertiaWorld_[std::size_t(c.bodyB)] * glm::cross(rb, -push);
-        sb.rotation = glm::normalize(sb.rotation + Quat(0.0f, dtheta.x, dtheta.y, dtheta.z) * sb.rotation * 0.5f);
+        sb.rotation = glm::normalize(sb.rotation +
+                                     Quat(0.0f, dtheta.x, dtheta.y, dtheta.z) * sb.rotation * 0.5f);
       }
     }
   }
@@ -237,10 +248,12 @@ void RigidBodySystem::keepImpulses() {
   next.reserve(contacts_.size() + patches_.size());
   for (const Contact& c : contacts_)
     if (c.normalImpulse > 0.0f)
-      next.push_back({warmStartKey(c.bodyA, c.bodyB, c.worldCollider, c.feature), c.normalImpulse, Vec3(0.0f)});
+      next.push_back({warmStartKey(c.bodyA, c.bodyB, c.worldCollider, c.feature), c.normalImpulse,
+                      Vec3(0.0f)});
   for (const FrictionPatch& p : patches_)
     if (glm::dot(p.impulse, p.impulse) > 0.0f || p.twistImpulse != 0.0f)
-      next.push_back({warmStartKey(p.bodyA, p.bodyB, p.worldCollider, kPatchFeature), p.twistImpulse, p.impulse});
+      next.push_back({warmStartKey(p.bodyA, p.bodyB, p.worldCollider, kPatchFeature),
+                      p.twistImpulse, p.impulse});
   // A sleeper makes no contacts of its own: keep its impulses for when it wakes.
   for (const WarmStartEntry& e : warmStart_) {
     const std::uint64_t bodyA = e.key >> 42;
@@ -248,9 +261,10 @@ void RigidBodySystem::keepImpulses() {
   }
   std::sort(next.begin(), next.end(),
             [](const WarmStartEntry& x, const WarmStartEntry& y) { return x.key < y.key; });
-  next.erase(std::unique(next.begin(), next.end(),
-                         [](const WarmStartEntry& x, const WarmStartEntry& y) { return x.key == y.key; }),
-             next.end());
+  next.erase(
+      std::unique(next.begin(), next.end(),
+                  [](const WarmStartEntry& x, const WarmStartEntry& y) { return x.key == y.key; }),
+      next.end());
   warmStart_ = std::move(next);
 }
 

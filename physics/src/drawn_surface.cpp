@@ -6,7 +6,8 @@
 
 namespace floptle::physics {
 
-Expected<asset::TriangleMesh> drawnSurface(const CollisionShape& shape, const DrawnSurfaceSettings& settings,
+Expected<asset::TriangleMesh> drawnSurface(const CollisionShape& shape,
+                                           const DrawnSurfaceSettings& settings,
                                            const std::atomic<bool>* cancel) {
   const float h = settings.cellSize;
   if (!(h > 0.0f) || !std::isfinite(h)) return Error{"cell_size", "must be a finite number > 0"};
@@ -29,18 +30,24 @@ Expected<asset::TriangleMesh> drawnSurface(const CollisionShape& shape, const Dr
   std::vector<float> value(static_cast<std::size_t>(S) * S * S);
   std::vector<std::int32_t> vertexOf(static_cast<std::size_t>(C + 1) * (C + 1) * (C + 1));
   auto sampleIndex = [&](int i, int j, int k) { return (i + 1) + S * ((j + 1) + S * (k + 1)); };
-  auto cellIndex = [&](int i, int j, int k) { return (i + 1) + (C + 1) * ((j + 1) + (C + 1) * (k + 1)); };
+  auto cellIndex = [&](int i, int j, int k) {
+    return (i + 1) + (C + 1) * ((j + 1) + (C + 1) * (k + 1));
+  };
   const float chunkHalfDiagonal = 0.5f * std::sqrt(3.0f) * (C + 2) * h;
 
   for (int cz = 0; cz < chunks.z; ++cz)
     for (int cy = 0; cy < chunks.y; ++cy)
       for (int cx = 0; cx < chunks.x; ++cx) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) return Error{"drawn_surface", "cancelled"};
+        if (cancel && cancel->load(std::memory_order_relaxed))
+          return Error{"drawn_surface", "cancelled"};
         const glm::ivec3 base = glm::ivec3(cx, cy, cz) * C;
         const Vec3 chunkMin = origin + Vec3(base) * h;
         const Vec3 centre = chunkMin + Vec3(0.5f * (C - 1) * h);
-        if (std::abs(shape.distance(centre, t)) > chunkHalfDiagonal + h) continue;  // no surface here
-        auto position = [&](int i, int j, int k) { return chunkMin + Vec3(float(i), float(j), float(k)) * h; };
+        if (std::abs(shape.distance(centre, t)) > chunkHalfDiagonal + h)
+          continue;  // no surface here
+        auto position = [&](int i, int j, int k) {
+          return chunkMin + Vec3(float(i), float(j), float(k)) * h;
+        };
         for (int k = -1; k <= C; ++k)
           for (int j = -1; j <= C; ++j)
             for (int i = -1; i <= C; ++i) {

@@ -18,15 +18,13 @@ constexpr float kUnbounded = 1e18f;
 
 bool isUnbounded(const Aabb& b) {
   for (int axis = 0; axis < 3; ++axis)
-    if (!(std::abs(b.min[axis]) < kUnbounded) || !(std::abs(b.max[axis]) < kUnbounded))
-      return true;
+    if (!(std::abs(b.min[axis]) < kUnbounded) || !(std::abs(b.max[axis]) < kUnbounded)) return true;
   return false;
 }
 
 }  // namespace
 
-Expected<FieldCollider> FieldCollider::make(const field::FieldNode& shape,
-                                            const Transform& world) {
+Expected<FieldCollider> FieldCollider::make(const field::FieldNode& shape, const Transform& world) {
   if (!isFinite(world.position) || !finiteQuat(world.rotation) || !std::isfinite(world.scale))
     return Error{"transform", "the node's world transform is not finite"};
   if (!(world.scale > 0.0f))
@@ -35,8 +33,8 @@ Expected<FieldCollider> FieldCollider::make(const field::FieldNode& shape,
     return Error{"transform/rotation", "rotation is not a unit quaternion"};
   auto program = field::FieldProgram::compile(shape);
   if (!program) return program.error();
-  FieldCollider collider(
-      std::make_shared<const field::FieldProgram>(std::move(program.value())), world);
+  FieldCollider collider(std::make_shared<const field::FieldProgram>(std::move(program.value())),
+                         world);
   if (shape.type == field::NodeType::Sphere && shape.params.size() == 1 &&
       !shape.params[0].animated() && shape.params[0].base > 0.0f)
     collider.sphereRadius_ = shape.params[0].base;
@@ -99,7 +97,7 @@ Aabb FieldCollider::aabb(double t) const {
 }
 
 CollisionShape::CastResult FieldCollider::castSphere(Vec3 origin, Vec3 unitDir, float radius,
-                                                    float maxDistance, double t) const {
+                                                     float maxDistance, double t) const {
   CastResult out;
   if (sphereRadius_ <= 0.0f) return out;  // not a single sphere: march it
   out.handled = true;

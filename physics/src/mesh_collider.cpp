@@ -12,17 +12,19 @@
 namespace floptle::physics {
 namespace {
 
-Expected<float> positiveNumber(const nlohmann::ordered_json& component, const char* key, float fallback,
-                               const std::string& where) {
+Expected<float> positiveNumber(const nlohmann::ordered_json& component, const char* key,
+                               float fallback, const std::string& where) {
   if (!component.contains(key)) return fallback;
   const auto& v = component[key];
   if (!v.is_number()) return Error{where + "/" + key, "must be a number"};
   const double x = v.get<double>();
-  if (!std::isfinite(x) || !(x > 0.0) || x > 1e5) return Error{where + "/" + key, "must be a finite number > 0"};
+  if (!std::isfinite(x) || !(x > 0.0) || x > 1e5)
+    return Error{where + "/" + key, "must be a finite number > 0"};
   return static_cast<float>(x);
 }
 
-Expected<std::string> choice(const nlohmann::ordered_json& component, const char* key, const std::string& fallback,
+Expected<std::string> choice(const nlohmann::ordered_json& component, const char* key,
+                             const std::string& fallback,
                              std::initializer_list<const char*> allowed, const std::string& where) {
   if (!component.contains(key)) return fallback;
   const auto& v = component[key];
@@ -39,7 +41,8 @@ Expected<Vec3> vec3At(const nlohmann::ordered_json& v, const std::string& where)
   if (!v.is_array() || v.size() != 3) return Error{where, "must be an array of 3 numbers"};
   Vec3 out;
   for (int i = 0; i < 3; ++i) {
-    if (!v[i].is_number() || !std::isfinite(v[i].get<double>())) return Error{where, "must be an array of 3 finite numbers"};
+    if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))
+      return Error{where, "must be an array of 3 finite numbers"};
     out[i] = v[i].get<float>();
   }
   return out;
@@ -52,7 +55,8 @@ Expected<MeshColliderRequest> meshColliderRequest(const nlohmann::ordered_json& 
                                                   const Transform& world) {
   const std::string where = "mesh";
   if (!component.is_object()) return Error{where, "must be an object"};
-  if (!component.contains("file") || !component["file"].is_string() || component["file"].get<std::string>().empty())
+  if (!component.contains("file") || !component["file"].is_string() ||
+      component["file"].get<std::string>().empty())
     return Error{where + "/file", "must name the mesh file (a path relative to the scene)"};
   auto collision = choice(component, "collision", "mesh", {"mesh", "field"}, where);
   if (!collision) return collision.error();
@@ -104,12 +108,12 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(const nlohmann::order
   BakedFieldSettings settings;
   settings.cellSize = request.cellSize;
   settings.nearRadius = nearRadius;
-  return std::unique_ptr<CollisionShape>(
-      std::make_unique<BakedFieldCollider>(BrickMap(*built->field), built->mesh->share(), settings));
+  return std::unique_ptr<CollisionShape>(std::make_unique<BakedFieldCollider>(
+      BrickMap(*built->field), built->mesh->share(), settings));
 }
 
-Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::ordered_json& component,
-                                                              std::unique_ptr<CollisionShape> field, double t) {
+Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(
+    const nlohmann::ordered_json& component, std::unique_ptr<CollisionShape> field, double t) {
   const std::string where = "terrain";
   if (!component.is_object()) return Error{where, "must be an object"};
   if (!field) return Error{where, "a terrain needs a shape (its field)"};
@@ -130,13 +134,17 @@ Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::or
     if (!lo) return lo.error();
     auto hi = vec3At(b["max"], where + "/bounds/max");
     if (!hi) return hi.error();
-    if (glm::any(glm::greaterThan(*lo, *hi))) return Error{where + "/bounds", "min must not exceed max"};
+    if (glm::any(glm::greaterThan(*lo, *hi)))
+      return Error{where + "/bounds", "min must not exceed max"};
     settings.bounds = Aabb{*lo, *hi};
   }
   auto drawn = drawnSurface(*field, settings);
-  if (!drawn) return Error{where + "/" + (component.contains("bounds") ? std::string("bounds") : drawn.error().where),
-                           drawn.error().what};
-  if (drawn->triangles.empty()) return Error{where, "the terrain's field has no surface inside its bounds"};
+  if (!drawn)
+    return Error{
+        where + "/" + (component.contains("bounds") ? std::string("bounds") : drawn.error().where),
+        drawn.error().what};
+  if (drawn->triangles.empty())
+    return Error{where, "the terrain's field has no surface inside its bounds"};
   auto collider = TriMeshCollider::create(*drawn, TriMeshCollider::Settings{false});
   if (!collider) return Error{where, collider.error().message()};
   return std::unique_ptr<CollisionShape>(std::move(collider).value());

@@ -24,8 +24,8 @@ constexpr float kImportShareWithoutBake = 0.9f;
 /// What determines the triangle collider: file identity and version, import options, transform.
 struct MeshKey {
   std::string canonicalPath;
-  std::uintmax_t fileSize = 0;                // (bytes)
-  std::int64_t writeTime = 0;                 // file clock ticks
+  std::uintmax_t fileSize = 0;  // (bytes)
+  std::int64_t writeTime = 0;   // file clock ticks
   int upAxis = 0;
   std::uint32_t unitScaleBits = 0;
   std::string object;  // the one object read (ImportOptions::object), empty: the whole file
@@ -209,10 +209,11 @@ std::optional<MeshKey> keyOf(const MeshColliderRequest& request) {
   key.unitScaleBits = std::bit_cast<std::uint32_t>(request.options.unitScale);
   key.object = request.options.object;
   const Transform& w = request.world;
-  key.transformBits = {std::bit_cast<std::uint32_t>(w.position.x), std::bit_cast<std::uint32_t>(w.position.y),
-                       std::bit_cast<std::uint32_t>(w.position.z), std::bit_cast<std::uint32_t>(w.rotation.w),
-                       std::bit_cast<std::uint32_t>(w.rotation.x), std::bit_cast<std::uint32_t>(w.rotation.y),
-                       std::bit_cast<std::uint32_t>(w.rotation.z), std::bit_cast<std::uint32_t>(w.scale)};
+  key.transformBits = {
+      std::bit_cast<std::uint32_t>(w.position.x), std::bit_cast<std::uint32_t>(w.position.y),
+      std::bit_cast<std::uint32_t>(w.position.z), std::bit_cast<std::uint32_t>(w.rotation.w),
+      std::bit_cast<std::uint32_t>(w.rotation.x), std::bit_cast<std::uint32_t>(w.rotation.y),
+      std::bit_cast<std::uint32_t>(w.rotation.z), std::bit_cast<std::uint32_t>(w.scale)};
   return key;
 }
 
@@ -228,7 +229,8 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
   };
   const std::optional<MeshKey> key = keyOf(request);
   const std::optional<std::uint32_t> cell =
-      request.bakeField ? std::optional(std::bit_cast<std::uint32_t>(request.cellSize)) : std::nullopt;
+      request.bakeField ? std::optional(std::bit_cast<std::uint32_t>(request.cellSize))
+                        : std::nullopt;
   MeshColliderCache::Store* cache = owner ? owner->store_.get() : nullptr;
   MeshColliderBuild built;
   std::vector<FileStamp> beside;  // of the mesh built or found
@@ -249,8 +251,10 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
                     ? owner->importer_(request.file, request.options, importProgress, cancel)
                     : asset::importMesh(request.file, request.options, importProgress, cancel);
     if (!mesh) return Error{"file", mesh.error().message()};
-    if (auto stamps = stampsBeside(*mesh)) beside = std::move(*stamps);
-    else cacheable = false;  // a file it read is gone already: nothing to tell an edit by
+    if (auto stamps = stampsBeside(*mesh))
+      beside = std::move(*stamps);
+    else
+      cacheable = false;  // a file it read is gone already: nothing to tell an edit by
     mesh->transform(request.world);
     report(importShare, "building the triangle BVH");
     auto collider = TriMeshCollider::create(*mesh);
@@ -265,7 +269,10 @@ Expected<MeshColliderBuild> buildMeshCollider(const MeshColliderRequest& request
     if (cache) cache->countBake();
     auto map = bakeMeshField(
         *built.mesh, bake,
-        [&](float f, std::string_view stage) { report(importShare + f * (1.0f - importShare), stage); }, cancel);
+        [&](float f, std::string_view stage) {
+          report(importShare + f * (1.0f - importShare), stage);
+        },
+        cancel);
     if (!map) return Error{"cell_size", map.error().message()};
     built.field = std::make_shared<const BrickMap>(std::move(map).value());
   }

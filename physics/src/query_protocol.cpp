@@ -13,7 +13,9 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-ordered_json errorAnswer(const std::string& what) { return ordered_json{{"error", what}}; }
+ordered_json errorAnswer(const std::string& what) {
+  return ordered_json{{"error", what}};
+}
 
 /// A request key read as the type we need, or an error message.
 struct Reader {
@@ -43,7 +45,8 @@ struct Reader {
     double d[3];
     if (!threeNumbers(key, d)) return std::nullopt;
     for (double x : d)
-      if (std::abs(x) > std::numeric_limits<float>::max()) return fail(std::string("\"") + key + "\" must be finite");
+      if (std::abs(x) > std::numeric_limits<float>::max())
+        return fail(std::string("\"") + key + "\" must be finite");
     return Vec3(static_cast<float>(d[0]), static_cast<float>(d[1]), static_cast<float>(d[2]));
   }
 
@@ -96,7 +99,9 @@ struct Reader {
   }
 };
 
-ordered_json vecJson(Vec3 v) { return ordered_json::array({v.x, v.y, v.z}); }
+ordered_json vecJson(Vec3 v) {
+  return ordered_json::array({v.x, v.y, v.z});
+}
 
 ordered_json materialJson(const CollisionWorld& world, const Hit& hit) {
   // Resolved here, on read: the query itself never paid for it.
@@ -144,8 +149,7 @@ ordered_json answerQuery(CollisionWorld& world, const json& request,
                          const GravitySampler* gravity) {
   if (!request.is_object()) return errorAnswer("a query must be a JSON object");
   auto opIt = request.find("op");
-  if (opIt == request.end() || !opIt->is_string())
-    return errorAnswer("missing \"op\" (a string)");
+  if (opIt == request.end() || !opIt->is_string()) return errorAnswer("missing \"op\" (a string)");
   const std::string op = opIt->get<std::string>();
   Reader in{request, {}};
   const auto t = in.number("t", 0.0);
@@ -162,9 +166,9 @@ ordered_json answerQuery(CollisionWorld& world, const json& request,
     auto cast = [&](const std::optional<Hit>& h) { return castAnswer(world, h); };
     if (op == "raycast")
       return fromExpected(world.raycast(Ray{*origin, *dir}, static_cast<float>(*max), *t), cast);
-    return fromExpected(world.spherecast(*origin, *dir, static_cast<float>(*radius),
-                                         static_cast<float>(*max), *t),
-                        cast);
+    return fromExpected(
+        world.spherecast(*origin, *dir, static_cast<float>(*radius), static_cast<float>(*max), *t),
+        cast);
   }
   if (op == "gravity") {
     const auto p = in.vec3("p");
@@ -236,7 +240,8 @@ ordered_json answerQueryLine(CollisionWorld& world, std::string_view line,
     // nlohmann's message says where ("line 1, column 18") and what (an invalid literal such
     // as NaN, a number past a double such as 1e999), after a "[json.exception...] " tag.
     std::string_view what = e.what();
-    if (const auto tag = what.find("] "); tag != std::string_view::npos) what.remove_prefix(tag + 2);
+    if (const auto tag = what.find("] "); tag != std::string_view::npos)
+      what.remove_prefix(tag + 2);
     return errorAnswer("not valid JSON: " + std::string(what));
   }
   try {

@@ -29,9 +29,9 @@ void RigidBodySystem::refreshMass(std::uint32_t i) {
   if (d.motion == BodyMotion::Dynamic && d.mass > 0.0f && std::isfinite(d.mass)) {
     m.inverseMass = 1.0f / d.mass;
     Vec3 inertia = d.shape.unitInertia() * d.mass;  // (kg m^2)
-    m.inverseInertia = Vec3(inertia.x > 0 ? 1.0f / inertia.x : 0.0f,
-                            inertia.y > 0 ? 1.0f / inertia.y : 0.0f,
-                            inertia.z > 0 ? 1.0f / inertia.z : 0.0f);
+    m.inverseInertia =
+        Vec3(inertia.x > 0 ? 1.0f / inertia.x : 0.0f, inertia.y > 0 ? 1.0f / inertia.y : 0.0f,
+             inertia.z > 0 ? 1.0f / inertia.z : 0.0f);
   }
   masses_[i] = m;
 }
@@ -66,7 +66,8 @@ void RigidBodySystem::applyImpulseAt(std::uint32_t i, Vec3 point, Vec3 impulse) 
   wake(i);
   BodyState& s = states_[i];
   s.linearVelocity += impulse * masses_[i].inverseMass;
-  s.angularVelocity += worldInverseInertia(masses_[i], s.rotation) * glm::cross(point - s.position, impulse);
+  s.angularVelocity +=
+      worldInverseInertia(masses_[i], s.rotation) * glm::cross(point - s.position, impulse);
 }
 
 bool RigidBodySystem::isDynamicAwake(std::int32_t body) const {
@@ -84,7 +85,8 @@ void RigidBodySystem::step(const CollisionWorld& world, double t, float dt,
   inverseInertiaWorld_.resize(n);
   pushed_.assign(n, 0);
   moving_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) moving_[i] = isDynamicAwake(static_cast<std::int32_t>(i)) ? 1 : 0;
+  for (std::size_t i = 0; i < n; ++i)
+    moving_[i] = isDynamicAwake(static_cast<std::int32_t>(i)) ? 1 : 0;
   bounceFix_.assign(n, 0.0f);
   bounceNormal_.assign(n, Vec3(0.0f));
   contacts_.clear();
@@ -159,8 +161,7 @@ void RigidBodySystem::updateSleep(float dt) {
     BodyState& s = states_[i];
     if (descs_[i].motion != BodyMotion::Dynamic || s.asleep) continue;
     const bool still = glm::length(s.linearVelocity) < settings_.sleepLinearSpeed &&
-                       glm::length(s.angularVelocity) < settings_.sleepAngularSpeed &&
-                       pushed_[i];
+                       glm::length(s.angularVelocity) < settings_.sleepAngularSpeed && pushed_[i];
     s.stillTime = still ? s.stillTime + dt : 0.0f;
     canSleep[i] = s.stillTime >= settings_.sleepTime ? 1 : 0;
   }
@@ -186,8 +187,10 @@ void RigidBodySystem::updateSleep(float dt) {
       s.linearVelocity = Vec3(0.0f);
       s.angularVelocity = Vec3(0.0f);
     }
-    if (s.asleep) ++counters_.sleepingBodies;
-    else ++counters_.awakeBodies;
+    if (s.asleep)
+      ++counters_.sleepingBodies;
+    else
+      ++counters_.awakeBodies;
   }
 }
 

@@ -18,9 +18,12 @@ namespace {
 BodyKind bodyKindOf(const scene::SceneNode& node) {
   if (!node.collider) return BodyKind::Static;
   switch (node.collider->body) {
-    case scene::BodyType::Static: return BodyKind::Static;
-    case scene::BodyType::Dynamic: return BodyKind::Dynamic;
-    case scene::BodyType::Kinematic: return BodyKind::Kinematic;
+    case scene::BodyType::Static:
+      return BodyKind::Static;
+    case scene::BodyType::Dynamic:
+      return BodyKind::Dynamic;
+    case scene::BodyType::Kinematic:
+      return BodyKind::Kinematic;
   }
   return BodyKind::Static;
 }
@@ -74,8 +77,8 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
 bool composesStatically(const scene::SceneNode& node) {
   if (!node.shape || bodyKindOf(node) != BodyKind::Static) return false;
   if (node.collider && !node.collider->collidable) return false;
-  for (const char* own : {"mesh", "terrain", "baked_field", "character", "vehicle", "drift",
-                          "matter"})
+  for (const char* own :
+       {"mesh", "terrain", "baked_field", "character", "vehicle", "drift", "matter"})
     if (node.hasComponent(own)) return false;
   return true;
 }

@@ -10,8 +10,12 @@ namespace {
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
-OrderedJson vec3Json(Vec3 v) { return OrderedJson::array({v.x, v.y, v.z}); }
-OrderedJson quatJson(Quat q) { return OrderedJson::array({q.x, q.y, q.z, q.w}); }
+OrderedJson vec3Json(Vec3 v) {
+  return OrderedJson::array({v.x, v.y, v.z});
+}
+OrderedJson quatJson(Quat q) {
+  return OrderedJson::array({q.x, q.y, q.z, q.w});
+}
 
 }  // namespace
 

@@ -28,7 +28,8 @@ void Simulation::restore(const SimulationState& s) {
     characters_[i].state() = s.characters[i];
   characterInputs_ = s.characterInputs;
   characterInputs_.resize(characters_.size());
-  for (std::size_t i = 0; i < vehicles_.size() && i < s.wheels.size(); ++i) vehicles_[i].wheels() = s.wheels[i];
+  for (std::size_t i = 0; i < vehicles_.size() && i < s.wheels.size(); ++i)
+    vehicles_[i].wheels() = s.wheels[i];
   vehicleInputs_ = s.vehicleInputs;
   vehicleInputs_.resize(vehicles_.size());
   characterGravity_ = s.characterGravity;
@@ -53,7 +54,8 @@ std::uint64_t Simulation::stateHash() const {
     h.vec(s.position), h.quat(s.rotation), h.vec(s.linearVelocity), h.vec(s.angularVelocity);
     h.f32(s.stillTime), h.u64(s.asleep);
   }
-  for (const WarmStartEntry& e : b.warmStart) h.u64(e.key), h.f32(e.normalImpulse), h.vec(e.frictionImpulse);
+  for (const WarmStartEntry& e : b.warmStart)
+    h.u64(e.key), h.f32(e.normalImpulse), h.vec(e.frictionImpulse);
   for (const CharacterController& c : characters_) {
     const CharacterState& s = c.state();
     h.vec(s.position), h.vec(s.velocity), h.vec(s.surfaceVelocity), h.vec(s.groundNormal);
@@ -65,10 +67,13 @@ std::uint64_t Simulation::stateHash() const {
   }
   for (Vec3 g : characterGravity_) h.vec(g);
   for (Vec3 g : bodyGravity_) h.vec(g);
-  for (const CharacterInput& in : characterInputs_) h.f32(in.move.x), h.f32(in.move.y), h.u64(in.jump);
+  for (const CharacterInput& in : characterInputs_)
+    h.f32(in.move.x), h.f32(in.move.y), h.u64(in.jump);
   for (const Vehicle& v : vehicles_)
-    for (const WheelState& w : v.wheels()) h.f32(w.compression), h.f32(w.load), h.u64(w.contact), h.u64(w.hadContact);
-  for (const VehicleInput& in : vehicleInputs_) h.f32(in.throttle), h.f32(in.brake), h.f32(in.steer);
+    for (const WheelState& w : v.wheels())
+      h.f32(w.compression), h.f32(w.load), h.u64(w.contact), h.u64(w.hadContact);
+  for (const VehicleInput& in : vehicleInputs_)
+    h.f32(in.throttle), h.f32(in.brake), h.f32(in.steer);
   // Only colliders that update each step have step state: other scenes hash as before.
   for (ColliderId id : updatedColliders_) h.u64(world_->shape(id).stepStateHash());
   // Only simulations with a matter stage hash it: other scenes hash as before.

@@ -29,13 +29,14 @@ Vehicle::Vehicle(const VehicleDesc& desc, RigidBodySystem& bodies) : desc_(desc)
     }
 }
 
-void Vehicle::applyForces(const CollisionWorld& world, double t, float dt, const VehicleInput& input,
-                          RigidBodySystem& bodies) {
+void Vehicle::applyForces(const CollisionWorld& world, double t, float dt,
+                          const VehicleInput& input, RigidBodySystem& bodies) {
   if (!(dt > 0.0f)) return;
   const BodyState& s = bodies.state(chassis_);
   const Vec3 up = s.rotation * Vec3(0, 1, 0);
   const Vec3 forward = s.rotation * Vec3(0, 0, 1);
-  const float throttle = std::clamp(std::isfinite(input.throttle) ? input.throttle : 0.0f, -1.0f, 1.0f);
+  const float throttle =
+      std::clamp(std::isfinite(input.throttle) ? input.throttle : 0.0f, -1.0f, 1.0f);
   const float brake = std::clamp(std::isfinite(input.brake) ? input.brake : 0.0f, 0.0f, 1.0f);
   const float steer = std::clamp(std::isfinite(input.steer) ? input.steer : 0.0f, -1.0f, 1.0f);
 
@@ -76,8 +77,8 @@ void Vehicle::applyForces(const CollisionWorld& world, double t, float dt, const
     load[i] = wheels_[i].load;
     const std::int32_t j = axlePartner_[i];
     if (j >= 0 && wheels_[i].contact && wheels_[std::size_t(j)].contact)
-      load[i] = std::max(0.0f, load[i] + desc_.antiRoll *
-                                            (wheels_[i].compression - wheels_[std::size_t(j)].compression));
+      load[i] = std::max(0.0f, load[i] + desc_.antiRoll * (wheels_[i].compression -
+                                                           wheels_[std::size_t(j)].compression));
   }
   // Mass a tyre's force sees at its contact along a direction: the chassis' effective mass
   // there (rotation included: the contacts sit below the centre of mass, so a sideways push

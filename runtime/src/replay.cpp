@@ -96,7 +96,8 @@ Expected<nlohmann::json> parseInputsText(std::string_view text, const std::strin
   try {
     return Json::parse(text, limitDepth);
   } catch (const Json::parse_error& e) {
-    return Error{name + ": byte " + std::to_string(e.byte), "invalid JSON: " + std::string(e.what())};
+    return Error{name + ": byte " + std::to_string(e.byte),
+                 "invalid JSON: " + std::string(e.what())};
   } catch (const Json::exception& e) {  // out_of_range: a number beyond double range
     return Error{name, "invalid JSON: " + std::string(e.what())};
   } catch (const TooDeep&) {

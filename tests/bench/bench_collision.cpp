@@ -85,9 +85,13 @@ void raycastOneSphere(benchmark::State& state, bool marched) {
   state.counters["hit_fraction"] =
       static_cast<double>(hits) / static_cast<double>(state.iterations());
 }
-void BM_RaycastOneSphere(benchmark::State& state) { raycastOneSphere(state, false); }
+void BM_RaycastOneSphere(benchmark::State& state) {
+  raycastOneSphere(state, false);
+}
 BENCHMARK(BM_RaycastOneSphere);
-void BM_RaycastOneSphereMarched(benchmark::State& state) { raycastOneSphere(state, true); }
+void BM_RaycastOneSphereMarched(benchmark::State& state) {
+  raycastOneSphere(state, true);
+}
 BENCHMARK(BM_RaycastOneSphereMarched);
 
 void BM_SpherecastOneSphere(benchmark::State& state) {

@@ -48,7 +48,8 @@ void BM_DriftTick16Ripples(benchmark::State& state) {
   }
   state.counters["ripples"] = s->rippleCount();
   contacts += static_cast<double>(s->counters().contacts);
-  state.counters["contacts/tick"] = benchmark::Counter(contacts, benchmark::Counter::kAvgIterations);
+  state.counters["contacts/tick"] =
+      benchmark::Counter(contacts, benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_DriftTick16Ripples);
 

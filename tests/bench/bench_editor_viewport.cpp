@@ -6,8 +6,8 @@
 //     showcase, still (full resolution) and while the camera orbits (adaptive resolution).
 #include <benchmark/benchmark.h>
 
-#include <QApplication>
 #include <QtCore/qtestsupport_core.h>  // QTest::qWaitFor (QtCore)
+#include <QApplication>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -103,7 +103,8 @@ void BM_ProcessStartToFirstViewportFrame(benchmark::State& state) {
     }
     int status = 0;
     waitpid(pid, &status, 0);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       state.SkipWithError("child failed (no first frame)");
       return;
@@ -111,7 +112,10 @@ void BM_ProcessStartToFirstViewportFrame(benchmark::State& state) {
     state.SetIterationTime(seconds);
   }
 }
-BENCHMARK(BM_ProcessStartToFirstViewportFrame)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ProcessStartToFirstViewportFrame)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 /// Frame time of the showcase at 1280x720; `moving` orbits the camera every frame.
 void BM_ViewportFrame(benchmark::State& state, bool moving) {
@@ -133,8 +137,9 @@ void BM_ViewportFrame(benchmark::State& state, bool moving) {
     if (moving) {
       const Vec3 offset = camera.position - camera.lookAt;
       const float a = 0.02f;  // (rad) per frame
-      camera.position = camera.lookAt + Vec3(offset.x * std::cos(a) - offset.z * std::sin(a), offset.y,
-                                             offset.x * std::sin(a) + offset.z * std::cos(a));
+      camera.position =
+          camera.lookAt + Vec3(offset.x * std::cos(a) - offset.z * std::sin(a), offset.y,
+                               offset.x * std::sin(a) + offset.z * std::cos(a));
       view->setCamera(camera);
     } else {
       view->update();
@@ -146,12 +151,17 @@ void BM_ViewportFrame(benchmark::State& state, bool moving) {
     state.SetIterationTime(view->lastFrameTimeMs() / 1000.0);
     scaleSum += view->lastResolutionScale();
   }
-  state.counters["resolution_scale"] = scaleSum / double(std::max<std::int64_t>(state.iterations(), 1));
+  state.counters["resolution_scale"] =
+      scaleSum / double(std::max<std::int64_t>(state.iterations(), 1));
 }
 BENCHMARK_CAPTURE(BM_ViewportFrame, showcase_1280x720_still, false)
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK_CAPTURE(BM_ViewportFrame, showcase_1280x720_moving, true)
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(20);
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(20);
 
 }  // namespace
 

@@ -33,7 +33,8 @@ const std::vector<Vec3>& points() {
   return pts;
 }
 
-FieldNode node(NodeType t, std::initializer_list<float> params, std::vector<FieldNode> children = {}) {
+FieldNode node(NodeType t, std::initializer_list<float> params,
+               std::vector<FieldNode> children = {}) {
   FieldNode n = makeDefaultNode(t);
   int i = 0;
   for (float v : params) n.params[i++] = v;
@@ -41,19 +42,24 @@ FieldNode node(NodeType t, std::initializer_list<float> params, std::vector<Fiel
   return n;
 }
 FieldNode xform(Vec3 pos, Quat q, FieldNode child) {
-  return node(NodeType::Transform, {pos.x, pos.y, pos.z, q.x, q.y, q.z, q.w, 1.0f}, {std::move(child)});
+  return node(NodeType::Transform, {pos.x, pos.y, pos.z, q.x, q.y, q.z, q.w, 1.0f},
+              {std::move(child)});
 }
 
 // ---- hand-written equivalents ------------------------------------------------------------
 
-__attribute__((noinline)) float handSphere(Vec3 p) { return std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z) - 0.8f; }
+__attribute__((noinline)) float handSphere(Vec3 p) {
+  return std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z) - 0.8f;
+}
 
 inline float boxDistance(Vec3 p, Vec3 b) {
   const float qx = std::abs(p.x) - b.x, qy = std::abs(p.y) - b.y, qz = std::abs(p.z) - b.z;
   const float mx = std::max(qx, 0.0f), my = std::max(qy, 0.0f), mz = std::max(qz, 0.0f);
   return std::sqrt(mx * mx + my * my + mz * mz) + std::min(std::max(qx, std::max(qy, qz)), 0.0f);
 }
-__attribute__((noinline)) float handBox(Vec3 p) { return boxDistance(p, {0.5f, 0.7f, 0.9f}); }
+__attribute__((noinline)) float handBox(Vec3 p) {
+  return boxDistance(p, {0.5f, 0.7f, 0.9f});
+}
 
 inline float smin(float a, float b, float k) {
   const float h = std::max(k - std::abs(a - b), 0.0f) / k;
@@ -71,7 +77,8 @@ struct Scene20 {
   Vec3 boxHalf[4];
   Scene20() {
     for (int i = 0; i < 5; ++i) {
-      sphereAt[i] = {std::cos(i * 1.3f) * 1.2f, std::sin(i * 0.7f) * 0.8f, std::sin(i * 1.9f) * 1.1f};
+      sphereAt[i] = {std::cos(i * 1.3f) * 1.2f, std::sin(i * 0.7f) * 0.8f,
+                     std::sin(i * 1.9f) * 1.1f};
       sphereR[i] = 0.3f + 0.05f * i;
     }
     for (int i = 0; i < 4; ++i) {
@@ -84,9 +91,11 @@ struct Scene20 {
   FieldNode graph() const {
     std::vector<FieldNode> ch;
     ch.push_back(node(NodeType::Sphere, {0.5f}));
-    for (int i = 0; i < 5; ++i) ch.push_back(xform(sphereAt[i], Quat(1, 0, 0, 0), node(NodeType::Sphere, {sphereR[i]})));
+    for (int i = 0; i < 5; ++i)
+      ch.push_back(xform(sphereAt[i], Quat(1, 0, 0, 0), node(NodeType::Sphere, {sphereR[i]})));
     for (int i = 0; i < 4; ++i)
-      ch.push_back(xform(boxAt[i], boxRot[i], node(NodeType::Box, {boxHalf[i].x, boxHalf[i].y, boxHalf[i].z})));
+      ch.push_back(xform(boxAt[i], boxRot[i],
+                         node(NodeType::Box, {boxHalf[i].x, boxHalf[i].y, boxHalf[i].z})));
     return node(NodeType::SmoothUnion, {0.2f}, std::move(ch));
   }
 };
@@ -101,7 +110,8 @@ __attribute__((noinline)) float handScene20(Vec3 p) {
     const Vec3 q = p - s.sphereAt[i];
     d = smin(d, std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z) - s.sphereR[i], 0.2f);
   }
-  for (int i = 0; i < 4; ++i) d = smin(d, boxDistance(s.boxInvRot[i] * (p - s.boxAt[i]), s.boxHalf[i]), 0.2f);
+  for (int i = 0; i < 4; ++i)
+    d = smin(d, boxDistance(s.boxInvRot[i] * (p - s.boxAt[i]), s.boxHalf[i]), 0.2f);
   return d;
 }
 
@@ -178,8 +188,12 @@ inline float mandelbulbByHand(Vec3 p, float power) {
   return 0.25f * std::log(r) * r / dr;
 }
 // The textbook trigonometric power-8 form, kept for reference beside the algebraic twin.
-__attribute__((noinline)) float handMandelbulb(Vec3 p) { return mandelbulbByHand(p, 8.0f); }
-__attribute__((noinline)) float handMandelbulbMorph(Vec3 p) { return mandelbulbByHand(p, 7.5f); }
+__attribute__((noinline)) float handMandelbulb(Vec3 p) {
+  return mandelbulbByHand(p, 8.0f);
+}
+__attribute__((noinline)) float handMandelbulbMorph(Vec3 p) {
+  return mandelbulbByHand(p, 7.5f);
+}
 
 // ---- runners --------------------------------------------------------------------------------
 
@@ -243,16 +257,36 @@ const FieldProgram& bulbMorphProg() {
   return p;
 }
 
-void BM_Sphere_Compiled(benchmark::State& s) { perPoint(s, sphereProg()); }
-void BM_Sphere_Batched(benchmark::State& s) { batched(s, sphereProg()); }
-void BM_Box_Compiled(benchmark::State& s) { perPoint(s, boxProg()); }
-void BM_Box_Batched(benchmark::State& s) { batched(s, boxProg()); }
-void BM_Scene20_Compiled(benchmark::State& s) { perPoint(s, scene20Prog()); }
-void BM_Scene20_Batched(benchmark::State& s) { batched(s, scene20Prog()); }
-void BM_Mandelbulb_Compiled(benchmark::State& s) { perPoint(s, bulbProg()); }
-void BM_Mandelbulb_Batched(benchmark::State& s) { batched(s, bulbProg()); }
-void BM_MandelbulbMorph_Compiled(benchmark::State& s) { perPoint(s, bulbMorphProg()); }
-void BM_MandelbulbMorph_Batched(benchmark::State& s) { batched(s, bulbMorphProg()); }
+void BM_Sphere_Compiled(benchmark::State& s) {
+  perPoint(s, sphereProg());
+}
+void BM_Sphere_Batched(benchmark::State& s) {
+  batched(s, sphereProg());
+}
+void BM_Box_Compiled(benchmark::State& s) {
+  perPoint(s, boxProg());
+}
+void BM_Box_Batched(benchmark::State& s) {
+  batched(s, boxProg());
+}
+void BM_Scene20_Compiled(benchmark::State& s) {
+  perPoint(s, scene20Prog());
+}
+void BM_Scene20_Batched(benchmark::State& s) {
+  batched(s, scene20Prog());
+}
+void BM_Mandelbulb_Compiled(benchmark::State& s) {
+  perPoint(s, bulbProg());
+}
+void BM_Mandelbulb_Batched(benchmark::State& s) {
+  batched(s, bulbProg());
+}
+void BM_MandelbulbMorph_Compiled(benchmark::State& s) {
+  perPoint(s, bulbMorphProg());
+}
+void BM_MandelbulbMorph_Batched(benchmark::State& s) {
+  batched(s, bulbMorphProg());
+}
 
 // The algebraic twin must be the compiled program's expression: equal within 1e-5 relative
 // (plus 1e-7 absolute for values near zero) on every benchmark point and on 512 points in the
@@ -270,12 +304,13 @@ bool checkAlgebraicTwin() {
     for (const float compiled : {bulbProg().distance(pts[i], 0.0), batch[i]}) {
       if (!(std::abs(compiled - hand) <= 1e-5f * std::abs(hand) + 1e-7f)) {
         if (++bad <= 5)
-          std::fprintf(stderr, "algebraic twin differs at (%g, %g, %g): hand %.9g compiled %.9g\n", pts[i].x,
-                       pts[i].y, pts[i].z, hand, compiled);
+          std::fprintf(stderr, "algebraic twin differs at (%g, %g, %g): hand %.9g compiled %.9g\n",
+                       pts[i].x, pts[i].y, pts[i].z, hand, compiled);
       }
     }
   }
-  if (bad > 0) std::fprintf(stderr, "algebraic power-8 twin: %d mismatches of %zu points\n", bad, pts.size());
+  if (bad > 0)
+    std::fprintf(stderr, "algebraic power-8 twin: %d mismatches of %zu points\n", bad, pts.size());
   return bad == 0;
 }
 

@@ -34,18 +34,28 @@ void BM_RandomLine(benchmark::State& state) {
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::shuffle(order.begin(), order.end(), std::mt19937_64(1));
   constexpr std::size_t kWordsPerLine = kLine / sizeof(std::uint64_t);
-  for (std::size_t i = 0; i < lines; ++i) buffer[order[i] * kWordsPerLine] = order[(i + 1) % lines] * kWordsPerLine;
+  for (std::size_t i = 0; i < lines; ++i)
+    buffer[order[i] * kWordsPerLine] = order[(i + 1) % lines] * kWordsPerLine;
   std::uint64_t at = order[0] * kWordsPerLine;
-  for (std::size_t i = 0; i < lines; ++i) at = buffer[at];  // warm: caches and TLB as in a steady walk
+  for (std::size_t i = 0; i < lines; ++i)
+    at = buffer[at];  // warm: caches and TLB as in a steady walk
   for (auto _ : state) {
     for (int i = 0; i < 1024; ++i) at = buffer[at];
     benchmark::DoNotOptimize(at);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 1024);
   state.counters["load_latency"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 1024, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+      benchmark::Counter(static_cast<double>(state.iterations()) * 1024,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_RandomLine)->Arg(1)->Arg(4)->Arg(8)->Arg(20)->Arg(32)->Arg(64)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RandomLine)
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(20)
+    ->Arg(32)
+    ->Arg(64)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

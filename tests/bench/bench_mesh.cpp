@@ -45,14 +45,16 @@ const Fixture& fixture() {
 
 /// Casts rays[0, count) in turn; count is a power of two.
 template <class Cast>
-void runRays(benchmark::State& state, const bench::BenchRays& rays, Cast cast, std::size_t count = kRays) {
+void runRays(benchmark::State& state, const bench::BenchRays& rays, Cast cast,
+             std::size_t count = kRays) {
   std::size_t i = 0, hits = 0;
   for (auto _ : state) {
     const std::size_t k = i++ & (count - 1);
     hits += cast(rays.origins[k], rays.directions[k], rays.lengths[k]);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
-  state.counters["hit_rate"] = static_cast<double>(hits) / std::max<double>(1.0, double(state.iterations()));
+  state.counters["hit_rate"] =
+      static_cast<double>(hits) / std::max<double>(1.0, double(state.iterations()));
 }
 
 void BM_MeshRayDown(benchmark::State& state) {
@@ -65,11 +67,13 @@ void BM_MeshRayAimed(benchmark::State& state) {
 }
 void BM_MeshSphereCastDown(benchmark::State& state) {
   const auto& f = fixture();
-  runRays(state, f.down, [&](Vec3 o, Vec3 d, float l) { return f.mesh->sphereCast(o, d, 0.5f, l).hit; });
+  runRays(state, f.down,
+          [&](Vec3 o, Vec3 d, float l) { return f.mesh->sphereCast(o, d, 0.5f, l).hit; });
 }
 void BM_MeshSphereCastAimed(benchmark::State& state) {
   const auto& f = fixture();
-  runRays(state, f.aimed, [&](Vec3 o, Vec3 d, float l) { return f.mesh->sphereCast(o, d, 0.5f, l).hit; });
+  runRays(state, f.aimed,
+          [&](Vec3 o, Vec3 d, float l) { return f.mesh->sphereCast(o, d, 0.5f, l).hit; });
 }
 void BM_MeshClosestWithin2m(benchmark::State& state) {
   const auto& f = fixture();
@@ -94,15 +98,18 @@ void BM_BakedRayAimed(benchmark::State& state) {
 /// in cache. Its gap to BM_BakedRayAimed is the time the walk waits for memory.
 void BM_BakedRayAimedCached(benchmark::State& state) {
   const auto& f = fixture();
-  runRays(state, f.aimed, [&](Vec3 o, Vec3 d, float l) { return f.field.raycast(o, d, l).hit; }, 256);
+  runRays(
+      state, f.aimed, [&](Vec3 o, Vec3 d, float l) { return f.field.raycast(o, d, l).hit; }, 256);
 }
 void BM_BakedSphereCastAimed(benchmark::State& state) {
   const auto& f = fixture();
-  runRays(state, f.aimed, [&](Vec3 o, Vec3 d, float l) { return f.field.raycast(o, d, l, 0.5f).hit; });
+  runRays(state, f.aimed,
+          [&](Vec3 o, Vec3 d, float l) { return f.field.raycast(o, d, l, 0.5f).hit; });
 }
 void BM_BakedSphereCastDown(benchmark::State& state) {
   const auto& f = fixture();
-  runRays(state, f.down, [&](Vec3 o, Vec3 d, float l) { return f.field.raycast(o, d, l, 0.5f).hit; });
+  runRays(state, f.down,
+          [&](Vec3 o, Vec3 d, float l) { return f.field.raycast(o, d, l, 0.5f).hit; });
 }
 void BM_BakedClosestPointWithNormal(benchmark::State& state) {
   const auto& f = fixture();

@@ -35,7 +35,8 @@ const std::filesystem::path& terrainDir() {
     const asset::TriangleMesh m = bench::benchmarkTerrain();
     std::ofstream obj(d / "terrain.obj");
     for (const Vec3& p : m.positions) obj << "v " << p.x << ' ' << p.y << ' ' << p.z << '\n';
-    for (const auto& t : m.triangles) obj << "f " << t[0] + 1 << ' ' << t[1] + 1 << ' ' << t[2] + 1 << '\n';
+    for (const auto& t : m.triangles)
+      obj << "f " << t[0] + 1 << ' ' << t[1] + 1 << ' ' << t[2] + 1 << '\n';
     return d;
   }()};
   return dir.path;
@@ -58,10 +59,18 @@ void run(benchmark::State& state, const char* collision, bool warm) {
   state.counters["entry_MB"] = double(s.bytes) / 1e6;
 }
 
-void BM_MeshColliderTerrainCold(benchmark::State& state) { run(state, "mesh", false); }
-void BM_MeshColliderTerrainCached(benchmark::State& state) { run(state, "mesh", true); }
-void BM_FieldColliderTerrainCold(benchmark::State& state) { run(state, "field", false); }
-void BM_FieldColliderTerrainCached(benchmark::State& state) { run(state, "field", true); }
+void BM_MeshColliderTerrainCold(benchmark::State& state) {
+  run(state, "mesh", false);
+}
+void BM_MeshColliderTerrainCached(benchmark::State& state) {
+  run(state, "mesh", true);
+}
+void BM_FieldColliderTerrainCold(benchmark::State& state) {
+  run(state, "field", false);
+}
+void BM_FieldColliderTerrainCached(benchmark::State& state) {
+  run(state, "field", true);
+}
 
 BENCHMARK(BM_MeshColliderTerrainCold)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 BENCHMARK(BM_MeshColliderTerrainCached)->Unit(benchmark::kMillisecond)->UseRealTime();

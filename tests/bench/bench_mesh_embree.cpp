@@ -30,14 +30,16 @@ class EmbreeMesh {
     scene_ = rtcNewScene(device_);
     rtcSetSceneBuildQuality(scene_, RTC_BUILD_QUALITY_HIGH);
     RTCGeometry geometry = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
-    auto* vertices = static_cast<float*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                                                 3 * sizeof(float), mesh.positions.size()));
+    auto* vertices = static_cast<float*>(
+        rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
+                                3 * sizeof(float), mesh.positions.size()));
     for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
       vertices[3 * i] = mesh.positions[i].x, vertices[3 * i + 1] = mesh.positions[i].y;
       vertices[3 * i + 2] = mesh.positions[i].z;
     }
-    auto* indices = static_cast<unsigned*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                                                   3 * sizeof(unsigned), mesh.triangles.size()));
+    auto* indices = static_cast<unsigned*>(
+        rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                                3 * sizeof(unsigned), mesh.triangles.size()));
     for (std::size_t i = 0; i < mesh.triangles.size(); ++i)
       for (int k = 0; k < 3; ++k) indices[3 * i + k] = mesh.triangles[i][k];
     rtcCommitGeometry(geometry);
@@ -76,7 +78,8 @@ class EmbreeMesh {
 struct Fixture {
   asset::TriangleMesh terrain = bench::benchmarkTerrain();
   EmbreeMesh embree{terrain, nullptr};
-  std::unique_ptr<physics::TriMeshCollider> own = std::move(physics::TriMeshCollider::create(terrain)).value();
+  std::unique_ptr<physics::TriMeshCollider> own =
+      std::move(physics::TriMeshCollider::create(terrain)).value();
   bench::BenchRays down = bench::downRays(kRays), aimed = bench::aimedRays(kRays);
 };
 
@@ -138,7 +141,8 @@ void runEmbree(benchmark::State& state, const bench::BenchRays& rays) {
     hits += h.hit.geomID != RTC_INVALID_GEOMETRY_ID;
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
-  state.counters["hit_rate"] = static_cast<double>(hits) / std::max<double>(1.0, double(state.iterations()));
+  state.counters["hit_rate"] =
+      static_cast<double>(hits) / std::max<double>(1.0, double(state.iterations()));
   state.counters["rebuild_differs"] = agreement.embreeRebuildDiffers;
   state.counters["vs_own_hit_differs"] = agreement.hitMissDiffers;
   state.counters["vs_own_tri_differs"] = agreement.triangleDiffers;
@@ -156,13 +160,22 @@ void runOwn(benchmark::State& state, const bench::BenchRays& rays) {
     hits += f.own->raycast(rays.origins[k], rays.directions[k], rays.lengths[k]).hit;
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
-  state.counters["hit_rate"] = static_cast<double>(hits) / std::max<double>(1.0, double(state.iterations()));
+  state.counters["hit_rate"] =
+      static_cast<double>(hits) / std::max<double>(1.0, double(state.iterations()));
 }
 
-void BM_EmbreeRayDown(benchmark::State& state) { runEmbree(state, fixture().down); }
-void BM_EmbreeRayAimed(benchmark::State& state) { runEmbree(state, fixture().aimed); }
-void BM_OwnBvhRayDown(benchmark::State& state) { runOwn(state, fixture().down); }
-void BM_OwnBvhRayAimed(benchmark::State& state) { runOwn(state, fixture().aimed); }
+void BM_EmbreeRayDown(benchmark::State& state) {
+  runEmbree(state, fixture().down);
+}
+void BM_EmbreeRayAimed(benchmark::State& state) {
+  runEmbree(state, fixture().aimed);
+}
+void BM_OwnBvhRayDown(benchmark::State& state) {
+  runOwn(state, fixture().down);
+}
+void BM_OwnBvhRayAimed(benchmark::State& state) {
+  runOwn(state, fixture().aimed);
+}
 
 BENCHMARK(BM_EmbreeRayDown);
 BENCHMARK(BM_OwnBvhRayDown);

@@ -30,7 +30,9 @@ using namespace floptle::physics;
 /// point: exact on a plane and within O(d^2 |h''|) (|h''| <= 0.32 /m) near this surface.
 class TerrainField final : public CollisionShape {
  public:
-  static float height(float x, float z) { return 2.0f * std::sin(0.4f * (x + 56.0f)) * std::cos(0.4f * (z + 56.0f)); }
+  static float height(float x, float z) {
+    return 2.0f * std::sin(0.4f * (x + 56.0f)) * std::cos(0.4f * (z + 56.0f));
+  }
   static Vec3 upGradient(Vec3 p) {  // (-dh/dx, 1, -dh/dz)
     const float dx = 0.8f * std::cos(0.4f * (p.x + 56.0f)) * std::cos(0.4f * (p.z + 56.0f));
     const float dz = -0.8f * std::sin(0.4f * (p.x + 56.0f)) * std::sin(0.4f * (p.z + 56.0f));
@@ -41,7 +43,9 @@ class TerrainField final : public CollisionShape {
     return (p.y - height(p.x, p.z)) / glm::length(upGradient(p));
   }
   Vec3 normal(Vec3 p, double) const override { return glm::normalize(upGradient(p)); }
-  Aabb aabb(double) const override { return {Vec3(-56.0f, -2.0f, -56.0f), Vec3(56.0f, 2.0f, 56.0f)}; }
+  Aabb aabb(double) const override {
+    return {Vec3(-56.0f, -2.0f, -56.0f), Vec3(56.0f, 2.0f, 56.0f)};
+  }
   /// Distance evaluations so far (the benchmark's cost unit; single-threaded).
   static inline std::uint64_t evaluations = 0;
 };
@@ -136,7 +140,8 @@ void characterStep(benchmark::State& state, Simulation& sim,
   const double steps = double(std::max<std::size_t>(samples.size(), 1));
   state.counters["grounded_share"] = grounded / steps;
   state.counters["sweeps_per_step"] = sweeps / steps;
-  state.counters["field_evals_per_step"] = double(TerrainField::evaluations - evaluationsBefore) / steps;
+  state.counters["field_evals_per_step"] =
+      double(TerrainField::evaluations - evaluationsBefore) / steps;
   state.counters["slide_hits_per_step"] = hits / steps;
   state.counters["depenetrations_per_step"] = depen / steps;
 }
@@ -184,7 +189,8 @@ void BM_ThousandSpheresSettling(benchmark::State& state) {
   }
   for (auto _ : state) sim.step();
   state.counters["awake"] = sim.bodies().counters().awakeBodies;
-  state.counters["contacts"] = sim.bodies().counters().worldContacts + sim.bodies().counters().bodyContacts;
+  state.counters["contacts"] =
+      sim.bodies().counters().worldContacts + sim.bodies().counters().bodyContacts;
 }
 BENCHMARK(BM_ThousandSpheresSettling)->Iterations(300)->Unit(benchmark::kMillisecond);
 
@@ -199,16 +205,19 @@ void BM_BoxPyramid20(benchmark::State& state) {
       b.shape = BodyShape::box(Vec3(0.5f));
       b.friction = 0.6f;
       b.mass = 1.0f;
-      b.position = Vec3(float(i) * 1.05f + 0.525f * float(level) - 10.0f, 0.5f + float(level) * 1.001f, 0.0f);
+      b.position = Vec3(float(i) * 1.05f + 0.525f * float(level) - 10.0f,
+                        0.5f + float(level) * 1.001f, 0.0f);
       sim.addBody(b);
     }
   for (auto _ : state) sim.step();
   state.counters["boxes"] = double(sim.bodies().size());
   state.counters["awake"] = sim.bodies().counters().awakeBodies;
-  state.counters["contacts"] = sim.bodies().counters().worldContacts + sim.bodies().counters().bodyContacts;
+  state.counters["contacts"] =
+      sim.bodies().counters().worldContacts + sim.bodies().counters().bodyContacts;
   // Whether it still stands: the top box's drop from where it was placed (m).
   const std::uint32_t top = std::uint32_t(sim.bodies().size() - 1);
-  state.counters["top_drop_m"] = double(sim.bodies().desc(top).position.y - sim.bodies().state(top).position.y);
+  state.counters["top_drop_m"] =
+      double(sim.bodies().desc(top).position.y - sim.bodies().state(top).position.y);
 }
 BENCHMARK(BM_BoxPyramid20)->Iterations(300)->Unit(benchmark::kMillisecond);
 

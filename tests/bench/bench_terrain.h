@@ -27,7 +27,8 @@ inline asset::TriangleMesh benchmarkTerrain() {
   constexpr int n = kTerrainCells + 1;
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
-      const float x = -kTerrainHalf + i * kTerrainCellSize, z = -kTerrainHalf + j * kTerrainCellSize;
+      const float x = -kTerrainHalf + i * kTerrainCellSize,
+                  z = -kTerrainHalf + j * kTerrainCellSize;
       m.positions.emplace_back(x, terrainHeight(x, z), z);
     }
   for (int j = 0; j < kTerrainCells; ++j)

@@ -18,12 +18,14 @@ class CliBake : public CliTest {
   CliBake() : CliTest("bake") {}
 
   /// Runs `floptle query SCENE` with `lines` on stdin; one parsed answer per line.
-  std::vector<nlohmann::json> query(const std::string& scene, const std::vector<std::string>& lines) {
+  std::vector<nlohmann::json> query(const std::string& scene,
+                                    const std::vector<std::string>& lines) {
     std::string text;
     for (const auto& l : lines) text += l + "\n";
     const std::string input = write("queries.txt", text);
-    const std::string command = std::string("'") + FLOPTLE_CLI + "' query '" + scene + "' < '" + input + "' > '" +
-                                (dir_ / "answers.txt").string() + "' 2> '" + (dir_ / "query_err.txt").string() + "'";
+    const std::string command = std::string("'") + FLOPTLE_CLI + "' query '" + scene + "' < '" +
+                                input + "' > '" + (dir_ / "answers.txt").string() + "' 2> '" +
+                                (dir_ / "query_err.txt").string() + "'";
     const int status = std::system(command.c_str());
     queryExit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     queryErr = slurp(dir_ / "query_err.txt");
@@ -34,8 +36,10 @@ class CliBake : public CliTest {
   }
 
   std::string scene(const std::string& name, const std::string& nodes) {
-    return write(name, R"({"format": "floptle.scene", "version": 1, "materials": [], "interactions": [], "nodes": [)" +
-                           nodes + "]}");
+    return write(
+        name,
+        R"({"format": "floptle.scene", "version": 1, "materials": [], "interactions": [], "nodes": [)" +
+            nodes + "]}");
   }
 
   int queryExit = -1;
@@ -53,16 +57,18 @@ TEST_F(CliBake, MeshBakedToVdbAnswersQueriesThroughTheScene) {
   EXPECT_NE(r.out.find("cube.vdb"), std::string::npos) << r.out;
   ASSERT_TRUE(std::filesystem::is_regular_file(vdb));
 
-  const std::string s = scene("scene.json", R"({"name": "crate", "baked_field": {"file": "cube.vdb"}})");
-  const auto answers = query(s, {
-      R"({"op":"raycast","origin":[0.1,5,0.2],"dir":[0,-1,0],"max":10})",
-      R"({"op":"raycast","origin":[3,0.2,-0.1],"dir":[-2,0,0],"max":10})",
-      R"({"op":"raycast","origin":[3,3,3],"dir":[0,1,0],"max":10})",
-      R"({"op":"closest","p":[0.1,0.6,0]})",
-      R"({"op":"closest","p":[0.1,0.42,0]})",
-      R"({"op":"spherecast","origin":[0,0,4],"dir":[0,0,-1],"radius":0.1,"max":10})",
-      R"({"op":"closest","p":[0,1.5,0]})",
-  });
+  const std::string s =
+      scene("scene.json", R"({"name": "crate", "baked_field": {"file": "cube.vdb"}})");
+  const auto answers =
+      query(s, {
+                   R"({"op":"raycast","origin":[0.1,5,0.2],"dir":[0,-1,0],"max":10})",
+                   R"({"op":"raycast","origin":[3,0.2,-0.1],"dir":[-2,0,0],"max":10})",
+                   R"({"op":"raycast","origin":[3,3,3],"dir":[0,1,0],"max":10})",
+                   R"({"op":"closest","p":[0.1,0.6,0]})",
+                   R"({"op":"closest","p":[0.1,0.42,0]})",
+                   R"({"op":"spherecast","origin":[0,0,4],"dir":[0,0,-1],"radius":0.1,"max":10})",
+                   R"({"op":"closest","p":[0,1.5,0]})",
+               });
   ASSERT_EQ(queryExit, 0) << queryErr;
   ASSERT_EQ(answers.size(), 7u);
   ASSERT_TRUE(answers[0]["hit"].get<bool>()) << answers[0];
@@ -85,7 +91,8 @@ TEST_F(CliBake, MeshBakedToVdbAnswersQueriesThroughTheScene) {
   EXPECT_LE(answers[6]["distance"].get<double>(), 1.0 + 1e-6);
 
   // The node's transform places the field: moved by (10, 0, 0) and scaled by 2.
-  const std::string moved = scene("moved.json",
+  const std::string moved = scene(
+      "moved.json",
       R"({"name": "big", "transform": {"position": [10, 0, 0], "scale": 2}, "baked_field": {"file": "cube.vdb"}})");
   const auto m = query(moved, {R"({"op":"raycast","origin":[10.2,5,0],"dir":[0,-1,0],"max":10})",
                                R"({"op":"closest","p":[11.2,0,0]})"});
@@ -97,20 +104,24 @@ TEST_F(CliBake, MeshBakedToVdbAnswersQueriesThroughTheScene) {
 }
 
 TEST_F(CliBake, SceneNodeBakedToVdb) {
-  const std::string s = scene("source.json",
-      R"({"name": "ground", "shape": {"type": "plane", "normal": [0, 1, 0]}},
+  const std::string s =
+      scene("source.json",
+            R"({"name": "ground", "shape": {"type": "plane", "normal": [0, 1, 0]}},
          {"name": "ball", "transform": {"position": [0, 2, 0]}, "shape": {"type": "sphere", "radius": 1}})");
   const RunResult ambiguous = run("'" + s + "' --out '" + (dir_ / "x.vdb").string() + "'");
   EXPECT_EQ(ambiguous.exitCode, 1);
   EXPECT_NE(ambiguous.err.find("ground, ball"), std::string::npos) << ambiguous.err;
-  const RunResult plane = run("'" + s + "' --node ground --out '" + (dir_ / "x.vdb").string() + "'");
+  const RunResult plane =
+      run("'" + s + "' --node ground --out '" + (dir_ / "x.vdb").string() + "'");
   EXPECT_EQ(plane.exitCode, 1);
   EXPECT_NE(plane.err.find("unbounded"), std::string::npos) << plane.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "x.vdb"));
 
-  const RunResult r = run("'" + s + "' --node ball --cell 0.05 --out '" + (dir_ / "ball.vdb").string() + "'");
+  const RunResult r =
+      run("'" + s + "' --node ball --cell 0.05 --out '" + (dir_ / "ball.vdb").string() + "'");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  const std::string use = scene("use.json", R"({"name": "baked_ball", "baked_field": {"file": "ball.vdb"}})");
+  const std::string use =
+      scene("use.json", R"({"name": "baked_ball", "baked_field": {"file": "ball.vdb"}})");
   const auto a = query(use, {R"({"op":"raycast","origin":[0,6,0],"dir":[0,-1,0],"max":10})",
                              R"({"op":"closest","p":[0.6,2.8,0]})"});
   ASSERT_EQ(queryExit, 0) << queryErr;
@@ -125,18 +136,21 @@ TEST_F(CliBake, BadInputIsRefusedByName) {
   const RunResult badCell = run("x.obj --out y.vdb --cell -1");
   EXPECT_EQ(badCell.exitCode, 1);
   EXPECT_NE(badCell.err.find("--cell"), std::string::npos);
-  const RunResult missing = run("'" + (dir_ / "nothing.obj").string() + "' --out '" + (dir_ / "y.vdb").string() + "'");
+  const RunResult missing =
+      run("'" + (dir_ / "nothing.obj").string() + "' --out '" + (dir_ / "y.vdb").string() + "'");
   EXPECT_EQ(missing.exitCode, 1);
   EXPECT_NE(missing.err.find("nothing.obj"), std::string::npos) << missing.err;
 
-  const std::string s = scene("bad.json", R"({"name": "rock", "baked_field": {"file": "absent.vdb"}})");
+  const std::string s =
+      scene("bad.json", R"({"name": "rock", "baked_field": {"file": "absent.vdb"}})");
   const auto answers = query(s, {R"({"op":"closest","p":[0,0,0]})"});
   EXPECT_EQ(queryExit, 1);
   EXPECT_TRUE(answers.empty());
   EXPECT_NE(queryErr.find("/nodes/0/baked_field/file"), std::string::npos) << queryErr;
   EXPECT_NE(queryErr.find("absent.vdb"), std::string::npos) << queryErr;
   write("not.vdb", "not a vdb file");
-  const std::string corrupt = scene("corrupt.json", R"({"name": "rock", "baked_field": {"file": "not.vdb"}})");
+  const std::string corrupt =
+      scene("corrupt.json", R"({"name": "rock", "baked_field": {"file": "not.vdb"}})");
   query(corrupt, {R"({"op":"closest","p":[0,0,0]})"});
   EXPECT_EQ(queryExit, 1);
   EXPECT_NE(queryErr.find("not a readable OpenVDB file"), std::string::npos) << queryErr;

@@ -43,7 +43,8 @@ TEST(CliImport, WritesASceneWithTheMeshAsAStaticNode) {
   std::set<std::string> names;
   for (const auto& m : scene["materials"]) {
     names.insert(m["name"].get<std::string>());
-    for (const char* key : {"id", "color", "density", "friction", "restitution", "bulk_modulus", "yield_strength"})
+    for (const char* key :
+         {"id", "color", "density", "friction", "restitution", "bulk_modulus", "yield_strength"})
       EXPECT_TRUE(m.contains(key)) << key;
   }
   EXPECT_EQ(names, (std::set<std::string>{"grass", "rock"}));
@@ -60,10 +61,15 @@ TEST(CliImport, UnreadableMeshOrUnwritableOutputFailsWithAClearMessageAndWritesN
   const auto dir = floptle::testing::makeTempDir("cli_import_bad");
   floptle::testing::writeText(dir / "empty.obj", "");
   const auto out = dir / "out.json";
-  EXPECT_EQ(runCli("import \"" + (dir / "empty.obj").string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 1);
+  EXPECT_EQ(runCli("import \"" + (dir / "empty.obj").string() + "\" --out \"" + out.string() + "\"",
+                   dir / "err.txt"),
+            1);
   EXPECT_NE(slurp(dir / "err.txt").find("empty"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out));
-  EXPECT_EQ(runCli("import \"" + (dir / "missing.glb").string() + "\" --out \"" + out.string() + "\"", dir / "err.txt"), 1);
+  EXPECT_EQ(
+      runCli("import \"" + (dir / "missing.glb").string() + "\" --out \"" + out.string() + "\"",
+             dir / "err.txt"),
+      1);
   EXPECT_NE(slurp(dir / "err.txt").find("not found"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_EQ(runCli("import --out \"" + out.string() + "\"", dir / "err.txt"), 2) << "usage error";
@@ -93,7 +99,8 @@ TEST(CliImport, TheUpAxisGivenTravelsWithTheSceneSoItsCollidersMatchTheImport) {
   // z in [-1, 0]; the second stands in the plane z = 0. Read Y-up (what a scene without the
   // axis would do) it is the other way round: the flat one covers z in [0, 2].
   const auto dir = floptle::testing::makeTempDir("cli_import_up");
-  floptle::testing::writeText(dir / "tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 2\nf 1 2 3\nf 1 2 4\n");
+  floptle::testing::writeText(dir / "tri.obj",
+                              "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 2\nf 1 2 3\nf 1 2 4\n");
   const auto out = dir / "tri.json";
   ASSERT_EQ(runCli("import \"" + (dir / "tri.obj").string() + "\" --up z --merge --out \"" +
                        out.string() + "\"",
@@ -102,9 +109,10 @@ TEST(CliImport, TheUpAxisGivenTravelsWithTheSceneSoItsCollidersMatchTheImport) {
       << slurp(dir / "err.txt");
   const auto scene = nlohmann::json::parse(slurp(out));
   EXPECT_EQ(scene["nodes"][0]["mesh"]["up_axis"], "z");
-  floptle::testing::writeText(dir / "q.txt",
-                              "{\"op\":\"raycast\",\"origin\":[0.2,5,-0.2],\"dir\":[0,-1,0],\"max\":10}\n"
-                              "{\"op\":\"raycast\",\"origin\":[0.2,5,0.2],\"dir\":[0,-1,0],\"max\":10}\n");
+  floptle::testing::writeText(
+      dir / "q.txt",
+      "{\"op\":\"raycast\",\"origin\":[0.2,5,-0.2],\"dir\":[0,-1,0],\"max\":10}\n"
+      "{\"op\":\"raycast\",\"origin\":[0.2,5,0.2],\"dir\":[0,-1,0],\"max\":10}\n");
   ASSERT_EQ(runCli("query \"" + out.string() + "\" < \"" + (dir / "q.txt").string() + "\" > \"" +
                        (dir / "a.txt").string() + "\"",
                    dir / "err.txt"),

@@ -57,11 +57,10 @@ class QueryCli : public ::testing::Test {
   /// Pipes `input` through `floptle query`, returns the output lines; exit code in `code`.
   std::vector<std::string> run(const std::string& input, int& code) {
     std::ofstream(dir_ / "in.txt") << input;
-    const std::string command = std::string(FLOPTLE_CLI) + " query \"" +
-                                (dir_ / "scene.json").string() + "\" < \"" +
-                                (dir_ / "in.txt").string() + "\" > \"" +
-                                (dir_ / "out.txt").string() + "\" 2> \"" +
-                                (dir_ / "err.txt").string() + "\"";
+    const std::string command =
+        std::string(FLOPTLE_CLI) + " query \"" + (dir_ / "scene.json").string() + "\" < \"" +
+        (dir_ / "in.txt").string() + "\" > \"" + (dir_ / "out.txt").string() + "\" 2> \"" +
+        (dir_ / "err.txt").string() + "\"";
     const int status = std::system(command.c_str());
     code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::ifstream out(dir_ / "out.txt");
@@ -82,29 +81,41 @@ void expectVec(const json& v, double x, double y, double z, double tol = 1e-4) {
 TEST_F(QueryCli, AnswersEveryOpAgainstClosedForms) {
   const std::string input =
       // 0: straight down onto the ball; dir not normalized, distance along the unit dir.
-      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-3,0],"max":20,"t":0})" "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-3,0],"max":20,"t":0})"
+      "\n"
       // 1: onto the crate's top face (t omitted: defaults to 0).
-      R"({"op":"raycast","origin":[4,5,0.1],"dir":[0,-1,0],"max":20})" "\n"
+      R"({"op":"raycast","origin":[4,5,0.1],"dir":[0,-1,0],"max":20})"
+      "\n"
       // 2: horizontally at the crate's vertical edge, 0.5 sqrt(2) from its centre.
-      R"({"op":"raycast","origin":[10,0.5,0],"dir":[-1,0,0],"max":20})" "\n"
+      R"({"op":"raycast","origin":[10,0.5,0],"dir":[-1,0,0],"max":20})"
+      "\n"
       // 3: up past the non-collidable ghost into the sky: miss.
-      R"({"op":"raycast","origin":[20,1,20],"dir":[0,1,0],"max":50})" "\n"
+      R"({"op":"raycast","origin":[20,1,20],"dir":[0,1,0],"max":50})"
+      "\n"
       // 4: a 0.2 m sphere at the pillar (radius 0.3): contact when the centre is at x = -4.5.
-      R"({"op":"spherecast","origin":[-10,1,0],"dir":[2,0,0],"radius":0.2,"max":20})" "\n"
+      R"({"op":"spherecast","origin":[-10,1,0],"dir":[2,0,0],"radius":0.2,"max":20})"
+      "\n"
       // 5: inside the ball, 0.3 m deep.
-      R"({"op":"closest","p":[0,2.2,0]})" "\n"
+      R"({"op":"closest","p":[0,2.2,0]})"
+      "\n"
       // 6: above the ground, nearer to it than to the ball.
-      R"({"op":"closest","p":[0,0.7,3],"t":0})" "\n"
+      R"({"op":"closest","p":[0,0.7,3],"t":0})"
+      "\n"
       // 7: sphere sunk 0.3 into the ground.
-      R"({"op":"sphere_overlap","center":[0,0.2,3],"radius":0.5})" "\n"
+      R"({"op":"sphere_overlap","center":[0,0.2,3],"radius":0.5})"
+      "\n"
       // 8: sphere in the air.
-      R"({"op":"sphere_overlap","center":[0,10,10],"radius":1})" "\n"
+      R"({"op":"sphere_overlap","center":[0,10,10],"radius":1})"
+      "\n"
       // 9: capsule through the pillar at its middle (ends clear), axis 0.2 from the pillar's.
-      R"({"op":"capsule_overlap","a":[-5,1,0.2],"b":[-3,1,0.2],"radius":0.1})" "\n"
+      R"({"op":"capsule_overlap","a":[-5,1,0.2],"b":[-3,1,0.2],"radius":0.1})"
+      "\n"
       // 10: a sphere swept down onto the ground.
-      R"({"op":"sweep","shape":"sphere","center":[0,5,3],"radius":0.5,"motion":[0,-10,0]})" "\n"
+      R"({"op":"sweep","shape":"sphere","center":[0,5,3],"radius":0.5,"motion":[0,-10,0]})"
+      "\n"
       // 11: a ray starting inside the crate.
-      R"({"op":"raycast","origin":[4,0.5,0],"dir":[0,0,1],"max":5})" "\n";
+      R"({"op":"raycast","origin":[4,0.5,0],"dir":[0,0,1],"max":5})"
+      "\n";
   int code = -1;
   auto lines = run(input, code);
   EXPECT_EQ(code, 0);
@@ -207,7 +218,8 @@ TEST_F(QueryCli, MalformedLinesGetAnErrorAndTheNextLineIsStillAnswered) {
   EXPECT_NE(json::parse(lines[2 * 9])["error"].get<std::string>().find("radius"),
             std::string::npos);
   // JSON that does not parse says where or what: NaN is no JSON literal, 1e999 is past a double.
-  const std::string notANumber = json::parse(lines[2 * (bad.size() - 2)])["error"].get<std::string>();
+  const std::string notANumber =
+      json::parse(lines[2 * (bad.size() - 2)])["error"].get<std::string>();
   EXPECT_NE(notANumber.find("not valid JSON"), std::string::npos) << notANumber;
   EXPECT_NE(notANumber.find("column 24"), std::string::npos) << notANumber;
   const std::string overflow = json::parse(lines[2 * (bad.size() - 1)])["error"].get<std::string>();
@@ -217,12 +229,18 @@ TEST_F(QueryCli, MalformedLinesGetAnErrorAndTheNextLineIsStillAnswered) {
 TEST_F(QueryCli, DirectionsOfAnyMagnitudeAreUnitAndAReachPastTheFloatsMeansNoLimit) {
   // The ball's top is 7.5 m under (0, 10, 0) whatever the length of the direction written.
   const std::string input =
-      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1e-30,0],"max":20})" "\n"
-      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1e39,0],"max":20})" "\n"
-      R"({"op":"spherecast","origin":[0,10,0],"dir":[0,-3e-42,0],"radius":0.5,"max":20})" "\n"
-      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1,0],"max":1e300})" "\n"
-      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1,0],"max":-1})" "\n"
-      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-0.0,0]})" "\n";
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1e-30,0],"max":20})"
+      "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1e39,0],"max":20})"
+      "\n"
+      R"({"op":"spherecast","origin":[0,10,0],"dir":[0,-3e-42,0],"radius":0.5,"max":20})"
+      "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1,0],"max":1e300})"
+      "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-1,0],"max":-1})"
+      "\n"
+      R"({"op":"raycast","origin":[0,10,0],"dir":[0,-0.0,0]})"
+      "\n";
   int code = -1;
   auto lines = run(input, code);
   EXPECT_EQ(code, 0);
@@ -236,8 +254,10 @@ TEST_F(QueryCli, DirectionsOfAnyMagnitudeAreUnitAndAReachPastTheFloatsMeansNoLim
   const json sphere = json::parse(lines[2]);
   ASSERT_EQ(sphere["hit"], true) << lines[2];
   EXPECT_NEAR(sphere["distance"].get<double>(), 7.0, 1e-4);
-  EXPECT_NE(json::parse(lines[4])["error"].get<std::string>().find("max"), std::string::npos) << lines[4];
-  EXPECT_NE(json::parse(lines[5])["error"].get<std::string>().find("dir"), std::string::npos) << lines[5];
+  EXPECT_NE(json::parse(lines[4])["error"].get<std::string>().find("max"), std::string::npos)
+      << lines[4];
+  EXPECT_NE(json::parse(lines[5])["error"].get<std::string>().find("dir"), std::string::npos)
+      << lines[5];
 }
 
 TEST_F(QueryCli, AnswersAreFlushedLineByLine) {
@@ -260,7 +280,9 @@ TEST_F(QueryCli, AnswersAreFlushedLineByLine) {
   // Send one query at a time and wait for its answer while stdin stays open.
   std::string buffer;
   for (int i = 0; i < 3; ++i) {
-    const std::string q = R"({"op":"closest","p":[0,)" + std::to_string(3 + i) + R"(,0]})" "\n";
+    const std::string q = R"({"op":"closest","p":[0,)" + std::to_string(3 + i) +
+                          R"(,0]})"
+                          "\n";
     ASSERT_EQ(write(toChild[1], q.data(), q.size()), static_cast<ssize_t>(q.size()));
     std::string line;
     while (line.empty()) {
@@ -290,7 +312,8 @@ TEST_F(QueryCli, AnswersAreFlushedLineByLine) {
 TEST_F(QueryCli, BadSceneAndUsageAreRefused) {
   std::ofstream(dir_ / "broken.json") << "{ not a scene";
   const std::string base = std::string(FLOPTLE_CLI) + " query ";
-  int status = std::system((base + "\"" + (dir_ / "broken.json").string() + "\" < /dev/null 2>/dev/null").c_str());
+  int status = std::system(
+      (base + "\"" + (dir_ / "broken.json").string() + "\" < /dev/null 2>/dev/null").c_str());
   EXPECT_EQ(WEXITSTATUS(status), 1);
   status = std::system((base + "< /dev/null 2>/dev/null").c_str());
   EXPECT_EQ(WEXITSTATUS(status), 2);

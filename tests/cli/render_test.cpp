@@ -37,9 +37,10 @@ constexpr const char* kScene = R"({
 class RenderCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("floptle_render_cli_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() /
+        ("floptle_render_cli_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
     std::ofstream(dir_ / "scene.json") << kScene;
   }
@@ -48,7 +49,8 @@ class RenderCli : public ::testing::Test {
   /// Runs `floptle render ARGS`, returns the exit code; stderr goes to dir_/err.txt.
   int render(const std::string& args) {
     const std::string command = std::string(FLOPTLE_CLI) + " render " + args + " > \"" +
-                                (dir_ / "out.txt").string() + "\" 2> \"" + (dir_ / "err.txt").string() + "\"";
+                                (dir_ / "out.txt").string() + "\" 2> \"" +
+                                (dir_ / "err.txt").string() + "\"";
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
@@ -65,7 +67,8 @@ class RenderCli : public ::testing::Test {
 }  // namespace
 
 TEST_F(RenderCli, WritesPngOfTheRequestedSize) {
-  ASSERT_EQ(render(scene() + " --out " + path("a.png") + " --width 48 --height 30"), 0) << stderrText();
+  ASSERT_EQ(render(scene() + " --out " + path("a.png") + " --width 48 --height 30"), 0)
+      << stderrText();
   auto image = floptle::render::readPng((dir_ / "a.png").string());
   ASSERT_TRUE(image.ok()) << image.error().message();
   EXPECT_EQ(image->width, 48);
@@ -82,7 +85,9 @@ TEST_F(RenderCli, DefaultSizeIs640x360) {
 
 TEST_F(RenderCli, CameraFlagsChooseTheView) {
   // The red ball fills the centre of the "front" view; looking away from it shows none.
-  ASSERT_EQ(render(scene() + " --out " + path("front.png") + " --width 40 --height 24 --camera front"), 0);
+  ASSERT_EQ(
+      render(scene() + " --out " + path("front.png") + " --width 40 --height 24 --camera front"),
+      0);
   ASSERT_EQ(render(scene() + " --out " + path("away.png") +
                    " --width 40 --height 24 --look-from 0,1,5 --look-at 0,1.5,10 --fov 40"),
             0)
@@ -116,7 +121,9 @@ TEST_F(RenderCli, BadInputGivesClearErrorsAndExitCodes) {
 }
 
 TEST_F(RenderCli, ShaderOutWritesAStandaloneShader) {
-  ASSERT_EQ(render(scene() + " --out " + path("s.png") + " --width 8 --height 8 --shader-out " + path("s.frag")), 0);
+  ASSERT_EQ(render(scene() + " --out " + path("s.png") + " --width 8 --height 8 --shader-out " +
+                   path("s.frag")),
+            0);
   std::ifstream in(dir_ / "s.frag");
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(text.rfind("#version 330 core", 0), 0u);

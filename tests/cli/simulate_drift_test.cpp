@@ -24,7 +24,9 @@ class SimulateDriftCli : public floptle::cli_test::CliTest {
   SimulateDriftCli() : CliTest("simulate") {}
 };
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+std::string quoted(const std::string& path) {
+  return "'" + path + "'";
+}
 
 TEST_F(SimulateDriftCli, PrintsOneJsonObjectAndTheSameHashTwice) {
   const std::string inputs = write("inputs.json", R"([{"tick": 5, "place": [-1.2, 0.3]},

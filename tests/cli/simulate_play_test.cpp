@@ -53,7 +53,8 @@ const char* kScene = R"({
 
 TEST(SimulatePlay, WalksTheCharacterAndPrintsTheState) {
   const fs::path scene = writeFile("walk.json", kScene);
-  const fs::path inputs = writeFile("inputs.json", R"([{"tick": 0, "node": "player", "move": [0, 1]},
+  const fs::path inputs =
+      writeFile("inputs.json", R"([{"tick": 0, "node": "player", "move": [0, 1]},
                                                         {"tick": 30, "node": "player", "move": [0, 0]}])");
   const CliRun r = simulate(scene.string() + " --ticks 60 --inputs " + inputs.string());
   ASSERT_EQ(r.code, 0) << r.out;
@@ -66,13 +67,15 @@ TEST(SimulatePlay, WalksTheCharacterAndPrintsTheState) {
   EXPECT_NEAR(p["ground_normal"][1].get<double>(), 1.0, 1e-6);
   EXPECT_EQ(j["nodes"]["ball"]["rotation"].size(), 4u);
   // Same scene, same inputs: same hash.
-  EXPECT_EQ(nlohmann::json::parse(simulate(scene.string() + " --ticks 60 --inputs " + inputs.string()).out)["hash"],
+  EXPECT_EQ(nlohmann::json::parse(
+                simulate(scene.string() + " --ticks 60 --inputs " + inputs.string()).out)["hash"],
             j["hash"]);
 }
 
 TEST(SimulatePlay, BadInputsNameTheFileAndElement) {
   const fs::path scene = writeFile("walk2.json", kScene);
-  const fs::path inputs = writeFile("bad.json", R"([{"tick": 0, "node": "player", "move": [2, 0]}])");
+  const fs::path inputs =
+      writeFile("bad.json", R"([{"tick": 0, "node": "player", "move": [2, 0]}])");
   const CliRun r = simulate(scene.string() + " --ticks 5 --inputs " + inputs.string());
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("/0/move"), std::string::npos) << r.out;
@@ -80,7 +83,8 @@ TEST(SimulatePlay, BadInputsNameTheFileAndElement) {
 
 TEST(SimulatePlay, AnInputForANodeThatIsNoCharacterNamesTheInputsFile) {
   const fs::path scene = writeFile("walk3.json", kScene);
-  const fs::path inputs = writeFile("ghost.json", R"([{"tick": 0, "node": "ghost", "move": [0, 1]}])");
+  const fs::path inputs =
+      writeFile("ghost.json", R"([{"tick": 0, "node": "ghost", "move": [0, 1]}])");
   const CliRun r = simulate(scene.string() + " --ticks 5 --inputs " + inputs.string());
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find(inputs.string() + ": /0/node"), std::string::npos) << r.out;

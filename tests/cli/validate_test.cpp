@@ -8,7 +8,6 @@
 #include <fstream>
 #include <string>
 
-
 namespace {
 
 using floptle::cli_test::RunResult;
@@ -80,21 +79,26 @@ TEST_F(ValidateCli, MeshAndBakedFieldFilesTheSceneNamesMustBeThere) {
   std::filesystem::create_directories(dir_ / "models");
   std::ofstream(dir_ / "models" / "rock.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
   std::string scene = kGood;
-  scene.replace(scene.find("\"name\": \"ball\""), 14,
-                R"("name": "ball", "mesh": {"file": "models/rock.obj"}, "collider": {"body": "static"})");
+  scene.replace(
+      scene.find("\"name\": \"ball\""), 14,
+      R"("name": "ball", "mesh": {"file": "models/rock.obj"}, "collider": {"body": "static"})");
   const RunResult present = run(write("meshes.json", scene));
   EXPECT_EQ(present.exitCode, 0) << present.err;
 
   std::string missing = scene;
   missing.replace(missing.find("models/rock.obj"), 15, "models/gone.glb");
-  missing.replace(missing.find("\"name\": \"ground\""), 16,
-                  R"("name": "ground", "baked_field": {"file": "models"}, "collider": {"body": "static"})");
+  missing.replace(
+      missing.find("\"name\": \"ground\""), 16,
+      R"("name": "ground", "baked_field": {"file": "models"}, "collider": {"body": "static"})");
   const RunResult result = run(write("missing.json", missing));
   EXPECT_EQ(result.exitCode, 1);
   EXPECT_TRUE(result.out.empty()) << result.out;
-  EXPECT_NE(result.err.find("/nodes/0/children/0/mesh/file: models/gone.glb: file not found"), std::string::npos)
+  EXPECT_NE(result.err.find("/nodes/0/children/0/mesh/file: models/gone.glb: file not found"),
+            std::string::npos)
       << result.err;
-  EXPECT_NE(result.err.find("/nodes/0/baked_field/file: models: not a regular file"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("/nodes/0/baked_field/file: models: not a regular file"),
+            std::string::npos)
+      << result.err;
 }
 
 TEST_F(ValidateCli, WarningsListEachProblemWithItsNodeAndFix) {

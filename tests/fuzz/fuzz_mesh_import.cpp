@@ -26,7 +26,9 @@ namespace {
 extern "C" const char* __lsan_default_suppressions() {
   return "leak:libassimp.so\nleak:libz.so\n";
 }
-extern "C" const char* __lsan_default_options() { return "print_suppressions=0"; }
+extern "C" const char* __lsan_default_options() {
+  return "print_suppressions=0";
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace floptle;

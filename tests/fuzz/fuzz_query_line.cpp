@@ -55,7 +55,8 @@ Fixture makeFixture() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static Fixture fixture = makeFixture();
   const std::string_view line(reinterpret_cast<const char*>(data), size);
-  const nlohmann::ordered_json answer = physics::answerQueryLine(*fixture.world, line, fixture.field.get());
+  const nlohmann::ordered_json answer =
+      physics::answerQueryLine(*fixture.world, line, fixture.field.get());
   if (!answer.is_object()) {
     std::fprintf(stderr, "the answer is not a JSON object: %s\n", answer.dump().c_str());
     std::abort();

@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)scene::sceneField(*model);
   auto saved = scene::sceneToText(*document);
   if (!saved) {
-    std::fprintf(stderr, "a loaded document cannot be saved: %s\n", saved.error().message().c_str());
+    std::fprintf(stderr, "a loaded document cannot be saved: %s\n",
+                 saved.error().message().c_str());
     std::abort();
   }
   auto reopened = scene::parseSceneText(*saved);

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the libFuzzer harnesses: reading a fixture of the source tree, and handing
 // an input to a reader that takes only a path.
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,7 +11,6 @@
 #include <iterator>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 
 namespace floptle::fuzz {
 

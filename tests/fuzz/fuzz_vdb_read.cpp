@@ -24,14 +24,24 @@ void* allocateUpTo256MiB(std::size_t size) {
   throw std::bad_alloc();
 }
 }  // namespace
-void* operator new(std::size_t size) { return allocateUpTo256MiB(size); }
-void* operator new[](std::size_t size) { return allocateUpTo256MiB(size); }
-extern "C" const char* __asan_default_options() { return "alloc_dealloc_mismatch=0"; }
+void* operator new(std::size_t size) {
+  return allocateUpTo256MiB(size);
+}
+void* operator new[](std::size_t size) {
+  return allocateUpTo256MiB(size);
+}
+extern "C" const char* __asan_default_options() {
+  return "alloc_dealloc_mismatch=0";
+}
 // OpenVDB 10 leaks the nodes of a tree whose reading throws half-way (RootNode::readTopology
 // allocates a child before reading it): not ours to fix. Leaks of memory allocated outside
 // OpenVDB's calls are still reported.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libopenvdb.so\n"; }
-extern "C" const char* __lsan_default_options() { return "print_suppressions=0"; }
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libopenvdb.so\n";
+}
+extern "C" const char* __lsan_default_options() {
+  return "print_suppressions=0";
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace floptle;

@@ -27,7 +27,9 @@ inline QApplication& application() {
   return *app;
 }
 
-inline QString showcasePath() { return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/showcase.json"); }
+inline QString showcasePath() {
+  return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/showcase.json");
+}
 
 /// Processes events until `done` or `timeoutMs`; returns done().
 template <class Done>
@@ -52,7 +54,8 @@ class WindowTest : public ::testing::Test {
     application();
     window_ = std::make_unique<MainWindow>();
     window_->resize(1000, 650);
-    ASSERT_TRUE(window_->openFile(showcasePath())) << "cannot open " << showcasePath().toStdString();
+    ASSERT_TRUE(window_->openFile(showcasePath()))
+        << "cannot open " << showcasePath().toStdString();
     window_->show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
     QTest::qWait(50);  // queued panel rebuilds

@@ -1,8 +1,9 @@
 // File > Import Mesh in the window: a two-material OBJ written by the test becomes one node
 // (the JSON `floptle import` writes) in one undo step, drawn with its material colours and
 // depth-composited with the raymarched field; empty and garbage files, and an importer that
-// crashes, are refused with the document unchanged; cancelling adds nothing; the baked-field choice bakes and says "field",
-// and Play (and any collision world of the scene) finds that bake in the mesh collider cache.
+// crashes, are refused with the document unchanged; cancelling adds nothing; the baked-field choice
+// bakes and says "field", and Play (and any collision world of the scene) finds that bake in the
+// mesh collider cache.
 #include "import_test_support.h"
 #include "play_test_support.h"
 
@@ -223,7 +224,8 @@ TEST_F(ImportMeshTest, SecondImportOfTheSameFileGetsUniqueNames) {
 
 TEST_F(ImportMeshTest, EmptyAndGarbageFilesAreRefusedWithTheDocumentUnchanged) {
   writeText(path("empty.obj"), "");
-  writeText(path("garbage.glb"), std::string("glTF\x02") + std::string(3, '\0') + "this is not a binary glTF at all");
+  writeText(path("garbage.glb"),
+            std::string("glTF\x02") + std::string(3, '\0') + "this is not a binary glTF at all");
   writeText(path("points.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\n");  // vertices, no faces
   for (const QString name : {"empty.obj", "garbage.glb", "points.obj", "missing.fbx"}) {
     SCOPED_TRACE(name.toStdString());
@@ -232,7 +234,8 @@ TEST_F(ImportMeshTest, EmptyAndGarbageFilesAreRefusedWithTheDocumentUnchanged) {
     EXPECT_FALSE(importAndWait(path(name), MeshCollision::TriangleMesh));
     ASSERT_EQ(failed.count(), 1);
     EXPECT_FALSE(failed.first().at(1).toBool());  // not a cancel
-    EXPECT_TRUE(failed.first().at(0).toString().contains(name)) << failed.first().at(0).toString().toStdString();
+    EXPECT_TRUE(failed.first().at(0).toString().contains(name))
+        << failed.first().at(0).toString().toStdString();
     expectDocumentUnchanged();
     // A clear error dialog (closed here) and the same text in the log.
     auto* box = window().findChild<QMessageBox*>("importError");
@@ -267,7 +270,8 @@ TEST_F(ImportMeshTest, CancellingTheProgressDialogAddsNothing) {
   ASSERT_TRUE(importer_->start(path("cube.obj"), MeshCollision::BakedField));
   QProgressDialog* progress = importer_->progressDialog();
   ASSERT_NE(progress, nullptr);
-  EXPECT_FALSE(importer_->start(path("cube.obj"), MeshCollision::TriangleMesh)) << "one import at a time";
+  EXPECT_FALSE(importer_->start(path("cube.obj"), MeshCollision::TriangleMesh))
+      << "one import at a time";
   QPushButton* cancelButton = progress->findChild<QPushButton*>();
   ASSERT_NE(cancelButton, nullptr);
   QTest::mouseClick(cancelButton, Qt::LeftButton);
@@ -285,7 +289,8 @@ TEST_F(ImportMeshTest, BakedFieldChoiceBakesAndWritesFieldCollision) {
   const Json node = *document().valueAt(document().nodePointer("cube"));
   EXPECT_EQ(node["mesh"]["collision"], "field");
   bool bakedNote = false;
-  for (const auto& args : messages) bakedNote = bakedNote || args.at(0).toString().contains("bricks");
+  for (const auto& args : messages)
+    bakedNote = bakedNote || args.at(0).toString().contains("bricks");
   EXPECT_TRUE(bakedNote);
   const physics::MeshColliderCacheStats imported = window().meshCache().stats();
   EXPECT_EQ(imported.bakes, 1u);
@@ -365,10 +370,14 @@ TEST(ImportMeshJob, SceneBuiltAfterTheImportReusesItsBake) {
   // Z up, 0.3 m a unit: the box's y in [0, 2] becomes z in [-0.6, 0].
   EXPECT_NEAR(result->mesh.bounds().min.z, -0.6f, 1e-6f);
 
-  const MeshSceneEntries entries = meshSceneEntries(result->mesh, request.file, dir.path().toStdString(),
-                                                    request.collision, {}, {}, request.options);
-  Json document = {{"format", "floptle.scene"}, {"version", 1}, {"interactions", Json::array()},
-                   {"materials", entries.materials}, {"nodes", Json::array({entries.node})}};
+  const MeshSceneEntries entries =
+      meshSceneEntries(result->mesh, request.file, dir.path().toStdString(), request.collision, {},
+                       {}, request.options);
+  Json document = {{"format", "floptle.scene"},
+                   {"version", 1},
+                   {"interactions", Json::array()},
+                   {"materials", entries.materials},
+                   {"nodes", Json::array({entries.node})}};
   auto scene = scene::buildScene(Json::parse(document.dump()));  // as read back from the file
   ASSERT_TRUE(scene.ok()) << scene.error().message();
   const physics::MeshColliderCacheStats before = cache.stats();

@@ -54,8 +54,10 @@ TEST_F(SmallWindowTest, WritesAScreenshotWithAnImportedMeshAndWireframes) {
   ASSERT_TRUE(importer->start(path("house.obj"), MeshCollision::TriangleMesh));
   ASSERT_TRUE(waitFor([&] { return imported.count() == 1; }, 60000));
   // In front of the round box, nearer the camera.
-  ASSERT_TRUE(document().setValue(document().nodePointer("house") + "/transform",
-                                  Json{{"position", {1.4, 0.0, 3.0}}}).ok());
+  ASSERT_TRUE(document()
+                  .setValue(document().nodePointer("house") + "/transform",
+                            Json{{"position", {1.4, 0.0, 3.0}}})
+                  .ok());
   document().setSelection({});
 
   const QImage frame = view().captureImage();
@@ -65,7 +67,8 @@ TEST_F(SmallWindowTest, WritesAScreenshotWithAnImportedMeshAndWireframes) {
     EXPECT_GT(qRed(edge) + qGreen(edge) + qBlue(edge), 120) << "black at the right edge, row " << y;
   }
   Vec2 roof;
-  ASSERT_TRUE(view().camera().project({1.4f - 0.2f, 1.3f, 3.0f + 0.3f}, frame.width(), frame.height(), roof));
+  ASSERT_TRUE(view().camera().project({1.4f - 0.2f, 1.3f, 3.0f + 0.3f}, frame.width(),
+                                      frame.height(), roof));
   const QRgb roofPixel = frame.pixel(int(roof.x), int(roof.y));
   EXPECT_GT(qRed(roofPixel), qGreen(roofPixel) + 40) << "roof not drawn red";
 
@@ -79,7 +82,6 @@ TEST_F(SmallWindowTest, WritesAScreenshotWithAnImportedMeshAndWireframes) {
   EXPECT_TRUE(view().overlayMeshLayers().contains("mesh:house"));
   for (const QString& node : document().nodeNames())
     std::printf("wireframe %s: %zu lines\n", qPrintable(node), wireframes->lineCount(node));
-
 
   QTest::qWait(300);  // the window repaints after the capture
   const QPixmap shot = window().screen()->grabWindow(window().winId());

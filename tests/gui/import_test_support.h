@@ -31,8 +31,8 @@ class SmallWindowTest : public ::testing::Test {
     writeText(scenePath_, sceneJson);
     window_ = std::make_unique<MainWindow>();
     window_->resize(640, 420);
-    ASSERT_TRUE(window_->openFile(scenePath_))
-        << scenePath_.toStdString() << "\n" << window_->log()->toPlainText().toStdString();
+    ASSERT_TRUE(window_->openFile(scenePath_)) << scenePath_.toStdString() << "\n"
+                                               << window_->log()->toPlainText().toStdString();
     window_->show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
     window_->viewport()->setAdaptiveResolution(false);

@@ -5,8 +5,8 @@
 #include <QListWidget>
 #include <QTemporaryDir>
 
-#include "floptle/editor/materials_panel.h"
 #include "floptle/editor/interaction_matrix_panel.h"
+#include "floptle/editor/materials_panel.h"
 #include "gui_fixture.h"
 
 namespace floptle::editor::test {

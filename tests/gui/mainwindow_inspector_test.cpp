@@ -35,7 +35,8 @@ TEST_F(WindowTest, AnimatedParameterShowsAndEditsItsDriver) {
 TEST_F(WindowTest, ResetButtonRestoresTheDefault) {
   const std::string node = document().nodePointer("rubber_ball");
   document().setSelection({"rubber_ball"});
-  QWidget* row = waitForChild<QWidget>(&window(), QString::fromStdString("param:" + node + "/shape/radius"));
+  QWidget* row =
+      waitForChild<QWidget>(&window(), QString::fromStdString("param:" + node + "/shape/radius"));
   ASSERT_NE(row, nullptr);
   ASSERT_TRUE(document().setValue(node + "/shape/radius", 0.9).ok());
   row->findChild<QToolButton*>("reset")->click();

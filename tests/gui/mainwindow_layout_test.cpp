@@ -23,8 +23,10 @@ TEST(MainWindowLayout, FirstRunGivesTheViewportMostOfTheWindow) {
   const QWidget* view = window.viewport();
   const auto* log = window.findChild<QDockWidget*>("logDock");
   ASSERT_TRUE(view && log);
-  EXPECT_GE(view->height(), 0.6 * window.height()) << "viewport " << view->height() << " of " << window.height();
-  EXPECT_GE(view->width(), 0.5 * window.width()) << "viewport " << view->width() << " of " << window.width();
+  EXPECT_GE(view->height(), 0.6 * window.height())
+      << "viewport " << view->height() << " of " << window.height();
+  EXPECT_GE(view->width(), 0.5 * window.width())
+      << "viewport " << view->width() << " of " << window.width();
   EXPECT_LE(log->height(), 0.25 * window.height()) << "log " << log->height();
   EXPECT_GE(log->height(), 80) << "the log still shows a few lines";
   window.document().undoStack()->setClean();  // close without asking

@@ -60,8 +60,10 @@ TEST_F(WindowTest, MultiSelectionScaleCreatesMissingTransforms) {
   EXPECT_DOUBLE_EQ(scale->value(), 1.0);
   const int before = document().undoStack()->count();
   scale->setValue(1.5);
-  EXPECT_EQ(*document().valueAt(document().nodePointer("ground") + "/transform"), Json({{"scale", 1.5}}));
-  EXPECT_EQ(document().valueAt(document().nodePointer("ramp") + "/transform/scale")->get<double>(), 1.5);
+  EXPECT_EQ(*document().valueAt(document().nodePointer("ground") + "/transform"),
+            Json({{"scale", 1.5}}));
+  EXPECT_EQ(document().valueAt(document().nodePointer("ramp") + "/transform/scale")->get<double>(),
+            1.5);
   EXPECT_EQ(position(document(), "ramp"), Json({-7, 0.75, 4}));  // untouched
   EXPECT_EQ(document().undoStack()->count(), before + 1);
 }
@@ -79,7 +81,8 @@ TEST_F(WindowTest, MultiSelectionMaterialAndColliderApplyToEach) {
   ASSERT_GE(ice, 0);
   emit material->activated(ice);
   for (const char* node : {"ramp", "rubber_ball"})
-    EXPECT_EQ(document().valueAt(document().nodePointer(node) + "/material")->get<std::string>(), "ice");
+    EXPECT_EQ(document().valueAt(document().nodePointer(node) + "/material")->get<std::string>(),
+              "ice");
   EXPECT_EQ(document().undoStack()->count(), before + 1);
 
   selectAndWait(window(), document(), {"rubber_ball", "ramp"});  // a fresh page
@@ -87,15 +90,17 @@ TEST_F(WindowTest, MultiSelectionMaterialAndColliderApplyToEach) {
   ASSERT_NE(body, nullptr);
   emit body->textActivated("kinematic");
   for (const char* node : {"ramp", "rubber_ball"})
-    EXPECT_EQ(document().valueAt(document().nodePointer(node) + "/collider/body")->get<std::string>(),
-              "kinematic");
+    EXPECT_EQ(
+        document().valueAt(document().nodePointer(node) + "/collider/body")->get<std::string>(),
+        "kinematic");
 
   auto* section = waitForChild<QGroupBox>(&window(), "colliderSection");
   ASSERT_NE(section, nullptr);
   EXPECT_TRUE(section->isChecked());
   emit section->clicked(false);
   for (const char* node : {"ramp", "rubber_ball"})
-    EXPECT_FALSE(document().valueAt(document().nodePointer(node) + "/collider").has_value()) << node;
+    EXPECT_FALSE(document().valueAt(document().nodePointer(node) + "/collider").has_value())
+        << node;
   EXPECT_EQ(document().undoStack()->count(), before + 3);
   document().undoStack()->undo();  // both colliders come back in one step
   for (const char* node : {"ramp", "rubber_ball"})

@@ -138,7 +138,8 @@ TEST(RecentFilesList, NewestFirstWithoutDuplicatesAndBounded) {
   application();
   RecentFiles recent;
   recent.clear();
-  for (int i = 0; i < RecentFiles::kMaxEntries + 3; ++i) recent.add(QStringLiteral("/tmp/s%1.json").arg(i));
+  for (int i = 0; i < RecentFiles::kMaxEntries + 3; ++i)
+    recent.add(QStringLiteral("/tmp/s%1.json").arg(i));
   recent.add("/tmp/s5.json");
   const QStringList list = recent.load();
   EXPECT_EQ(list.size(), RecentFiles::kMaxEntries);

@@ -14,8 +14,8 @@ TEST_F(WindowTest, WritesAScreenshotOfTheMainWindow) {
   RaymarchView* view = window().viewport();
   // The viewport draws only when something changes: after opening, a coarse frame and then one
   // refined full-resolution frame, however slow the GL. Wait for a full-resolution frame.
-  ASSERT_TRUE(waitFor([&] { return view->frameCount() >= 1 && view->lastResolutionScale() >= 1.0f; },
-                      120000))
+  ASSERT_TRUE(waitFor(
+      [&] { return view->frameCount() >= 1 && view->lastResolutionScale() >= 1.0f; }, 120000))
       << "frames: " << view->frameCount() << ", scale " << view->lastResolutionScale();
   const QPixmap shot = window().screen()->grabWindow(window().winId());
   ASSERT_FALSE(shot.isNull());
@@ -30,7 +30,8 @@ TEST_F(WindowTest, WritesAScreenshotOfTheMainWindow) {
   const QRect area(view->mapTo(&window(), QPoint(0, 0)), view->size());
   QSet<QRgb> colours;
   for (int y = area.top(); y < area.bottom(); y += 7)
-    for (int x = area.left(); x < area.right(); x += 7) colours.insert(image.pixel(x, y) & 0xF0F0F0);
+    for (int x = area.left(); x < area.right(); x += 7)
+      colours.insert(image.pixel(x, y) & 0xF0F0F0);
   EXPECT_GT(colours.size(), 20) << "the viewport looks blank in " << path.toStdString();
 }
 

@@ -1,10 +1,10 @@
 // The window on the showcase: every node in the tree, selection through the tree and by a
 // viewport click (CPU raycast of the same field graph).
-#include <QTreeWidget>
 #include <QLineEdit>
+#include <QTreeWidget>
 
-#include "floptle/editor/scene_tree_panel.h"
 #include "floptle/core/render/camera.h"
+#include "floptle/editor/scene_tree_panel.h"
 #include "gui_fixture.h"
 
 namespace floptle::editor::test {

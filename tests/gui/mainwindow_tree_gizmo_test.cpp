@@ -48,7 +48,8 @@ TEST_F(WindowTest, DroppingANodeOntoAnotherReparentsItInOneUndoStep) {
   EXPECT_EQ(moved->parent()->text(0), "ice_slab");
   // Re-parenting keeps the node where it was in the world: ice_slab is at (4, 0.15, 4) and the
   // ball at (1.5, 2.5, 2), so its local position is the difference.
-  const Json local = *document().valueAt(document().nodePointer("rubber_ball") + "/transform/position");
+  const Json local =
+      *document().valueAt(document().nodePointer("rubber_ball") + "/transform/position");
   const Vec3 position = vec3At(local);
   EXPECT_NEAR(position.x, 1.5f - 4.0f, 1e-5f);
   EXPECT_NEAR(position.y, 2.5f - 0.15f, 1e-5f);

@@ -16,7 +16,9 @@
 namespace floptle::editor::test {
 namespace {
 
-QString driftScenePath() { return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/drift.json"); }
+QString driftScenePath() {
+  return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/drift.json");
+}
 
 TEST_F(PlayWindowTest, DriftClickOnTheWaterPlacesARippleThere) {
   openScene(driftScenePath());
@@ -79,7 +81,8 @@ TEST_F(PlayWindowTest, DriftSectionEditIsUndoableAndReachesTheRunningSandbox) {
   auto* docDrag = waitForChild<QDoubleSpinBox>(window().inspector(), "drift:drag_rate");
   ASSERT_NE(docDrag, nullptr);
   docDrag->setValue(2.0);
-  EXPECT_EQ(document().valueAt(document().nodePointer("boat") + "/drift/drag_rate")->get<double>(), 2.0);
+  EXPECT_EQ(document().valueAt(document().nodePointer("boat") + "/drift/drag_rate")->get<double>(),
+            2.0);
   window().action("actionUndo")->trigger();
   EXPECT_EQ(document().json().dump(), before);
 }

@@ -52,7 +52,8 @@ TEST_F(PlayWindowTest, PlayThenStopRestoresTheDocumentExactly) {
     EXPECT_FALSE(layer.startsWith("play/")) << layer.toStdString();
   // Undo after Stop undoes the edit made before Play, not one made in play.
   window().action("actionUndo")->trigger();
-  EXPECT_EQ(document().valueAt(document().nodePointer("ball") + "/shape/radius")->get<double>(), 0.4);
+  EXPECT_EQ(document().valueAt(document().nodePointer("ball") + "/shape/radius")->get<double>(),
+            0.4);
 }
 
 TEST_F(PlayWindowTest, StepAdvancesExactlyOneTick) {
@@ -117,8 +118,10 @@ TEST_F(PlayWindowTest, InspectorEditsWhilePausedReachTheSimulationNotTheDocument
   // Controller value in the inspector's Character section: speed 4 -> 2 m/s while paused; on
   // resume the character walks at 2.
   copy->setSelection({"player"});
-  const QString speedName = QString::fromStdString(copy->nodePointer("player") + "/character/speed");
-  waitFor([&] { return play().copyInspector()->findChild<QDoubleSpinBox*>(speedName) != nullptr; }, 2000);
+  const QString speedName =
+      QString::fromStdString(copy->nodePointer("player") + "/character/speed");
+  waitFor([&] { return play().copyInspector()->findChild<QDoubleSpinBox*>(speedName) != nullptr; },
+          2000);
   auto* speed = play().copyInspector()->findChild<QDoubleSpinBox*>(speedName);
   ASSERT_NE(speed, nullptr);
   EXPECT_DOUBLE_EQ(speed->value(), 4.0);

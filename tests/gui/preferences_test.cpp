@@ -47,10 +47,10 @@ TEST(PreferencesStore, OutOfRangeOrGarbageStoredValuesFallBackToDefaults) {
   clearPreferences();
   {
     QSettings settings;
-    settings.setValue("preferences/autosaveSeconds", 0);        // below 5 s
-    settings.setValue("preferences/snapTranslate", "lots");     // not a number
-    settings.setValue("preferences/snapRotateDegrees", 1000.0); // above 90
-    settings.setValue("preferences/snapScale", 0.2);            // fine
+    settings.setValue("preferences/autosaveSeconds", 0);         // below 5 s
+    settings.setValue("preferences/snapTranslate", "lots");      // not a number
+    settings.setValue("preferences/snapRotateDegrees", 1000.0);  // above 90
+    settings.setValue("preferences/snapScale", 0.2);             // fine
   }
   const Preferences loaded = Preferences::load();
   const Preferences defaults;

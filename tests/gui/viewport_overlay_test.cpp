@@ -31,7 +31,9 @@ render::Camera testCamera() {
   return camera;
 }
 
-bool isLineGreen(QRgb pixel) { return qGreen(pixel) > 200 && qRed(pixel) < 90 && qBlue(pixel) < 90; }
+bool isLineGreen(QRgb pixel) {
+  return qGreen(pixel) > 200 && qRed(pixel) < 90 && qBlue(pixel) < 90;
+}
 
 /// Pixels within one of (x, y) that show the line's green.
 int greenPixelsAround(const QImage& image, int x, int y) {
@@ -90,11 +92,13 @@ TEST_F(ViewportOverlayTest, LineBehindTheSphereIsHiddenInFrontIsDrawn) {
   view_->setOverlayLines("test", horizontalLine(kSphereCentre + Vec3(1.6f, 0.0f, -1.6f)));
   image = view_->captureImage();
   Vec2 beside;
-  ASSERT_TRUE(view_->camera().project(kSphereCentre + Vec3(1.6f, 0.0f, -1.6f), kWidth, kHeight, beside));
+  ASSERT_TRUE(
+      view_->camera().project(kSphereCentre + Vec3(1.6f, 0.0f, -1.6f), kWidth, kHeight, beside));
   EXPECT_GT(greenPixelsAround(image, int(beside.x), int(beside.y)), 0);
 
   // In front: between the camera and the sphere's near side.
-  view_->setOverlayLines("test", horizontalLine(kSphereCentre + Vec3(0.0f, 0.0f, kSphereRadius + 0.5f)));
+  view_->setOverlayLines("test",
+                         horizontalLine(kSphereCentre + Vec3(0.0f, 0.0f, kSphereRadius + 0.5f)));
   image = view_->captureImage();
   EXPECT_GT(greenPixelsAround(image, cx_, cy_), 0) << "a line in front of the sphere is hidden";
 
@@ -106,7 +110,8 @@ TEST_F(ViewportOverlayTest, LineBehindTheSphereIsHiddenInFrontIsDrawn) {
 }
 
 TEST_F(ViewportOverlayTest, OnTopLayerIsDrawnBehindTheSphere) {
-  view_->setOverlayLines("top", horizontalLine(kSphereCentre - Vec3(0.0f, 0.0f, 1.6f)), OverlayDepth::OnTop);
+  view_->setOverlayLines("top", horizontalLine(kSphereCentre - Vec3(0.0f, 0.0f, 1.6f)),
+                         OverlayDepth::OnTop);
   EXPECT_GT(greenPixelsAround(view_->captureImage(), cx_, cy_), 0);
   // Hidden overlays hide the layers too.
   view_->setOverlaysVisible(false);
@@ -143,7 +148,8 @@ TEST_F(ViewportOverlayTest, MeshAndFieldHideEachOther) {
   QRgb centre = image.pixel(cx_, cy_);
   EXPECT_GT(qRed(centre), qBlue(centre) + 30) << "the sphere in front is hidden by the mesh";
   Vec2 rim;
-  ASSERT_TRUE(view_->camera().project(kSphereCentre + Vec3(1.2f, 0.0f, -1.0f), kWidth, kHeight, rim));
+  ASSERT_TRUE(
+      view_->camera().project(kSphereCentre + Vec3(1.2f, 0.0f, -1.0f), kWidth, kHeight, rim));
   QRgb rimPixel = image.pixel(int(rim.x), int(rim.y));
   EXPECT_GT(qBlue(rimPixel), qRed(rimPixel) + 30) << "the mesh is not drawn";
 

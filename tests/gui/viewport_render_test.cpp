@@ -38,7 +38,8 @@ render::Camera testCamera() {
   return camera;
 }
 
-const render::MaterialColors kMaterials{{0.72f, 0.72f, 0.72f}, {0.35f, 0.55f, 0.30f}, {0.85f, 0.25f, 0.20f}};
+const render::MaterialColors kMaterials{
+    {0.72f, 0.72f, 0.72f}, {0.35f, 0.55f, 0.30f}, {0.85f, 0.25f, 0.20f}};
 
 render::Image toImage(const QImage& qimage) {
   const QImage rgba = qimage.convertToFormat(QImage::Format_RGBA8888);
@@ -109,7 +110,8 @@ TEST_F(ViewportFixture, ViewportImageMatchesCpuRender) {
   int close = 0;
   for (std::size_t i = 0; i < gpu.rgba.size(); i += 4) {
     bool near = true;
-    for (int c = 0; c < 3; ++c) near = near && std::abs(int(gpu.rgba[i + c]) - int(cpu->rgba[i + c])) <= 8;
+    for (int c = 0; c < 3; ++c)
+      near = near && std::abs(int(gpu.rgba[i + c]) - int(cpu->rgba[i + c])) <= 8;
     close += near;
   }
   const double closeFraction = double(close) / double(kWidth * kHeight);
@@ -138,7 +140,8 @@ TEST_F(ViewportFixture, ShaderErrorKeepsTheLastGoodImage) {
 
   // A good field afterwards compiles and changes the image.
   QSignalSpy compiled(view_.get(), &RaymarchView::shaderCompiled);
-  auto other = viewport_testing::compileShapeJson(R"({"type": "box", "half_extents": [0.5, 0.5, 0.5], "material": 2})");
+  auto other = viewport_testing::compileShapeJson(
+      R"({"type": "box", "half_extents": [0.5, 0.5, 0.5], "material": 2})");
   ASSERT_TRUE(other.ok());
   view_->setField(*other);
   const QImage box = view_->captureImage();
@@ -184,10 +187,12 @@ TEST_F(ViewportFixture, ClickRequestsAPickAlongTheCameraRay) {
   QSignalSpy picks(view_.get(), &RaymarchView::pickRequested);
   Vec2 centre;
   ASSERT_TRUE(view_->camera().project({0.0f, 0.6f, 0.0f}, kWidth, kHeight, centre));
-  QTest::mouseClick(view_.get(), Qt::LeftButton, Qt::NoModifier, QPoint(int(centre.x), int(centre.y)));
+  QTest::mouseClick(view_.get(), Qt::LeftButton, Qt::NoModifier,
+                    QPoint(int(centre.x), int(centre.y)));
   ASSERT_EQ(picks.count(), 1);
   const Ray ray = picks.first().first().value<Ray>();
-  const Ray expected = view_->camera().rayThroughPixel({float(int(centre.x)), float(int(centre.y))}, kWidth, kHeight);
+  const Ray expected = view_->camera().rayThroughPixel({float(int(centre.x)), float(int(centre.y))},
+                                                       kWidth, kHeight);
   EXPECT_NEAR(glm::length(ray.direction - expected.direction), 0.0f, 1e-5f);
   // The CPU raycast of the same field along that ray hits the sphere (material 2).
   auto hit = render::marchRay(*program_, ray, 0.0);
@@ -243,7 +248,9 @@ TEST_F(ViewportFixture, SelectionOutlineAndGridDrawOverTheField) {
   for (int y = 0; y < kHeight; ++y)
     for (int x = 0; x < kWidth; ++x) {
       const QColor c = selected.pixelColor(x, y);
-      if (c.red() > 200 && c.green() > 110 && c.green() < 190 && c.blue() < 80 && plain.pixelColor(x, y) != c) ++orange;
+      if (c.red() > 200 && c.green() > 110 && c.green() < 190 && c.blue() < 80 &&
+          plain.pixelColor(x, y) != c)
+        ++orange;
     }
   EXPECT_GT(orange, 40);
   view_->setSelectionBounds({});

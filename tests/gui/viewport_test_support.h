@@ -21,12 +21,13 @@ inline void ensureApplication() {
 
 /// Compiles a shape JSON whose material ids are integers (used as the MaterialIndex).
 inline Expected<field::FieldProgram> compileShapeJson(const std::string& json) {
-  auto shape = field::parseShape(
-      nlohmann::ordered_json::parse(json), "/shape",
-      [](const nlohmann::ordered_json& id) -> Expected<field::MaterialIndex> {
-        if (!id.is_number_unsigned()) return Error{"/shape", "test material ids are integers"};
-        return field::MaterialIndex(id.get<unsigned>());
-      });
+  auto shape =
+      field::parseShape(nlohmann::ordered_json::parse(json), "/shape",
+                        [](const nlohmann::ordered_json& id) -> Expected<field::MaterialIndex> {
+                          if (!id.is_number_unsigned())
+                            return Error{"/shape", "test material ids are integers"};
+                          return field::MaterialIndex(id.get<unsigned>());
+                        });
   if (!shape) return shape.error();
   return field::FieldProgram::compile(*shape);
 }

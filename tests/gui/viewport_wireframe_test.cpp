@@ -27,7 +27,9 @@ constexpr const char* kScene = R"({
   ]
 })";
 
-bool isWireColour(QRgb p) { return qBlue(p) > 170 && qGreen(p) > 170 && qRed(p) < 120; }
+bool isWireColour(QRgb p) {
+  return qBlue(p) > 170 && qGreen(p) > 170 && qRed(p) < 120;
+}
 
 class WireframeTest : public SmallWindowTest {
  protected:
@@ -50,7 +52,8 @@ class WireframeTest : public SmallWindowTest {
     int count = 0;
     for (int y = 0; y < image.height(); ++y)
       for (int x = 0; x < image.width(); ++x)
-        if (glm::length(Vec2(float(x), float(y)) - centre) < radius) count += isWireColour(image.pixel(x, y));
+        if (glm::length(Vec2(float(x), float(y)) - centre) < radius)
+          count += isWireColour(image.pixel(x, y));
     return count;
   }
   const scene::SceneNode& node(const char* name) {
@@ -119,8 +122,10 @@ TEST_F(WireframeTest, MovedNodeIsReExtractedAndUndoFindsTheCache) {
   ASSERT_GT(lines, 0u);
   EXPECT_GT(wirePixelsOnBall(), 0);
   const std::size_t extractions = wireframes_->extractions();
-  ASSERT_TRUE(document().setValue(document().nodePointer("ball") + "/transform",
-                                  Json{{"position", {0.0, 3.0, 0.0}}}).ok());
+  ASSERT_TRUE(document()
+                  .setValue(document().nodePointer("ball") + "/transform",
+                            Json{{"position", {0.0, 3.0, 0.0}}})
+                  .ok());
   EXPECT_TRUE(wireframes_->busy());
   ASSERT_TRUE(settle());
   EXPECT_EQ(wireframes_->extractions(), extractions + 1);

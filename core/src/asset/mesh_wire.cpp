@@ -26,7 +26,8 @@ class Writer {
   template <class T>
   void array(const std::vector<T>& items) {
     pod(static_cast<std::uint64_t>(items.size()));
-    if (!items.empty()) out_.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
+    if (!items.empty())
+      out_.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
   }
   void vec3(Vec3 v) { pod(v.x), pod(v.y), pod(v.z); }
   void slots(const std::vector<MaterialSlot>& slots) {
@@ -120,7 +121,9 @@ Writer header(Kind kind) {
   return w;
 }
 
-Error corrupt(const std::string& what) { return Error{"frame", "corrupt import-worker answer: " + what}; }
+Error corrupt(const std::string& what) {
+  return Error{"frame", "corrupt import-worker answer: " + what};
+}
 
 }  // namespace
 
@@ -166,7 +169,8 @@ Expected<WireResult> decodeFrame(std::string_view bytes) {
     if (r.pod<char>() != c) return corrupt("no frame (" + std::to_string(bytes.size()) + " bytes)");
   }
   if (const auto version = r.pod<std::uint32_t>(); version != kVersion)
-    return corrupt("format version " + std::to_string(version) + ", expected " + std::to_string(kVersion));
+    return corrupt("format version " + std::to_string(version) + ", expected " +
+                   std::to_string(kVersion));
   const auto kind = r.pod<Kind>();
   WireResult result;
   if (kind == Kind::Mesh) {

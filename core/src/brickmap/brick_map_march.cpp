@@ -9,16 +9,17 @@
 
 namespace floptle {
 
-BrickMap::RayHit BrickMap::raycastMarch(Vec3 origin, Vec3 dir, float maxDistance, float radius) const {
+BrickMap::RayHit BrickMap::raycastMarch(Vec3 origin, Vec3 dir, float maxDistance,
+                                        float radius) const {
   RayHit result;
   if (dims_.x == 0 || !(maxDistance >= 0.0f)) return result;
   float tEnter = 0.0f, tExit = 0.0f;
   if (!intersectRayAabb(Ray{origin, dir}, gridBounds(), maxDistance, tEnter, tExit)) return result;
   const float tEnd = std::min(tExit, maxDistance);
-  const float hitEpsilon = 1e-4f * cellSize_;   // close enough to call it contact (m)
-  const float minStep = 0.2f * cellSize_;       // smallest step; a crossing within it is
-                                                // found by sign and refined (m)
-  constexpr float kRelaxation = 1.6f;           // over-relaxation of the brick steps (-)
+  const float hitEpsilon = 1e-4f * cellSize_;  // close enough to call it contact (m)
+  const float minStep = 0.2f * cellSize_;      // smallest step; a crossing within it is
+                                               // found by sign and refined (m)
+  constexpr float kRelaxation = 1.6f;          // over-relaxation of the brick steps (-)
   bool relaxed = false;
   const float boundaryNudge = 1e-4f * cellSize_;  // to land inside the next top cell (m)
   const bool skipEmptyCells = radius < bandWidth_;
@@ -45,28 +46,34 @@ BrickMap::RayHit BrickMap::raycastMarch(Vec3 origin, Vec3 dir, float maxDistance
       const float m = a + (b - a) * va / (va - vb);
       const float vm = field(m);
       if (std::abs(vm) <= hitEpsilon) return m;
-      if (vm > 0.0f) a = m, va = vm; else b = m, vb = vm;
+      if (vm > 0.0f)
+        a = m, va = vm;
+      else
+        b = m, vb = vm;
     }
     return a + (b - a) * va / (va - vb);
   };
 
   while (t <= tEnd) {
     const Vec3 p = origin + dir * t;
-    const glm::ivec3 c = glm::clamp(glm::ivec3(glm::floor((p - origin_) * invBrickSize_)), glm::ivec3(0), last);
+    const glm::ivec3 c =
+        glm::clamp(glm::ivec3(glm::floor((p - origin_) * invBrickSize_)), glm::ivec3(0), last);
     const int index = cellIndex(c);
     const Vec3 lo = cellMin(c);
     const Vec3 hi = lo + Vec3(brickSize_);
     // Parameter where the ray leaves this top cell.
     const Vec3 exitPlane(dir.x > 0 ? hi.x : lo.x, dir.y > 0 ? hi.y : lo.y, dir.z > 0 ? hi.z : lo.z);
     const Vec3 exits = (exitPlane - origin) * invDir;
-    float cellExit = std::min(std::min(std::isnan(exits.x) ? INFINITY : exits.x, std::isnan(exits.y) ? INFINITY : exits.y),
+    float cellExit = std::min(std::min(std::isnan(exits.x) ? INFINITY : exits.x,
+                                       std::isnan(exits.y) ? INFINITY : exits.y),
                               std::isnan(exits.z) ? INFINITY : exits.z);
     const int brick = brickOf_[index];
     if (brick < 0 && centre_[index] < 0.0f) return finish(t);  // started inside, in solid space
     if (brick < 0) {
       // No surface within the band anywhere in this cell, and none within |centre| - half
       // diagonal of any of its points.
-      const float safe = std::max(std::abs(centre_[index]) - brickHalfDiagonal_, bandWidth_) - radius;
+      const float safe =
+          std::max(std::abs(centre_[index]) - brickHalfDiagonal_, bandWidth_) - radius;
       relaxed = false;
       if (skipEmptyCells) {
         t = std::max(cellExit + boundaryNudge, t + safe);

@@ -32,7 +32,8 @@ void BrickMap::computeEmptyReach() {
               for (int dx = -1; dx <= 1; ++dx) {
                 if (dz == 0 && (dy > 0 || (dy == 0 && dx >= 0))) continue;
                 const int nx = x + dir * dx, ny = y + dir * dy, nz = z + dir * dz;
-                if (nx < 0 || ny < 0 || nz < 0 || nx >= dims_.x || ny >= dims_.y || nz >= dims_.z) continue;
+                if (nx < 0 || ny < 0 || nz < 0 || nx >= dims_.x || ny >= dims_.y || nz >= dims_.z)
+                  continue;
                 best = std::min(best, d[cellIndex({nx, ny, nz})] + 1);
               }
           d[c] = static_cast<std::uint8_t>(best);
@@ -41,7 +42,8 @@ void BrickMap::computeEmptyReach() {
   pass(1);
   pass(-1);
   emptyReach_.resize(static_cast<std::size_t>(cells));
-  for (int c = 0; c < cells; ++c) emptyReach_[c] = static_cast<std::uint8_t>(d[c] == 0 ? 0 : d[c] - 1);
+  for (int c = 0; c < cells; ++c)
+    emptyReach_[c] = static_cast<std::uint8_t>(d[c] == 0 ? 0 : d[c] - 1);
 }
 
 void BrickMap::noteOccupied(int cell) {

@@ -9,7 +9,8 @@ namespace floptle {
 
 /// s: the brick's 729 stored samples, step: meters per stored unit; l: position in fine cells
 /// from the brick's minimum corner (in [0, 8]); gradient (may be null) in 1/m given invCell (1/m).
-inline float brickTrilinear(const std::int16_t* s, float step, Vec3 l, Vec3* gradient, float invCell) {
+inline float brickTrilinear(const std::int16_t* s, float step, Vec3 l, Vec3* gradient,
+                            float invCell) {
   constexpr int S = BrickMap::kSamples;
   const int ix = std::clamp(static_cast<int>(l.x), 0, BrickMap::kCells - 1);
   const int iy = std::clamp(static_cast<int>(l.y), 0, BrickMap::kCells - 1);
@@ -33,6 +34,5 @@ inline float brickTrilinear(const std::int16_t* s, float step, Vec3 l, Vec3* gra
   }
   return (y0 + (y1 - y0) * fz) * step;
 }
-
 
 }  // namespace floptle

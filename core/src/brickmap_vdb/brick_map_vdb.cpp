@@ -24,13 +24,17 @@ void initializeOpenVdb() {
   std::call_once(once, [] { openvdb::initialize(); });
 }
 
-int floorDiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+int floorDiv(int a, int b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 std::string gridWhere(const std::filesystem::path& file, const std::string& grid) {
   return file.string() + ": grid '" + grid + "'";
 }
 
-openvdb::Coord coordOf(glm::ivec3 v) { return openvdb::Coord(v.x, v.y, v.z); }
+openvdb::Coord coordOf(glm::ivec3 v) {
+  return openvdb::Coord(v.x, v.y, v.z);
+}
 
 // ---- writing ---------------------------------------------------------------------------
 
@@ -38,7 +42,8 @@ openvdb::FloatGrid::Ptr gridOf(const BrickMap& map, const std::string& name) {
   const float background = map.bandWidth();
   openvdb::FloatGrid::Ptr grid = openvdb::FloatGrid::create(background);
   // Voxel ijk <-> world origin + ijk * cellSize: the BrickMap's sample lattice (vertex-centred).
-  openvdb::math::Transform::Ptr transform = openvdb::math::Transform::createLinearTransform(map.cellSize());
+  openvdb::math::Transform::Ptr transform =
+      openvdb::math::Transform::createLinearTransform(map.cellSize());
   const Vec3 o = map.origin();
   transform->postTranslate(openvdb::Vec3d(o.x, o.y, o.z));
   grid->setTransform(transform);
@@ -60,7 +65,8 @@ openvdb::FloatGrid::Ptr gridOf(const BrickMap& map, const std::string& name) {
   //    exactly one 8^3 VDB leaf: index 0 is the map's origin and bricks are 8 cells wide).
   forEachCell([&](glm::ivec3 c) {
     if (map.brickAt(c) < 0 && map.centreValue(c) < 0.0f)
-      grid->tree().fill(openvdb::CoordBBox(coordOf(c * kCells), coordOf(c * kCells + (kCells - 1))), -background,
+      grid->tree().fill(openvdb::CoordBBox(coordOf(c * kCells), coordOf(c * kCells + (kCells - 1))),
+                        -background,
                         /*active=*/false);
   });
   // 2. Brick samples: first the +x/+y/+z faces a brick shares with its neighbour, then every
@@ -69,8 +75,10 @@ openvdb::FloatGrid::Ptr gridOf(const BrickMap& map, const std::string& name) {
   //    the brick's last cell needs).
   openvdb::FloatGrid::Accessor acc = grid->getAccessor();
   auto put = [&](openvdb::Coord ijk, float v) {
-    if (std::abs(v) < background) acc.setValueOn(ijk, v);
-    else acc.setValueOff(ijk, v);
+    if (std::abs(v) < background)
+      acc.setValueOn(ijk, v);
+    else
+      acc.setValueOff(ijk, v);
   };
   for (const bool owned : {false, true}) {
     forEachCell([&](glm::ivec3 c) {
@@ -80,7 +88,8 @@ openvdb::FloatGrid::Ptr gridOf(const BrickMap& map, const std::string& name) {
         for (int j = 0; j < BrickMap::kSamples; ++j)
           for (int i = 0; i < BrickMap::kSamples; ++i) {
             const bool own = i < kCells && j < kCells && k < kCells;
-            if (own == owned) put(coordOf(c * kCells + glm::ivec3(i, j, k)), map.brickSample(b, i, j, k));
+            if (own == owned)
+              put(coordOf(c * kCells + glm::ivec3(i, j, k)), map.brickSample(b, i, j, k));
           }
     });
   }
@@ -91,7 +100,8 @@ openvdb::FloatGrid::Ptr gridOf(const BrickMap& map, const std::string& name) {
 // ---- reading ---------------------------------------------------------------------------
 
 /// The grid to read: the named one, else "surface", else the first float grid.
-Expected<std::string> chooseGrid(openvdb::io::File& file, const std::filesystem::path& path, const std::string& wanted) {
+Expected<std::string> chooseGrid(openvdb::io::File& file, const std::filesystem::path& path,
+                                 const std::string& wanted) {
   openvdb::GridPtrVecPtr grids = file.readAllGridMetadata();
   std::string list, firstFloat;
   bool hasFloat = false, hasSurface = false;
@@ -105,34 +115,46 @@ Expected<std::string> chooseGrid(openvdb::io::File& file, const std::filesystem:
     }
   }
   if (list.empty()) list = "none";
-  if (!wanted.empty()) return Error{path.string(), "has no grid named '" + wanted + "' (grids: " + list + ")"};
+  if (!wanted.empty())
+    return Error{path.string(), "has no grid named '" + wanted + "' (grids: " + list + ")"};
   if (hasSurface) return std::string("surface");
-  if (!hasFloat) return Error{path.string(), "has no float grid to read as a level set (grids: " + list + ")"};
+  if (!hasFloat)
+    return Error{path.string(), "has no float grid to read as a level set (grids: " + list + ")"};
   return firstFloat;
 }
 
 const char* className(openvdb::GridClass c) {
   switch (c) {
-    case openvdb::GRID_LEVEL_SET: return "a level set";
-    case openvdb::GRID_FOG_VOLUME: return "a fog volume";
-    case openvdb::GRID_STAGGERED: return "a staggered grid";
-    default: return "of unknown class";
+    case openvdb::GRID_LEVEL_SET:
+      return "a level set";
+    case openvdb::GRID_FOG_VOLUME:
+      return "a fog volume";
+    case openvdb::GRID_STAGGERED:
+      return "a staggered grid";
+    default:
+      return "of unknown class";
   }
 }
 
 /// Voxel size (m) and translation (m) of a uniform, axis-aligned linear transform.
 Expected<std::pair<double, openvdb::Vec3d>> axisAlignedUniform(const openvdb::math::Transform& t,
-                                                                const std::string& where) {
-  if (!t.isLinear()) return Error{where, "has a non-linear (frustum) transform; only uniform voxels are supported"};
-  const openvdb::Mat4d m = t.baseMap()->getAffineMap()->getMat4();  // row vectors: world = [ijk 1] * m
+                                                               const std::string& where) {
+  if (!t.isLinear())
+    return Error{where, "has a non-linear (frustum) transform; only uniform voxels are supported"};
+  const openvdb::Mat4d m =
+      t.baseMap()->getAffineMap()->getMat4();  // row vectors: world = [ijk 1] * m
   const double s = m(0, 0);
   const double tol = 1e-6 * std::abs(s);
   bool ok = s > 0.0 && std::isfinite(s);
   for (int r = 0; r < 3 && ok; ++r)
     for (int c = 0; c < 3 && ok; ++c) ok = std::abs(m(r, c) - (r == c ? s : 0.0)) <= tol;
-  if (!ok) return Error{where, "has a rotated, sheared or non-uniformly scaled transform; only axis-aligned cubic voxels are supported"};
+  if (!ok)
+    return Error{where,
+                 "has a rotated, sheared or non-uniformly scaled transform; only axis-aligned "
+                 "cubic voxels are supported"};
   const openvdb::Vec3d translation(m(3, 0), m(3, 1), m(3, 2));
-  if (!std::isfinite(translation.x()) || !std::isfinite(translation.y()) || !std::isfinite(translation.z()))
+  if (!std::isfinite(translation.x()) || !std::isfinite(translation.y()) ||
+      !std::isfinite(translation.z()))
     return Error{where, "has a non-finite transform"};
   return std::make_pair(s, translation);
 }
@@ -155,12 +177,17 @@ constexpr int kNearRings = 2;
 /// last ring searched the cell keeps a lower bound (nothing is nearer than that ring).
 constexpr int kCrossingRings = kNearRings + 3;
 
-CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm::ivec3 dims, float brickSize) {
+CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm::ivec3 dims,
+                        float brickSize) {
   const float background = grid.background();
   const std::size_t cells = static_cast<std::size_t>(dims.x) * dims.y * dims.z;
   CoarseField out{std::vector<std::uint8_t>(cells, 0), std::vector<float>(cells, 0.0f)};
-  auto index = [&](glm::ivec3 c) { return static_cast<std::size_t>(c.x + dims.x * (c.y + dims.y * c.z)); };
-  auto inside = [&](glm::ivec3 c) { return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) && glm::all(glm::lessThan(c, dims)); };
+  auto index = [&](glm::ivec3 c) {
+    return static_cast<std::size_t>(c.x + dims.x * (c.y + dims.y * c.z));
+  };
+  auto inside = [&](glm::ivec3 c) {
+    return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) && glm::all(glm::lessThan(c, dims));
+  };
   // Sign crossings along voxel edges (voxel units from `base`), bucketed by top cell.
   std::vector<std::vector<glm::vec3>> crossings(cells);
   openvdb::FloatGrid::ConstAccessor acc = grid.getConstAccessor();
@@ -214,7 +241,8 @@ CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm
         }
   }
   for (std::size_t i = 0; i < cells; ++i)
-    out.farDistance[i] = steps[i] < 0 ? 1e9f : std::max(0.0f, (static_cast<float>(steps[i]) - 0.5f) * brickSize);
+    out.farDistance[i] =
+        steps[i] < 0 ? 1e9f : std::max(0.0f, (static_cast<float>(steps[i]) - 0.5f) * brickSize);
   // Near the band: the nearest crossing, ring by ring until no farther ring can hold a nearer
   // one (ring r is at least (r - 1/2) bricks from the centre).
   const float voxel = brickSize / kCells;
@@ -239,7 +267,8 @@ CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm
                 if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r) continue;
                 const glm::ivec3 n = c + glm::ivec3(dx, dy, dz);
                 if (!inside(n)) continue;
-                for (const glm::vec3& q : crossings[index(n)]) best2 = std::min(best2, glm::dot(q - centre, q - centre));
+                for (const glm::vec3& q : crossings[index(n)])
+                  best2 = std::min(best2, glm::dot(q - centre, q - centre));
               }
         }
         out.farDistance[index(c)] = std::max(out.farDistance[index(c)], std::sqrt(best2) * voxel);
@@ -247,34 +276,41 @@ CoarseField coarseField(const openvdb::FloatGrid& grid, openvdb::Coord base, glm
   return out;
 }
 
-Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string& where, const VdbReadOptions& options,
-                              const BakeProgress& progress) {
+Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string& where,
+                              const VdbReadOptions& options, const BakeProgress& progress) {
   if (grid.getGridClass() != openvdb::GRID_LEVEL_SET)
-    return Error{where, std::string("is ") + className(grid.getGridClass()) + ", not a level set (a signed distance field)"};
+    return Error{where, std::string("is ") + className(grid.getGridClass()) +
+                            ", not a level set (a signed distance field)"};
   auto frame = axisAlignedUniform(grid.transform(), where);
   if (!frame) return frame.error();
   const double voxel = frame->first;
   const float background = grid.background();
   if (!(background > 0.0f) || !std::isfinite(background))
-    return Error{where, "has a background of " + std::to_string(background) + "; a level set's must be > 0 (its band's outside distance)"};
+    return Error{where, "has a background of " + std::to_string(background) +
+                            "; a level set's must be > 0 (its band's outside distance)"};
   if (background > 1000.0 * voxel) return Error{where, "has a narrow band wider than 1000 voxels"};
   openvdb::CoordBBox leaves;
-  if (!grid.tree().evalLeafBoundingBox(leaves)) return Error{where, "has no voxels (an empty level set)"};
+  if (!grid.tree().evalLeafBoundingBox(leaves))
+    return Error{where, "has no voxels (an empty level set)"};
 
   // Top cells on the file's lattice: cell c covers voxels base + 8c .. base + 8c + 8, with an
   // empty ring around the leaves, and enough cells that BrickMap::bake's padding fits.
   const float cell = static_cast<float>(voxel), brick = cell * kCells;
   const float pad = background + cell;
-  const glm::ivec3 lo(floorDiv(leaves.min().x(), kCells) - 1, floorDiv(leaves.min().y(), kCells) - 1,
+  const glm::ivec3 lo(floorDiv(leaves.min().x(), kCells) - 1,
+                      floorDiv(leaves.min().y(), kCells) - 1,
                       floorDiv(leaves.min().z(), kCells) - 1);
-  const glm::ivec3 hi(floorDiv(leaves.max().x(), kCells) + 1, floorDiv(leaves.max().y(), kCells) + 1,
+  const glm::ivec3 hi(floorDiv(leaves.max().x(), kCells) + 1,
+                      floorDiv(leaves.max().y(), kCells) + 1,
                       floorDiv(leaves.max().z(), kCells) + 1);
   const int minCells = static_cast<int>(std::ceil(0.75 + 2.0 * pad / brick));
   const glm::ivec3 dims = glm::max(hi - lo + 1, glm::ivec3(minCells));
-  if (double(dims.x) * dims.y * dims.z > double(1 << 26)) return Error{where, "spans more than 2^26 bricks"};
+  if (double(dims.x) * dims.y * dims.z > double(1 << 26))
+    return Error{where, "spans more than 2^26 bricks"};
   const openvdb::Coord base = coordOf(lo * kCells);
   const openvdb::Vec3d o = frame->second + voxel * base.asVec3d();
-  const Vec3 origin(static_cast<float>(o.x()), static_cast<float>(o.y()), static_cast<float>(o.z()));
+  const Vec3 origin(static_cast<float>(o.x()), static_cast<float>(o.y()),
+                    static_cast<float>(o.z()));
 
   const CoarseField coarse = coarseField(grid, base, dims, brick);
   std::vector<float> centre(coarse.band.size());
@@ -293,7 +329,8 @@ Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string&
   }
   // BrickMap::bake only ever asks at lattice points: top-cell centres (unbounded: answered
   // from `centre`) and brick samples (the file's voxels, exactly).
-  const DistanceBatchFn distance = [&](std::span<const Vec3> points, float maxDistance, std::span<float> out) {
+  const DistanceBatchFn distance = [&](std::span<const Vec3> points, float maxDistance,
+                                       std::span<float> out) {
     openvdb::FloatGrid::ConstAccessor acc = grid.getConstAccessor();
     for (std::size_t i = 0; i < points.size(); ++i) {
       const glm::dvec3 l = (glm::dvec3(points[i]) - glm::dvec3(origin)) / double(cell);
@@ -303,8 +340,9 @@ Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string&
         const openvdb::Vec3d ijk = base.asVec3d() + openvdb::Vec3d(l.x, l.y, l.z);
         out[i] = openvdb::tools::BoxSampler::sample(acc, ijk);
       } else if (std::isinf(maxDistance)) {
-        const glm::ivec3 c = glm::clamp(glm::ivec3(floorDiv(g.x, kCells), floorDiv(g.y, kCells), floorDiv(g.z, kCells)),
-                                        glm::ivec3(0), dims - 1);
+        const glm::ivec3 c = glm::clamp(
+            glm::ivec3(floorDiv(g.x, kCells), floorDiv(g.y, kCells), floorDiv(g.z, kCells)),
+            glm::ivec3(0), dims - 1);
         out[i] = centre[static_cast<std::size_t>(c.x + dims.x * (c.y + dims.y * c.z))];
       } else {
         out[i] = acc.getValue(base + coordOf(g));
@@ -319,17 +357,20 @@ Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string&
   // grid exactly [origin, origin + dims * brick] (the quarter-brick slack keeps the brick
   // count from rounding up).
   const Vec3 extent = Vec3(dims) * brick;
-  settings.bounds = Aabb{origin + Vec3(0.25f * brick + pad), origin + extent - Vec3(0.25f * brick + pad)};
+  settings.bounds =
+      Aabb{origin + Vec3(0.25f * brick + pad), origin + extent - Vec3(0.25f * brick + pad)};
   auto map = BrickMap::bake(settings, distance, progress);
   if (!map) return Error{where, map.error().message()};
-  if (map->dims() != dims || glm::any(glm::greaterThan(glm::abs(map->origin() - origin), Vec3(1e-3f * cell))))
+  if (map->dims() != dims ||
+      glm::any(glm::greaterThan(glm::abs(map->origin() - origin), Vec3(1e-3f * cell))))
     return Error{where, "internal error: the brick grid did not land on the file's voxel lattice"};
   return map;
 }
 
 }  // namespace
 
-Expected<void> writeBrickMapVdb(const BrickMap& map, const std::filesystem::path& file, const VdbWriteOptions& options) {
+Expected<void> writeBrickMapVdb(const BrickMap& map, const std::filesystem::path& file,
+                                const VdbWriteOptions& options) {
   if (map.dims().x <= 0 || map.dims().y <= 0 || map.dims().z <= 0)
     return Error{file.string(), "the baked field is empty (nothing to write)"};
   if (options.gridName.empty()) return Error{file.string(), "the grid needs a name"};

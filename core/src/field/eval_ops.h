@@ -21,31 +21,44 @@ inline float twistLipschitz(float rate, float rho) {
 /// small (few saved registers) for the cheap closed forms it inlines.
 [[gnu::noinline]] inline float primitiveSlow(Op op, const float* D, float x, float y, float z) {
   switch (op) {
-    case Op::Wedge: return sdf::wedge(x, y, z, D[0], D[1], D[2]);
-    case Op::Stairs: return sdf::stairs(x, y, z, D[0], D[1], D[2], D[3]);
-    case Op::Mandelbulb: return sdf::mandelbulb(x, y, z, D[0], static_cast<int>(D[1]), D[2]);
+    case Op::Wedge:
+      return sdf::wedge(x, y, z, D[0], D[1], D[2]);
+    case Op::Stairs:
+      return sdf::stairs(x, y, z, D[0], D[1], D[2], D[3]);
+    case Op::Mandelbulb:
+      return sdf::mandelbulb(x, y, z, D[0], static_cast<int>(D[1]), D[2]);
     case Op::Menger: {
       const float h = D[1];
       if (h <= 0.0f) return sdf::len3(x, y, z);
       const float inv = 1.0f / h;
       return h * sdf::menger(x * inv, y * inv, z * inv, static_cast<int>(D[0]));
     }
-    case Op::Mandelbox: return sdf::mandelbox(x, y, z, D[0], static_cast<int>(D[1]), D[2], D[3]);
-    default: return 0.0f;
+    case Op::Mandelbox:
+      return sdf::mandelbox(x, y, z, D[0], static_cast<int>(D[1]), D[2], D[3]);
+    default:
+      return 0.0f;
   }
 }
 
 /// Primitive distance at (x, y, z) with derived constants D.
 inline float primitive(Op op, const float* D, float x, float y, float z) {
   switch (op) {
-    case Op::Sphere: return sdf::sphere(x, y, z, D[0]);
-    case Op::Box: return sdf::box(x, y, z, D[0], D[1], D[2]);
-    case Op::RoundBox: return sdf::box(x, y, z, D[0], D[1], D[2]) - D[3];
-    case Op::Capsule: return sdf::capsule(x, y, z, D[0], D[1], D[2], D[3], D[4], D[5], D[6], D[7]);
-    case Op::Cylinder: return sdf::cylinder(x, y, z, D[0], D[1]);
-    case Op::Torus: return sdf::torus(x, y, z, D[0], D[1]);
-    case Op::Plane: return x * D[0] + y * D[1] + z * D[2] - D[3];
-    default: return primitiveSlow(op, D, x, y, z);
+    case Op::Sphere:
+      return sdf::sphere(x, y, z, D[0]);
+    case Op::Box:
+      return sdf::box(x, y, z, D[0], D[1], D[2]);
+    case Op::RoundBox:
+      return sdf::box(x, y, z, D[0], D[1], D[2]) - D[3];
+    case Op::Capsule:
+      return sdf::capsule(x, y, z, D[0], D[1], D[2], D[3], D[4], D[5], D[6], D[7]);
+    case Op::Cylinder:
+      return sdf::cylinder(x, y, z, D[0], D[1]);
+    case Op::Torus:
+      return sdf::torus(x, y, z, D[0], D[1]);
+    case Op::Plane:
+      return x * D[0] + y * D[1] + z * D[2] - D[3];
+    default:
+      return primitiveSlow(op, D, x, y, z);
   }
 }
 
@@ -80,7 +93,9 @@ inline void combine(Op op, const float* D, float& a, MaterialIndex& ma, float b,
       if constexpr (kMaterial) ma = b > a ? mb : ma;
       a = std::max(a, b);
       break;
-    case Op::Subtract: a = std::max(a, -b); break;
+    case Op::Subtract:
+      a = std::max(a, -b);
+      break;
     case Op::SmoothUnion:
       if constexpr (kMaterial) ma = b < a ? mb : ma;
       a = sdf::smin(a, b, D[0]);
@@ -89,8 +104,11 @@ inline void combine(Op op, const float* D, float& a, MaterialIndex& ma, float b,
       if constexpr (kMaterial) ma = b > a ? mb : ma;
       a = sdf::smax(a, b, D[0]);
       break;
-    case Op::SmoothSubtract: a = sdf::smax(a, -b, D[0]); break;
-    default: break;
+    case Op::SmoothSubtract:
+      a = sdf::smax(a, -b, D[0]);
+      break;
+    default:
+      break;
   }
 }
 

@@ -82,13 +82,16 @@ void evalBlock(const FieldProgram::Impl& impl, const float* Dall, const float* x
         // Explicit SSE: GCC will not if-convert the scalar max/min chain at -O2. maxps/minps
         // equal std::max/min here (no NaN, and |x| - b is never -0), so results are identical.
         const __m128 vb[3] = {_mm_set1_ps(bx), _mm_set1_ps(by), _mm_set1_ps(bz)};
-        const __m128 absMask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), zero = _mm_setzero_ps();
+        const __m128 absMask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)),
+                     zero = _mm_setzero_ps();
         for (int i = 0; i < N; i += 4) {
           const __m128 qx = _mm_sub_ps(_mm_and_ps(_mm_loadu_ps(x + i), absMask), vb[0]);
           const __m128 qy = _mm_sub_ps(_mm_and_ps(_mm_loadu_ps(y + i), absMask), vb[1]);
           const __m128 qz = _mm_sub_ps(_mm_and_ps(_mm_loadu_ps(z + i), absMask), vb[2]);
-          const __m128 ox = _mm_max_ps(qx, zero), oy = _mm_max_ps(qy, zero), oz = _mm_max_ps(qz, zero);
-          _mm_store_ps(out2 + i, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ox, ox), _mm_mul_ps(oy, oy)), _mm_mul_ps(oz, oz)));
+          const __m128 ox = _mm_max_ps(qx, zero), oy = _mm_max_ps(qy, zero),
+                       oz = _mm_max_ps(qz, zero);
+          _mm_store_ps(out2 + i, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ox, ox), _mm_mul_ps(oy, oy)),
+                                            _mm_mul_ps(oz, oz)));
           _mm_store_ps(inner + i, _mm_min_ps(_mm_max_ps(qx, _mm_max_ps(qy, qz)), zero));
         }
 #else
@@ -108,7 +111,9 @@ void evalBlock(const FieldProgram::Impl& impl, const float* Dall, const float* x
         break;
       }
       case Op::Capsule:
-        lanes(N, [&](int i) { v[i] = sdf::capsule(x[i], y[i], z[i], D[0], D[1], D[2], D[3], D[4], D[5], D[6], D[7]); });
+        lanes(N, [&](int i) {
+          v[i] = sdf::capsule(x[i], y[i], z[i], D[0], D[1], D[2], D[3], D[4], D[5], D[6], D[7]);
+        });
         break;
       case Op::Cylinder:
         lanes(N, [&](int i) { v[i] = sdf::cylinder(x[i], y[i], z[i], D[0], D[1]); });
@@ -134,9 +139,9 @@ void evalBlock(const FieldProgram::Impl& impl, const float* Dall, const float* x
           // Four points per call (lanes past n are padding: computed, never read).
           const int power = static_cast<int>(D[0]);
           for (int i = 0; i < n; i += 4) {
-            const simd4::F4 d =
-                sdf::mandelbulbLanesAnyPower(simd4::F4{_mm_loadu_ps(x + i)}, simd4::F4{_mm_loadu_ps(y + i)},
-                                             simd4::F4{_mm_loadu_ps(z + i)}, power, it, D[2]);
+            const simd4::F4 d = sdf::mandelbulbLanesAnyPower(
+                simd4::F4{_mm_loadu_ps(x + i)}, simd4::F4{_mm_loadu_ps(y + i)},
+                simd4::F4{_mm_loadu_ps(z + i)}, power, it, D[2]);
             _mm_storeu_ps(v + i, d.v);
           }
           break;
@@ -201,7 +206,8 @@ void evalBlock(const FieldProgram::Impl& impl, const float* Dall, const float* x
         }
         break;
       }
-      case Op::PopRepeat: break;
+      case Op::PopRepeat:
+        break;
       case Op::PushTwist: {
         const float rate = D[0];
         lanes(n, [&](int i) {

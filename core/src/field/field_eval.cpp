@@ -41,7 +41,9 @@ inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, Mate
         pz[pi] = D[6] * x + D[7] * y + D[8] * z;
         break;
       }
-      case Op::PopTransform: v[vi] *= D[13]; break;
+      case Op::PopTransform:
+        v[vi] *= D[13];
+        break;
       case Op::PushRepeat:
         px[pi] = repeatAxis(px[pi - 1], D[0]);
         py[pi] = repeatAxis(py[pi - 1], D[1]);
@@ -69,10 +71,8 @@ inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, Mate
   return std::isnan(d) ? 1e30f : d;  // unreachable for finite input; never hand out NaN
 }
 
-
 /// Any fused primitive decoded at run time (the expensive ones: wedge, stairs, fractals).
 void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s);
-
 
 /// A fused primitive with its transform kind X and combine op C (0 = none, else Op + 1)
 /// fixed at compile time: no decoding branches left at run time.
@@ -87,7 +87,8 @@ void stepPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
     s.v[in.valueIndex] = d;
   } else {
     MaterialIndex unused = 0;
-    combine<false>(static_cast<Op>(C - 1), Dall + in.combineData, s.v[in.valueIndex - 1], unused, d, 0);
+    combine<false>(static_cast<Op>(C - 1), Dall + in.combineData, s.v[in.valueIndex - 1], unused, d,
+                   0);
   }
 }
 
@@ -103,7 +104,9 @@ void stepGeneral(const FastInstr& in, const float* Dall, EvalState& s) {
       s.pz[pi] = D[6] * x + D[7] * y + D[8] * z;
       break;
     }
-    case Op::PopTransform: s.v[vi] *= D[13]; break;
+    case Op::PopTransform:
+      s.v[vi] *= D[13];
+      break;
     case Op::PushRepeat:
       s.px[pi] = repeatAxis(s.px[pi - 1], D[0]);
       s.py[pi] = repeatAxis(s.py[pi - 1], D[1]);
@@ -133,12 +136,18 @@ template <Op P, int X>
 StepFn stepFor(const FastInstr& in) {
   if (!in.hasCombine) return &stepPrimitive<P, X, 0>;
   switch (in.combine) {
-    case Op::Union: return &stepPrimitive<P, X, int(Op::Union) + 1>;
-    case Op::Intersection: return &stepPrimitive<P, X, int(Op::Intersection) + 1>;
-    case Op::Subtract: return &stepPrimitive<P, X, int(Op::Subtract) + 1>;
-    case Op::SmoothUnion: return &stepPrimitive<P, X, int(Op::SmoothUnion) + 1>;
-    case Op::SmoothIntersection: return &stepPrimitive<P, X, int(Op::SmoothIntersection) + 1>;
-    default: return &stepPrimitive<P, X, int(Op::SmoothSubtract) + 1>;
+    case Op::Union:
+      return &stepPrimitive<P, X, int(Op::Union) + 1>;
+    case Op::Intersection:
+      return &stepPrimitive<P, X, int(Op::Intersection) + 1>;
+    case Op::Subtract:
+      return &stepPrimitive<P, X, int(Op::Subtract) + 1>;
+    case Op::SmoothUnion:
+      return &stepPrimitive<P, X, int(Op::SmoothUnion) + 1>;
+    case Op::SmoothIntersection:
+      return &stepPrimitive<P, X, int(Op::SmoothIntersection) + 1>;
+    default:
+      return &stepPrimitive<P, X, int(Op::SmoothSubtract) + 1>;
   }
 }
 
@@ -149,13 +158,20 @@ StepFn stepFor(const FastInstr& in) {
 
 StepFn chooseStep(const FastInstr& in) {
   switch (in.op) {
-    case Op::Sphere: return stepFor<Op::Sphere>(in);
-    case Op::Box: return stepFor<Op::Box>(in);
-    case Op::RoundBox: return stepFor<Op::RoundBox>(in);
-    case Op::Capsule: return stepFor<Op::Capsule>(in);
-    case Op::Cylinder: return stepFor<Op::Cylinder>(in);
-    case Op::Torus: return stepFor<Op::Torus>(in);
-    case Op::Plane: return stepFor<Op::Plane>(in);
+    case Op::Sphere:
+      return stepFor<Op::Sphere>(in);
+    case Op::Box:
+      return stepFor<Op::Box>(in);
+    case Op::RoundBox:
+      return stepFor<Op::RoundBox>(in);
+    case Op::Capsule:
+      return stepFor<Op::Capsule>(in);
+    case Op::Cylinder:
+      return stepFor<Op::Cylinder>(in);
+    case Op::Torus:
+      return stepFor<Op::Torus>(in);
+    case Op::Plane:
+      return stepFor<Op::Plane>(in);
     default:
       // Wedge, stairs and the fractals cost far more than a dispatch: one generic step.
       return isPrimitive(in.op) ? &stepSlowPrimitive : &stepGeneral;
@@ -169,8 +185,10 @@ void stepSlowPrimitive(const FastInstr& in, const float* Dall, EvalState& s) {
   float d = primitiveSlow(in.op, Dall + in.data, x, y, z);
   if (in.xform == 2) d *= T[13];
   MaterialIndex unused = 0;
-  if (in.hasCombine) combine<false>(in.combine, Dall + in.combineData, s.v[in.valueIndex - 1], unused, d, 0);
-  else s.v[in.valueIndex] = d;
+  if (in.hasCombine)
+    combine<false>(in.combine, Dall + in.combineData, s.v[in.valueIndex - 1], unused, d, 0);
+  else
+    s.v[in.valueIndex] = d;
 }
 
 /// Distance only: one indirect call per instruction into its specialized step.
@@ -188,8 +206,6 @@ inline float runSteps(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
   return std::isnan(d) ? 1e30f : d;
 }
 
-
-
 }  // namespace
 
 void assignSteps(FieldProgram::Impl& impl) {
@@ -202,7 +218,9 @@ void assignSteps(FieldProgram::Impl& impl) {
   assignRuns(impl);
 }
 
-float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p) { return runSteps(impl, D, p); }
+float evalDistance(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
+  return runSteps(impl, D, p);
+}
 
 FieldSample evalSample(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
   FieldSample s;
@@ -210,7 +228,9 @@ FieldSample evalSample(const FieldProgram::Impl& impl, const float* D, Vec3 p) {
   return s;
 }
 
-float evalTwistLipschitz(float rate, float rho) { return twistLipschitz(rate, rho); }
+float evalTwistLipschitz(float rate, float rho) {
+  return twistLipschitz(rate, rho);
+}
 
 namespace {
 
@@ -242,7 +262,9 @@ float staticMandelbulb(const FieldProgram::Impl& impl, Vec3 p) {
   return std::isnan(d) ? 1e30f : d;
 }
 
-float staticSteps(const FieldProgram::Impl& impl, Vec3 p) { return runSteps(impl, impl.derived.data(), p); }
+float staticSteps(const FieldProgram::Impl& impl, Vec3 p) {
+  return runSteps(impl, impl.derived.data(), p);
+}
 
 }  // namespace
 
@@ -251,16 +273,26 @@ StaticDistanceFn chooseStaticDistance(const FieldProgram::Impl& impl) {
   if (impl.single) {
     const FastInstr& in = impl.fast[0];
     switch (in.op) {
-      case Op::Sphere: return singleFor<Op::Sphere>(in.xform);
-      case Op::Box: return singleFor<Op::Box>(in.xform);
-      case Op::RoundBox: return singleFor<Op::RoundBox>(in.xform);
-      case Op::Capsule: return singleFor<Op::Capsule>(in.xform);
-      case Op::Cylinder: return singleFor<Op::Cylinder>(in.xform);
-      case Op::Torus: return singleFor<Op::Torus>(in.xform);
-      case Op::Plane: return singleFor<Op::Plane>(in.xform);
+      case Op::Sphere:
+        return singleFor<Op::Sphere>(in.xform);
+      case Op::Box:
+        return singleFor<Op::Box>(in.xform);
+      case Op::RoundBox:
+        return singleFor<Op::RoundBox>(in.xform);
+      case Op::Capsule:
+        return singleFor<Op::Capsule>(in.xform);
+      case Op::Cylinder:
+        return singleFor<Op::Cylinder>(in.xform);
+      case Op::Torus:
+        return singleFor<Op::Torus>(in.xform);
+      case Op::Plane:
+        return singleFor<Op::Plane>(in.xform);
       case Op::Mandelbulb:
-        return in.xform == 0 ? &staticMandelbulb<0> : in.xform == 1 ? &staticMandelbulb<1> : &staticMandelbulb<2>;
-      default: break;
+        return in.xform == 0   ? &staticMandelbulb<0>
+               : in.xform == 1 ? &staticMandelbulb<1>
+                               : &staticMandelbulb<2>;
+      default:
+        break;
     }
   }
   return &staticSteps;

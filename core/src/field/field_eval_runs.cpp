@@ -13,11 +13,13 @@ using namespace ops;
 
 /// A group of same-kind children of one run: a plain loop, the distance inlined.
 template <Op P, int X>
-void groupPrimitive(const FastInstr* m, int count, const float* Dall, float x, float y, float z, float* out) {
+void groupPrimitive(const FastInstr* m, int count, const float* Dall, float x, float y, float z,
+                    float* out) {
   for (int j = 0; j < count; ++j) out[j] = distPrimitive<P, X>(m[j], Dall, x, y, z);
 }
 
-void groupSlow(const FastInstr* m, int count, const float* Dall, float x, float y, float z, float* out) {
+void groupSlow(const FastInstr* m, int count, const float* Dall, float x, float y, float z,
+               float* out) {
   for (int j = 0; j < count; ++j) {
     const FastInstr& in = m[j];
     float lx = x, ly = y, lz = z;
@@ -43,30 +45,42 @@ void stepRun(const FastInstr& in, const float* Dall, EvalState& s) {
   float d[kMaxRun + 4];  // + 4: a 4-lane group kernel may write up to 3 lanes past its group
   const FastInstr* m = &in;
   const int n = in.advance;
-  for (int j = 0; j < n; j += m[j].groupCount) m[j].group(m + j, m[j].groupCount, Dall, x, y, z, d + j);
+  for (int j = 0; j < n; j += m[j].groupCount)
+    m[j].group(m + j, m[j].groupCount, Dall, x, y, z, d + j);
   MaterialIndex unused = 0;
   const int vi = kFirstStores ? in.valueIndex : in.valueIndex - 1;
   float acc = kFirstStores ? d[0] : s.v[vi];
-  for (int j = kFirstStores ? 1 : 0; j < n; ++j) combine<false>(C, Dall + m[j].combineData, acc, unused, d[j], 0);
+  for (int j = kFirstStores ? 1 : 0; j < n; ++j)
+    combine<false>(C, Dall + m[j].combineData, acc, unused, d[j], 0);
   s.v[vi] = acc;
 }
 #pragma GCC diagnostic pop
 
 template <Op P>
 GroupFn groupFor(const FastInstr& in) {
-  return in.xform == 0 ? &groupPrimitive<P, 0> : in.xform == 1 ? &groupPrimitive<P, 1> : &groupPrimitive<P, 2>;
+  return in.xform == 0   ? &groupPrimitive<P, 0>
+         : in.xform == 1 ? &groupPrimitive<P, 1>
+                         : &groupPrimitive<P, 2>;
 }
 
 GroupFn chooseGroup(const FastInstr& in) {
   switch (in.op) {
-    case Op::Sphere: return groupFor<Op::Sphere>(in);
-    case Op::Box: return groupFor<Op::Box>(in);
-    case Op::RoundBox: return groupFor<Op::RoundBox>(in);
-    case Op::Capsule: return groupFor<Op::Capsule>(in);
-    case Op::Cylinder: return groupFor<Op::Cylinder>(in);
-    case Op::Torus: return groupFor<Op::Torus>(in);
-    case Op::Plane: return groupFor<Op::Plane>(in);
-    default: return &groupSlow;
+    case Op::Sphere:
+      return groupFor<Op::Sphere>(in);
+    case Op::Box:
+      return groupFor<Op::Box>(in);
+    case Op::RoundBox:
+      return groupFor<Op::RoundBox>(in);
+    case Op::Capsule:
+      return groupFor<Op::Capsule>(in);
+    case Op::Cylinder:
+      return groupFor<Op::Cylinder>(in);
+    case Op::Torus:
+      return groupFor<Op::Torus>(in);
+    case Op::Plane:
+      return groupFor<Op::Plane>(in);
+    default:
+      return &groupSlow;
   }
 }
 
@@ -77,12 +91,18 @@ StepFn runStepOf(bool firstStores) {
 
 StepFn runStep(Op c, bool firstStores) {
   switch (c) {
-    case Op::Union: return runStepOf<Op::Union>(firstStores);
-    case Op::Intersection: return runStepOf<Op::Intersection>(firstStores);
-    case Op::Subtract: return runStepOf<Op::Subtract>(firstStores);
-    case Op::SmoothUnion: return runStepOf<Op::SmoothUnion>(firstStores);
-    case Op::SmoothIntersection: return runStepOf<Op::SmoothIntersection>(firstStores);
-    default: return runStepOf<Op::SmoothSubtract>(firstStores);
+    case Op::Union:
+      return runStepOf<Op::Union>(firstStores);
+    case Op::Intersection:
+      return runStepOf<Op::Intersection>(firstStores);
+    case Op::Subtract:
+      return runStepOf<Op::Subtract>(firstStores);
+    case Op::SmoothUnion:
+      return runStepOf<Op::SmoothUnion>(firstStores);
+    case Op::SmoothIntersection:
+      return runStepOf<Op::SmoothIntersection>(firstStores);
+    default:
+      return runStepOf<Op::SmoothSubtract>(firstStores);
   }
 }
 
@@ -104,15 +124,18 @@ void assignRuns(FieldProgram::Impl& impl) {
     const int vi = firstStores ? f[i].valueIndex + 1 : f[i].valueIndex;  // where members blend from
     Op c = Op::Union;
     std::size_t j = i;
-    if (!firstStores) c = f[i].combine;
-    else if (i + 1 < f.size() && isPrim(i + 1) && f[i + 1].hasCombine) c = f[i + 1].combine;
+    if (!firstStores)
+      c = f[i].combine;
+    else if (i + 1 < f.size() && isPrim(i + 1) && f[i + 1].hasCombine)
+      c = f[i + 1].combine;
     else {
       ++i;
       continue;
     }
     if (firstStores) ++j;
-    while (j < f.size() && j - i < static_cast<std::size_t>(kMaxRun) && isPrim(j) && f[j].hasCombine &&
-           f[j].combine == c && f[j].valueIndex == vi && f[j].pointIndex == f[i].pointIndex)
+    while (j < f.size() && j - i < static_cast<std::size_t>(kMaxRun) && isPrim(j) &&
+           f[j].hasCombine && f[j].combine == c && f[j].valueIndex == vi &&
+           f[j].pointIndex == f[i].pointIndex)
       ++j;
     if (j - i < 2) {
       i = std::max(j, i + 1);

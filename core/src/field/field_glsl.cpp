@@ -152,44 +152,64 @@ float fp_twist_lipschitz(float rate, float rho) {
 #endif
 )GLSL";
 
-std::string fp(int slot) { return "FP(" + std::to_string(slot) + ")"; }
-std::string fp3(int slot) { return "vec3(" + fp(slot) + ", " + fp(slot + 1) + ", " + fp(slot + 2) + ")"; }
-std::string V(int i) { return "v" + std::to_string(i); }
-std::string M(int i) { return "m" + std::to_string(i); }
-std::string P(int i) { return "p" + std::to_string(i); }
+std::string fp(int slot) {
+  return "FP(" + std::to_string(slot) + ")";
+}
+std::string fp3(int slot) {
+  return "vec3(" + fp(slot) + ", " + fp(slot + 1) + ", " + fp(slot + 2) + ")";
+}
+std::string V(int i) {
+  return "v" + std::to_string(i);
+}
+std::string M(int i) {
+  return "m" + std::to_string(i);
+}
+std::string P(int i) {
+  return "p" + std::to_string(i);
+}
 
 std::string primitiveExpr(const Instr& in) {
   const int s = in.slot;
   const std::string p = P(in.pointIndex);
   switch (in.op) {
-    case Op::Sphere: return "length(" + p + ") - " + fp(s);
-    case Op::Box: return "fp_box(" + p + ", " + fp3(s) + ")";
+    case Op::Sphere:
+      return "length(" + p + ") - " + fp(s);
+    case Op::Box:
+      return "fp_box(" + p + ", " + fp3(s) + ")";
     case Op::RoundBox: {
       const std::string b = fp3(s);
-      const std::string r = "clamp(" + fp(s + 3) + ", 0.0, min(" + fp(s) + ", min(" + fp(s + 1) + ", " + fp(s + 2) + ")))";
+      const std::string r = "clamp(" + fp(s + 3) + ", 0.0, min(" + fp(s) + ", min(" + fp(s + 1) +
+                            ", " + fp(s + 2) + ")))";
       return "fp_box(" + p + ", " + b + " - vec3(" + r + ")) - " + r;
     }
-    case Op::Capsule: return "fp_capsule(" + p + ", " + fp3(s) + ", " + fp3(s + 3) + ", " + fp(s + 6) + ")";
-    case Op::Cylinder: return "fp_cylinder(" + p + ", " + fp(s) + ", " + fp(s + 1) + ")";
-    case Op::Torus: return "fp_torus(" + p + ", " + fp(s) + ", " + fp(s + 1) + ")";
+    case Op::Capsule:
+      return "fp_capsule(" + p + ", " + fp3(s) + ", " + fp3(s + 3) + ", " + fp(s + 6) + ")";
+    case Op::Cylinder:
+      return "fp_cylinder(" + p + ", " + fp(s) + ", " + fp(s + 1) + ")";
+    case Op::Torus:
+      return "fp_torus(" + p + ", " + fp(s) + ", " + fp(s + 1) + ")";
     case Op::Plane: {
       const std::string n = fp3(s);
-      return "dot(" + p + ", length(" + n + ") > 1e-20 ? normalize(" + n + ") : vec3(0.0, 1.0, 0.0)) - " + fp(s + 3);
+      return "dot(" + p + ", length(" + n + ") > 1e-20 ? normalize(" + n +
+             ") : vec3(0.0, 1.0, 0.0)) - " + fp(s + 3);
     }
     case Op::Wedge:
-      return "fp_extrude(fp_wedge2(" + p + ".xy, " + fp(s) + ", " + fp(s + 1) + "), " + p + ".z, " + fp(s + 2) + ")";
+      return "fp_extrude(fp_wedge2(" + p + ".xy, " + fp(s) + ", " + fp(s + 1) + "), " + p + ".z, " +
+             fp(s + 2) + ")";
     case Op::Stairs:
-      return "fp_extrude(fp_stairs2(" + p + ".xy, max(1.0, floor(" + fp(s) + ")), " + fp(s + 1) + ", " +
-             fp(s + 2) + "), " + p + ".z, " + fp(s + 3) + ")";
+      return "fp_extrude(fp_stairs2(" + p + ".xy, max(1.0, floor(" + fp(s) + ")), " + fp(s + 1) +
+             ", " + fp(s + 2) + "), " + p + ".z, " + fp(s + 3) + ")";
     case Op::Mandelbulb:
-      return "fp_mandelbulb(" + p + ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " + fp(s + 2) + ")";
+      return "fp_mandelbulb(" + p + ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " +
+             fp(s + 2) + ")";
     case Op::Menger:
-      return "(" + fp(s + 1) + " > 0.0 ? " + fp(s + 1) + " * fp_menger(" + p + " * (1.0 / " + fp(s + 1) +
-             "), int(max(0.0, floor(" + fp(s) + ")))) : length(" + p + "))";
+      return "(" + fp(s + 1) + " > 0.0 ? " + fp(s + 1) + " * fp_menger(" + p + " * (1.0 / " +
+             fp(s + 1) + "), int(max(0.0, floor(" + fp(s) + ")))) : length(" + p + "))";
     case Op::Mandelbox:
-      return "fp_mandelbox(" + p + ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " + fp(s + 2) +
-             " * " + fp(s + 2) + ", " + fp(s + 3) + " * " + fp(s + 3) + ")";
-    default: return "0.0";
+      return "fp_mandelbox(" + p + ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " +
+             fp(s + 2) + " * " + fp(s + 2) + ", " + fp(s + 3) + " * " + fp(s + 3) + ")";
+    default:
+      return "0.0";
   }
 }
 
@@ -198,32 +218,43 @@ std::string statement(const Instr& in) {
   const std::string v = V(vi), w = V(vi + 1), m = M(vi), mw = M(vi + 1);
   switch (in.op) {
     case Op::PushTransform:
-      return P(pi) + " = fp_rotate_inverse(" + P(pi - 1) + " - " + fp3(s) + ", vec4(" + fp(s + 3) + ", " +
-             fp(s + 4) + ", " + fp(s + 5) + ", " + fp(s + 6) + ")) / max(" + fp(s + 7) + ", 1e-6);";
-    case Op::PopTransform: return v + " *= max(" + fp(s + 7) + ", 1e-6);";
+      return P(pi) + " = fp_rotate_inverse(" + P(pi - 1) + " - " + fp3(s) + ", vec4(" + fp(s + 3) +
+             ", " + fp(s + 4) + ", " + fp(s + 5) + ", " + fp(s + 6) + ")) / max(" + fp(s + 7) +
+             ", 1e-6);";
+    case Op::PopTransform:
+      return v + " *= max(" + fp(s + 7) + ", 1e-6);";
     case Op::PushRepeat: {
       const std::string q = P(pi - 1);
-      return P(pi) + " = vec3(fp_repeat(" + q + ".x, " + fp(s) + "), fp_repeat(" + q + ".y, " + fp(s + 1) +
-             "), fp_repeat(" + q + ".z, " + fp(s + 2) + "));";
+      return P(pi) + " = vec3(fp_repeat(" + q + ".x, " + fp(s) + "), fp_repeat(" + q + ".y, " +
+             fp(s + 1) + "), fp_repeat(" + q + ".z, " + fp(s + 2) + "));";
     }
-    case Op::PopRepeat: return "";
+    case Op::PopRepeat:
+      return "";
     case Op::PushTwist: {
       const std::string q = P(pi - 1);
       return "{ float a = -" + fp(s) + " * " + q + ".y; float c = cos(a), sn = sin(a); " + P(pi) +
-             " = vec3(c * " + q + ".x - sn * " + q + ".z, " + q + ".y, sn * " + q + ".x + c * " + q + ".z); }";
+             " = vec3(c * " + q + ".x - sn * " + q + ".z, " + q + ".y, sn * " + q + ".x + c * " +
+             q + ".z); }";
     }
     case Op::PopTwist:
-      return v + " /= fp_twist_lipschitz(" + fp(s) + ", length(" + P(pi - 1) + ".xz) + abs(" + v + "));";
+      return v + " /= fp_twist_lipschitz(" + fp(s) + ", length(" + P(pi - 1) + ".xz) + abs(" + v +
+             "));";
     case Op::Union:
-      return m + " = " + w + " < " + v + " ? " + mw + " : " + m + "; " + v + " = min(" + v + ", " + w + ");";
+      return m + " = " + w + " < " + v + " ? " + mw + " : " + m + "; " + v + " = min(" + v + ", " +
+             w + ");";
     case Op::Intersection:
-      return m + " = " + w + " > " + v + " ? " + mw + " : " + m + "; " + v + " = max(" + v + ", " + w + ");";
-    case Op::Subtract: return v + " = max(" + v + ", -" + w + ");";
+      return m + " = " + w + " > " + v + " ? " + mw + " : " + m + "; " + v + " = max(" + v + ", " +
+             w + ");";
+    case Op::Subtract:
+      return v + " = max(" + v + ", -" + w + ");";
     case Op::SmoothUnion:
-      return m + " = " + w + " < " + v + " ? " + mw + " : " + m + "; " + v + " = fp_smin(" + v + ", " + w + ", " + fp(s) + ");";
+      return m + " = " + w + " < " + v + " ? " + mw + " : " + m + "; " + v + " = fp_smin(" + v +
+             ", " + w + ", " + fp(s) + ");";
     case Op::SmoothIntersection:
-      return m + " = " + w + " > " + v + " ? " + mw + " : " + m + "; " + v + " = fp_smax(" + v + ", " + w + ", " + fp(s) + ");";
-    case Op::SmoothSubtract: return v + " = fp_smax(" + v + ", -" + w + ", " + fp(s) + ");";
+      return m + " = " + w + " > " + v + " ? " + mw + " : " + m + "; " + v + " = fp_smax(" + v +
+             ", " + w + ", " + fp(s) + ");";
+    case Op::SmoothSubtract:
+      return v + " = fp_smax(" + v + ", -" + w + ", " + fp(s) + ");";
     default:
       return v + " = " + primitiveExpr(in) + "; " + m + " = " + std::to_string(in.material) + ".0;";
   }
@@ -238,7 +269,8 @@ std::string emitGlsl(const FieldProgram& program, const GlslOptions& options) {
   out += "  vec3 p0 = p;\n";
   for (int i = 1; i < impl.pointDepth; ++i) out += "  vec3 " + P(i) + " = p;\n";
   // The value stack is one deeper than used so binary ops may name v[vi + 1] uniformly.
-  for (int i = 0; i <= impl.valueDepth; ++i) out += "  float " + V(i) + " = 0.0; float " + M(i) + " = 0.0;\n";
+  for (int i = 0; i <= impl.valueDepth; ++i)
+    out += "  float " + V(i) + " = 0.0; float " + M(i) + " = 0.0;\n";
   for (const Instr& in : impl.code) {
     const std::string s = statement(in);
     if (!s.empty()) out += "  " + s + "\n";

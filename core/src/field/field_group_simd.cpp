@@ -23,15 +23,25 @@ namespace {
 constexpr int kLanes = 4;
 
 /// Number of primitive constants a kernel reads (sphere 1, box 3, round box 4).
-constexpr int primFields(Op p) { return p == Op::Sphere ? 1 : p == Op::Box ? 3 : 4; }
+constexpr int primFields(Op p) {
+  return p == Op::Sphere ? 1 : p == Op::Box ? 3 : 4;
+}
 /// Number of transform constants (translation 3; full: translation 3, matrix 9, scale 1).
-constexpr int xformFields(int x) { return x == 0 ? 0 : x == 1 ? 3 : 13; }
+constexpr int xformFields(int x) {
+  return x == 0 ? 0 : x == 1 ? 3 : 13;
+}
 
 #if defined(__SSE2__)
-inline __m128 absPs(__m128 v) { return _mm_and_ps(v, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff))); }
+inline __m128 absPs(__m128 v) {
+  return _mm_and_ps(v, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)));
+}
 /// sdf::positivePart / negativePart per lane: (v +- |v|) * 0.5.
-inline __m128 positivePs(__m128 v) { return _mm_mul_ps(_mm_add_ps(v, absPs(v)), _mm_set1_ps(0.5f)); }
-inline __m128 negativePs(__m128 v) { return _mm_mul_ps(_mm_sub_ps(v, absPs(v)), _mm_set1_ps(0.5f)); }
+inline __m128 positivePs(__m128 v) {
+  return _mm_mul_ps(_mm_add_ps(v, absPs(v)), _mm_set1_ps(0.5f));
+}
+inline __m128 negativePs(__m128 v) {
+  return _mm_mul_ps(_mm_sub_ps(v, absPs(v)), _mm_set1_ps(0.5f));
+}
 /// sdf::len3 per lane: sqrt((x*x + y*y) + z*z).
 inline __m128 len3Ps(__m128 x, __m128 y, __m128 z) {
   return _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)));
@@ -40,7 +50,8 @@ inline __m128 len3Ps(__m128 x, __m128 y, __m128 z) {
 /// Chunk layout (floats, each field kLanes wide): [translation x, y, z][matrix rows 0..8]
 /// [scale][primitive constants].
 template <Op P, int X>
-void groupSimd(const FastInstr* first, int count, const float* Dall, float x, float y, float z, float* out) {
+void groupSimd(const FastInstr* first, int count, const float* Dall, float x, float y, float z,
+               float* out) {
   constexpr int K = xformFields(X) + primFields(P);
   const float* B = Dall + first->packData;
   for (int j = 0; j < count; j += kLanes, B += K * kLanes) {
@@ -51,9 +62,12 @@ void groupSimd(const FastInstr* first, int count, const float* Dall, float x, fl
     }
     if constexpr (X == 2) {
       const __m128 a = lx, c = ly, e = lz;
-      lx = _mm_add_ps(_mm_add_ps(_mm_mul_ps(field(3), a), _mm_mul_ps(field(4), c)), _mm_mul_ps(field(5), e));
-      ly = _mm_add_ps(_mm_add_ps(_mm_mul_ps(field(6), a), _mm_mul_ps(field(7), c)), _mm_mul_ps(field(8), e));
-      lz = _mm_add_ps(_mm_add_ps(_mm_mul_ps(field(9), a), _mm_mul_ps(field(10), c)), _mm_mul_ps(field(11), e));
+      lx = _mm_add_ps(_mm_add_ps(_mm_mul_ps(field(3), a), _mm_mul_ps(field(4), c)),
+                      _mm_mul_ps(field(5), e));
+      ly = _mm_add_ps(_mm_add_ps(_mm_mul_ps(field(6), a), _mm_mul_ps(field(7), c)),
+                      _mm_mul_ps(field(8), e));
+      lz = _mm_add_ps(_mm_add_ps(_mm_mul_ps(field(9), a), _mm_mul_ps(field(10), c)),
+                      _mm_mul_ps(field(11), e));
     }
     constexpr int p = xformFields(X);
     __m128 d;
@@ -77,7 +91,9 @@ GroupFn simdFor(int xform) {
 }
 #endif
 
-bool packable(Op op) { return op == Op::Sphere || op == Op::Box || op == Op::RoundBox; }
+bool packable(Op op) {
+  return op == Op::Sphere || op == Op::Box || op == Op::RoundBox;
+}
 
 /// Offsets, inside a member's transform block, of the chunk fields in chunk order.
 std::vector<int> xformOffsets(int xform) {
@@ -102,11 +118,13 @@ void packGroups(FieldProgram::Impl& impl) {
     const int base = static_cast<int>(impl.derived.size());
     impl.derived.resize(impl.derived.size() + static_cast<std::size_t>(chunks * K * kLanes));
     for (int j = 0; j < chunks * kLanes; ++j) {
-      const FastInstr& m = f[g + static_cast<std::size_t>(std::min(j, count - 1))];  // tail lanes repeat the last
+      const FastInstr& m =
+          f[g + static_cast<std::size_t>(std::min(j, count - 1))];  // tail lanes repeat the last
       const int chunk = j / kLanes, lane = j % kLanes;
       for (int i = 0; i < K; ++i) {
-        const int src = i < static_cast<int>(xo.size()) ? m.xformData + xo[static_cast<std::size_t>(i)]
-                                                        : m.data + (i - static_cast<int>(xo.size()));
+        const int src = i < static_cast<int>(xo.size())
+                            ? m.xformData + xo[static_cast<std::size_t>(i)]
+                            : m.data + (i - static_cast<int>(xo.size()));
         const int dst = base + (chunk * K + i) * kLanes + lane;
         impl.derived[static_cast<std::size_t>(dst)] = impl.derived[static_cast<std::size_t>(src)];
         impl.packCopies.push_back({src, dst});
@@ -114,9 +132,15 @@ void packGroups(FieldProgram::Impl& impl) {
     }
     head.packData = base;
     switch (head.op) {
-      case Op::Sphere: head.group = simdFor<Op::Sphere>(head.xform); break;
-      case Op::Box: head.group = simdFor<Op::Box>(head.xform); break;
-      default: head.group = simdFor<Op::RoundBox>(head.xform); break;
+      case Op::Sphere:
+        head.group = simdFor<Op::Sphere>(head.xform);
+        break;
+      case Op::Box:
+        head.group = simdFor<Op::Box>(head.xform);
+        break;
+      default:
+        head.group = simdFor<Op::RoundBox>(head.xform);
+        break;
     }
   }
 #else

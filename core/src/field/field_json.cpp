@@ -42,15 +42,19 @@ Expected<AnimatedScalar> parseScalar(const Json& j, const std::string& where) {
       Key k;
       k.time = keys[i][0].get<double>();
       k.value = *v;
-      if (!a.keys.empty() && k.time < a.keys.back().time) return Error{kw, "key times must not decrease"};
+      if (!a.keys.empty() && k.time < a.keys.back().time)
+        return Error{kw, "key times must not decrease"};
       a.keys.push_back(k);
     }
     a.base = a.keys.front().value;
     if (j.contains("interpolation")) {
       const Json& in = j["interpolation"];
-      if (in == "linear") a.interpolation = AnimatedScalar::Interpolation::Linear;
-      else if (in == "smoothstep") a.interpolation = AnimatedScalar::Interpolation::Smoothstep;
-      else return Error{where + "/interpolation", "expected \"linear\" or \"smoothstep\""};
+      if (in == "linear")
+        a.interpolation = AnimatedScalar::Interpolation::Linear;
+      else if (in == "smoothstep")
+        a.interpolation = AnimatedScalar::Interpolation::Smoothstep;
+      else
+        return Error{where + "/interpolation", "expected \"linear\" or \"smoothstep\""};
     }
     if (j.contains("loop")) {
       if (!j["loop"].is_boolean()) return Error{where + "/loop", "expected true or false"};
@@ -58,7 +62,8 @@ Expected<AnimatedScalar> parseScalar(const Json& j, const std::string& where) {
     }
     return a;
   }
-  if (!j.contains("base")) return Error{where, "a driver object needs \"base\" (with \"sine\") or \"keys\""};
+  if (!j.contains("base"))
+    return Error{where, "a driver object needs \"base\" (with \"sine\") or \"keys\""};
   auto base = parseNumber(j["base"], where + "/base");
   if (!base) return base.error();
   a.base = *base;
@@ -93,7 +98,8 @@ Json scalarToJson(const AnimatedScalar& a) {
       Json keys = Json::array();
       for (const Key& k : a.keys) keys.push_back(Json::array({k.time, k.value}));
       j["keys"] = keys;
-      j["interpolation"] = a.interpolation == AnimatedScalar::Interpolation::Smoothstep ? "smoothstep" : "linear";
+      j["interpolation"] =
+          a.interpolation == AnimatedScalar::Interpolation::Smoothstep ? "smoothstep" : "linear";
       j["loop"] = a.loop;
       return j;
     }
@@ -128,7 +134,8 @@ Expected<void> parseParams(const Json& j, const std::string& where, FieldNode& n
   return {};
 }
 
-Expected<FieldNode> parseNode(const Json& shape, const std::string& where, const MaterialResolver& resolve) {
+Expected<FieldNode> parseNode(const Json& shape, const std::string& where,
+                              const MaterialResolver& resolve) {
   if (!shape.is_object()) return Error{where, "expected a shape object"};
   if (!shape.contains("type") || !shape["type"].is_string())
     return Error{where + "/type", "missing shape \"type\""};
@@ -152,7 +159,8 @@ Expected<FieldNode> parseNode(const Json& shape, const std::string& where, const
   if (shape.contains("material")) {
     if (!resolve) return Error{where + "/material", "materials cannot be resolved here"};
     auto m = resolve(shape["material"]);
-    if (!m) return Error{m.error().where.empty() ? where + "/material" : m.error().where, m.error().what};
+    if (!m)
+      return Error{m.error().where.empty() ? where + "/material" : m.error().where, m.error().what};
     node.material = *m;
     node.hasOwnMaterial = true;
   }
@@ -186,15 +194,16 @@ Expected<FieldNode> parseShape(const nlohmann::ordered_json& shape, const std::s
   }
 }
 
-nlohmann::ordered_json shapeToJson(const FieldNode& node,
-                                   const std::function<nlohmann::ordered_json(MaterialIndex)>& materialId) {
+nlohmann::ordered_json shapeToJson(
+    const FieldNode& node, const std::function<nlohmann::ordered_json(MaterialIndex)>& materialId) {
   // A transform without its own material around a non-transform child is written the short
   // way: the child's object with a "transform" key (the way parseShape reads it back).
   if (node.type == NodeType::Transform && !node.hasOwnMaterial && node.children.size() == 1 &&
       node.children[0].type != NodeType::Transform) {
     Json j = shapeToJson(node.children[0], materialId);
     Json t = Json::object();
-    t["position"] = Json::array({scalarToJson(node.params[0]), scalarToJson(node.params[1]), scalarToJson(node.params[2])});
+    t["position"] = Json::array(
+        {scalarToJson(node.params[0]), scalarToJson(node.params[1]), scalarToJson(node.params[2])});
     t["rotation"] = Json::array({scalarToJson(node.params[3]), scalarToJson(node.params[4]),
                                  scalarToJson(node.params[5]), scalarToJson(node.params[6])});
     t["scale"] = scalarToJson(node.params[7]);

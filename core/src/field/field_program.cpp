@@ -13,18 +13,30 @@ namespace {
 
 Op primitiveOp(NodeType t) {
   switch (t) {
-    case NodeType::Sphere: return Op::Sphere;
-    case NodeType::Box: return Op::Box;
-    case NodeType::RoundBox: return Op::RoundBox;
-    case NodeType::Capsule: return Op::Capsule;
-    case NodeType::Cylinder: return Op::Cylinder;
-    case NodeType::Torus: return Op::Torus;
-    case NodeType::Plane: return Op::Plane;
-    case NodeType::Wedge: return Op::Wedge;
-    case NodeType::Stairs: return Op::Stairs;
-    case NodeType::Mandelbulb: return Op::Mandelbulb;
-    case NodeType::Menger: return Op::Menger;
-    default: return Op::Mandelbox;
+    case NodeType::Sphere:
+      return Op::Sphere;
+    case NodeType::Box:
+      return Op::Box;
+    case NodeType::RoundBox:
+      return Op::RoundBox;
+    case NodeType::Capsule:
+      return Op::Capsule;
+    case NodeType::Cylinder:
+      return Op::Cylinder;
+    case NodeType::Torus:
+      return Op::Torus;
+    case NodeType::Plane:
+      return Op::Plane;
+    case NodeType::Wedge:
+      return Op::Wedge;
+    case NodeType::Stairs:
+      return Op::Stairs;
+    case NodeType::Mandelbulb:
+      return Op::Mandelbulb;
+    case NodeType::Menger:
+      return Op::Menger;
+    default:
+      return Op::Mandelbox;
   }
 }
 
@@ -34,17 +46,31 @@ float characteristicSize(const FieldNode& n) {
   float childMax = 0.0f;
   for (const FieldNode& c : n.children) childMax = std::max(childMax, characteristicSize(c));
   switch (n.type) {
-    case NodeType::Sphere: return v(0);
-    case NodeType::Box: case NodeType::RoundBox: case NodeType::Wedge: return std::max({v(0), v(1), v(2)});
-    case NodeType::Capsule: return std::max({v(0), v(1), v(2), v(3), v(4), v(5), v(6)});
-    case NodeType::Cylinder: case NodeType::Torus: return std::max(v(0), v(1));
-    case NodeType::Plane: return 1.0f;
-    case NodeType::Stairs: return std::max({v(0) * v(1), v(0) * v(2), v(3)});
-    case NodeType::Transform: return childMax * v(7);
-    case NodeType::Mandelbulb: return 1.2f;
-    case NodeType::Menger: return v(1);
-    case NodeType::Mandelbox: return 4.0f;
-    default: return childMax;
+    case NodeType::Sphere:
+      return v(0);
+    case NodeType::Box:
+    case NodeType::RoundBox:
+    case NodeType::Wedge:
+      return std::max({v(0), v(1), v(2)});
+    case NodeType::Capsule:
+      return std::max({v(0), v(1), v(2), v(3), v(4), v(5), v(6)});
+    case NodeType::Cylinder:
+    case NodeType::Torus:
+      return std::max(v(0), v(1));
+    case NodeType::Plane:
+      return 1.0f;
+    case NodeType::Stairs:
+      return std::max({v(0) * v(1), v(0) * v(2), v(3)});
+    case NodeType::Transform:
+      return childMax * v(7);
+    case NodeType::Mandelbulb:
+      return 1.2f;
+    case NodeType::Menger:
+      return v(1);
+    case NodeType::Mandelbox:
+      return 4.0f;
+    default:
+      return childMax;
   }
 }
 
@@ -71,9 +97,11 @@ struct Compiler {
     return impl.code.back();
   }
 
-  Expected<void> emit(const FieldNode& n, MaterialIndex inherited, int vi, int pi, const std::string& where) {
+  Expected<void> emit(const FieldNode& n, MaterialIndex inherited, int vi, int pi,
+                      const std::string& where) {
     if (vi + 2 >= kMaxStack || pi + 1 >= kMaxStack)
-      return Error{where, "graph is nested too deeply (at most " + std::to_string(kMaxStack - 2) + " levels)"};
+      return Error{where, "graph is nested too deeply (at most " + std::to_string(kMaxStack - 2) +
+                              " levels)"};
     const MaterialIndex mat = n.hasOwnMaterial ? n.material : inherited;
     const int slot = static_cast<int>(impl.params.size());
     for (const AnimatedScalar& a : n.params) {
@@ -137,14 +165,33 @@ struct Compiler {
 
 int derivedSize(Op op) {
   switch (op) {
-    case Op::Sphere: return 1;
-    case Op::Box: case Op::Wedge: case Op::Mandelbulb: case Op::PushRepeat: return 3;
-    case Op::RoundBox: case Op::Plane: case Op::Stairs: case Op::Mandelbox: return 4;
-    case Op::Capsule: return 8;
-    case Op::Cylinder: case Op::Torus: case Op::Menger: return 2;
-    case Op::PushTransform: return 14;
-    case Op::PushTwist: case Op::SmoothUnion: case Op::SmoothIntersection: case Op::SmoothSubtract: return 1;
-    default: return 0;
+    case Op::Sphere:
+      return 1;
+    case Op::Box:
+    case Op::Wedge:
+    case Op::Mandelbulb:
+    case Op::PushRepeat:
+      return 3;
+    case Op::RoundBox:
+    case Op::Plane:
+    case Op::Stairs:
+    case Op::Mandelbox:
+      return 4;
+    case Op::Capsule:
+      return 8;
+    case Op::Cylinder:
+    case Op::Torus:
+    case Op::Menger:
+      return 2;
+    case Op::PushTransform:
+      return 14;
+    case Op::PushTwist:
+    case Op::SmoothUnion:
+    case Op::SmoothIntersection:
+    case Op::SmoothSubtract:
+      return 1;
+    default:
+      return 0;
   }
 }
 
@@ -152,8 +199,13 @@ void deriveInstr(const Instr& in, const float* Pall, float* Dall) {
   const float* P = Pall + std::max(in.slot, 0);
   float* D = Dall + in.data;
   switch (in.op) {
-    case Op::Sphere: D[0] = P[0]; break;
-    case Op::Box: case Op::Wedge: D[0] = P[0], D[1] = P[1], D[2] = P[2]; break;
+    case Op::Sphere:
+      D[0] = P[0];
+      break;
+    case Op::Box:
+    case Op::Wedge:
+      D[0] = P[0], D[1] = P[1], D[2] = P[2];
+      break;
     case Op::RoundBox: {
       const float r = std::clamp(P[3], 0.0f, std::min({P[0], P[1], P[2]}));
       D[0] = P[0] - r, D[1] = P[1] - r, D[2] = P[2] - r, D[3] = r;
@@ -167,17 +219,27 @@ void deriveInstr(const Instr& in, const float* Pall, float* Dall) {
       D[7] = P[6];
       break;
     }
-    case Op::Cylinder: case Op::Torus: D[0] = P[0], D[1] = P[1]; break;
+    case Op::Cylinder:
+    case Op::Torus:
+      D[0] = P[0], D[1] = P[1];
+      break;
     case Op::Plane: {
       Vec3 nrm(P[0], P[1], P[2]);
       const float l = glm::length(nrm);
-      nrm = l > 1e-20f ? nrm / l : kUp;  // a driver passing through zero keeps the last sane normal: up
+      nrm = l > 1e-20f ? nrm / l
+                       : kUp;  // a driver passing through zero keeps the last sane normal: up
       D[0] = nrm.x, D[1] = nrm.y, D[2] = nrm.z, D[3] = P[3];
       break;
     }
-    case Op::Stairs: D[0] = std::max(1.0f, std::floor(P[0])), D[1] = P[1], D[2] = P[2], D[3] = P[3]; break;
-    case Op::Mandelbulb: D[0] = P[0], D[1] = std::max(1.0f, std::floor(P[1])), D[2] = P[2]; break;
-    case Op::Menger: D[0] = std::max(0.0f, std::floor(P[0])), D[1] = P[1]; break;
+    case Op::Stairs:
+      D[0] = std::max(1.0f, std::floor(P[0])), D[1] = P[1], D[2] = P[2], D[3] = P[3];
+      break;
+    case Op::Mandelbulb:
+      D[0] = P[0], D[1] = std::max(1.0f, std::floor(P[1])), D[2] = P[2];
+      break;
+    case Op::Menger:
+      D[0] = std::max(0.0f, std::floor(P[0])), D[1] = P[1];
+      break;
     case Op::Mandelbox:
       D[0] = P[0], D[1] = std::max(1.0f, std::floor(P[1]));
       D[2] = P[2] * P[2], D[3] = P[3] * P[3];
@@ -195,11 +257,17 @@ void deriveInstr(const Instr& in, const float* Pall, float* Dall) {
       D[12] = 1.0f / s, D[13] = s;
       break;
     }
-    case Op::PushRepeat: D[0] = P[0], D[1] = P[1], D[2] = P[2]; break;
-    case Op::PushTwist: case Op::SmoothUnion: case Op::SmoothIntersection: case Op::SmoothSubtract:
+    case Op::PushRepeat:
+      D[0] = P[0], D[1] = P[1], D[2] = P[2];
+      break;
+    case Op::PushTwist:
+    case Op::SmoothUnion:
+    case Op::SmoothIntersection:
+    case Op::SmoothSubtract:
       D[0] = P[0];
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -211,7 +279,8 @@ void buildFastCode(FieldProgram::Impl& impl) {
   for (std::size_t i = 0; i < code.size(); ++i) {
     FastInstr f;
     const Instr& in = code[i];
-    f.op = in.op, f.material = in.material, f.data = in.data, f.valueIndex = in.valueIndex, f.pointIndex = in.pointIndex;
+    f.op = in.op, f.material = in.material, f.data = in.data, f.valueIndex = in.valueIndex,
+    f.pointIndex = in.pointIndex;
     std::size_t prim = i;
     if (in.op == Op::PushTransform && i + 2 < code.size() && isPrimitive(code[i + 1].op) &&
         code[i + 2].op == Op::PopTransform) {
@@ -223,8 +292,8 @@ void buildFastCode(FieldProgram::Impl& impl) {
       const AnimatedScalar* T = impl.params.data() + in.slot;
       bool rigidStatic = true;
       for (int k = 3; k < 8; ++k) rigidStatic = rigidStatic && !T[k].animated();
-      const bool identity = rigidStatic && T[3].base == 0.0f && T[4].base == 0.0f && T[5].base == 0.0f &&
-                            T[6].base != 0.0f && T[7].base == 1.0f;
+      const bool identity = rigidStatic && T[3].base == 0.0f && T[4].base == 0.0f &&
+                            T[5].base == 0.0f && T[6].base != 0.0f && T[7].base == 1.0f;
       f.xform = identity ? 1 : 2;
       i += 2;
     }
@@ -282,16 +351,19 @@ Expected<FieldProgram> FieldProgram::compile(const FieldNode& root) {
   const std::size_t pushes = i;
   if (i < impl.code.size() && impl.code.size() == 2 * pushes + 1) {
     const Op op = impl.code[i].op;
-    impl.analyticNormal = op == Op::Sphere || op == Op::Box || op == Op::RoundBox || op == Op::Capsule ||
-                          op == Op::Cylinder || op == Op::Torus || op == Op::Plane;
+    impl.analyticNormal = op == Op::Sphere || op == Op::Box || op == Op::RoundBox ||
+                          op == Op::Capsule || op == Op::Cylinder || op == Op::Torus ||
+                          op == Op::Plane;
   }
   prog.staticDistance_ = chooseStaticDistance(impl);
   return prog;
 }
 
 FieldProgram::FieldProgram() : impl_(new Impl) {}
-FieldProgram::FieldProgram(const FieldProgram& o) : impl_(new Impl(*o.impl_)), staticDistance_(o.staticDistance_) {}
-FieldProgram::FieldProgram(FieldProgram&& o) noexcept : impl_(o.impl_), staticDistance_(o.staticDistance_) {
+FieldProgram::FieldProgram(const FieldProgram& o)
+    : impl_(new Impl(*o.impl_)), staticDistance_(o.staticDistance_) {}
+FieldProgram::FieldProgram(FieldProgram&& o) noexcept
+    : impl_(o.impl_), staticDistance_(o.staticDistance_) {
   o.impl_ = new Impl;
   o.staticDistance_ = nullptr;
 }
@@ -307,10 +379,12 @@ FieldProgram& FieldProgram::operator=(FieldProgram&& o) noexcept {
   std::swap(staticDistance_, o.staticDistance_);
   return *this;
 }
-FieldProgram::~FieldProgram() { delete impl_; }
+FieldProgram::~FieldProgram() {
+  delete impl_;
+}
 
-
-void FieldProgram::distanceBatch(std::span<const Vec3> points, double t, std::span<float> out) const {
+void FieldProgram::distanceBatch(std::span<const Vec3> points, double t,
+                                 std::span<float> out) const {
   const std::size_t n = std::min(points.size(), out.size());
   withDerived(*impl_, t, [&](const float* D) {
     float xs[kBlock], ys[kBlock], zs[kBlock];
@@ -326,9 +400,15 @@ void FieldProgram::distanceBatch(std::span<const Vec3> points, double t, std::sp
   });
 }
 
-bool FieldProgram::animated() const { return impl_->isAnimated(); }
-float FieldProgram::gradientEpsilon() const { return impl_->epsilon; }
-int FieldProgram::parameterCount() const { return static_cast<int>(impl_->params.size()); }
+bool FieldProgram::animated() const {
+  return impl_->isAnimated();
+}
+float FieldProgram::gradientEpsilon() const {
+  return impl_->epsilon;
+}
+int FieldProgram::parameterCount() const {
+  return static_cast<int>(impl_->params.size());
+}
 
 std::vector<float> FieldProgram::parameterValues(double t) const {
   std::vector<float> v(impl_->params.size());

@@ -10,13 +10,13 @@ namespace {
 constexpr float kBig = 1e6f;
 
 // Primitives. Lengths (m) are non-negative; the upper limits only keep float math sane.
-constexpr ParamSpec kSphere[] = {
-    {"radius", 1, 0.5f, 0.0f, kBig, "m", false, "Sphere radius"}};
+constexpr ParamSpec kSphere[] = {{"radius", 1, 0.5f, 0.0f, kBig, "m", false, "Sphere radius"}};
 constexpr ParamSpec kBox[] = {
     {"half_extents", 3, 0.5f, 0.0f, kBig, "m", false, "Half size along x, y, z"}};
-constexpr ParamSpec kRoundBox[] = {
-    {"half_extents", 3, 0.5f, 0.0f, kBig, "m", false, "Half size along x, y, z (rounding included)"},
-    {"radius", 1, 0.1f, 0.0f, kBig, "m", false, "Edge rounding radius, at most the smallest half extent"}};
+constexpr ParamSpec kRoundBox[] = {{"half_extents", 3, 0.5f, 0.0f, kBig, "m", false,
+                                    "Half size along x, y, z (rounding included)"},
+                                   {"radius", 1, 0.1f, 0.0f, kBig, "m", false,
+                                    "Edge rounding radius, at most the smallest half extent"}};
 constexpr ParamSpec kCapsule[] = {
     {"a", 3, 0.0f, -kBig, kBig, "m", false, "First end of the axis segment (default 0,-0.5,0)"},
     {"b", 3, 0.0f, -kBig, kBig, "m", false, "Second end of the axis segment (default 0,0.5,0)"},
@@ -27,9 +27,10 @@ constexpr ParamSpec kCylinder[] = {
 constexpr ParamSpec kTorus[] = {
     {"major_radius", 1, 1.0f, 0.0f, kBig, "m", false, "Ring radius in the XZ plane"},
     {"minor_radius", 1, 0.25f, 0.0f, kBig, "m", false, "Tube radius"}};
-constexpr ParamSpec kPlane[] = {
-    {"normal", 3, 0.0f, -kBig, kBig, "-", false, "Outward normal (normalized on use; default 0,1,0)"},
-    {"offset", 1, 0.0f, -kBig, kBig, "m", false, "Signed offset along the normal: dot(p,n) - offset"}};
+constexpr ParamSpec kPlane[] = {{"normal", 3, 0.0f, -kBig, kBig, "-", false,
+                                 "Outward normal (normalized on use; default 0,1,0)"},
+                                {"offset", 1, 0.0f, -kBig, kBig, "m", false,
+                                 "Signed offset along the normal: dot(p,n) - offset"}};
 constexpr ParamSpec kWedge[] = {
     {"half_extents", 3, 0.5f, 0.0f, kBig, "m", false, "Half size of the box the ramp is cut from"}};
 constexpr ParamSpec kStairs[] = {
@@ -38,12 +39,11 @@ constexpr ParamSpec kStairs[] = {
     {"run", 1, 0.3f, 0.0f, kBig, "m", false, "Depth of one step along +x"},
     {"half_width", 1, 0.5f, 0.0f, kBig, "m", false, "Half width along z"}};
 
-constexpr ParamSpec kTransform[] = {
-    {"position", 3, 0.0f, -kBig, kBig, "m", false, "Translation"},
-    {"rotation", 4, 0.0f, -1.0f, 1.0f, "-", false, "Rotation quaternion [x, y, z, w] (normalized on use)"},
-    {"scale", 1, 1.0f, 1e-4f, 1e4f, "-", false, "Uniform scale"}};
-constexpr ParamSpec kSmooth[] = {
-    {"k", 1, 0.1f, 0.0f, kBig, "m", false, "Blend width (0 = hard)"}};
+constexpr ParamSpec kTransform[] = {{"position", 3, 0.0f, -kBig, kBig, "m", false, "Translation"},
+                                    {"rotation", 4, 0.0f, -1.0f, 1.0f, "-", false,
+                                     "Rotation quaternion [x, y, z, w] (normalized on use)"},
+                                    {"scale", 1, 1.0f, 1e-4f, 1e4f, "-", false, "Uniform scale"}};
+constexpr ParamSpec kSmooth[] = {{"k", 1, 0.1f, 0.0f, kBig, "m", false, "Blend width (0 = hard)"}};
 constexpr ParamSpec kRepeat[] = {
     {"period", 3, 0.0f, 0.0f, kBig, "m", false, "Cell size per axis (0 = no repetition)"}};
 constexpr ParamSpec kTwist[] = {
@@ -106,7 +106,9 @@ int NodeSpec::scalarCount() const {
   return n;
 }
 
-const NodeSpec& nodeSpec(NodeType type) { return kSpecs[static_cast<std::size_t>(type)]; }
+const NodeSpec& nodeSpec(NodeType type) {
+  return kSpecs[static_cast<std::size_t>(type)];
+}
 
 std::optional<NodeType> nodeTypeFromName(std::string_view name) {
   for (const NodeSpec& s : kSpecs)
@@ -114,7 +116,9 @@ std::optional<NodeType> nodeTypeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::span<const NodeSpec> allNodeSpecs() { return kSpecs; }
+std::span<const NodeSpec> allNodeSpecs() {
+  return kSpecs;
+}
 
 int paramSlotOffset(NodeType type, std::string_view key) {
   int slot = 0;

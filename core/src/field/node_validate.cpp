@@ -16,7 +16,8 @@ std::string num(float v) {
   return s;
 }
 
-Expected<void> checkScalar(const AnimatedScalar& a, const ParamSpec& spec, const std::string& where) {
+Expected<void> checkScalar(const AnimatedScalar& a, const ParamSpec& spec,
+                           const std::string& where) {
   auto finite = [](float v) { return std::isfinite(v); };
   if (!finite(a.base) || !finite(a.amplitude) || !finite(a.frequency) || !finite(a.phase))
     return Error{where, "value is not a finite number"};
@@ -32,9 +33,12 @@ Expected<void> checkScalar(const AnimatedScalar& a, const ParamSpec& spec, const
   const float lo = a.minValue(), hi = a.maxValue();
   if (!finite(lo) || !finite(hi)) return Error{where, "value is not a finite number"};
   if (lo < spec.min || hi > spec.max) {
-    std::string what = std::string(spec.key) + " must lie in [" + num(spec.min) + ", " + num(spec.max) + "]";
-    if (a.animated()) what += " over the whole animation (driver spans " + num(lo) + " .. " + num(hi) + ")";
-    else what += " (got " + num(lo) + ")";
+    std::string what =
+        std::string(spec.key) + " must lie in [" + num(spec.min) + ", " + num(spec.max) + "]";
+    if (a.animated())
+      what += " over the whole animation (driver spans " + num(lo) + " .. " + num(hi) + ")";
+    else
+      what += " (got " + num(lo) + ")";
     if (spec.min == 0.0f && lo < 0.0f) what = "negative " + std::string(spec.key) + ": " + what;
     return Error{where, what};
   }
@@ -63,17 +67,21 @@ Expected<void> validateNode(const FieldNode& node, const std::string& where) {
   }
   const int n = static_cast<int>(node.children.size());
   if (n < spec.minChildren || (spec.maxChildren >= 0 && n > spec.maxChildren)) {
-    std::string want = spec.maxChildren < 0 ? "at least " + std::to_string(spec.minChildren)
-                       : spec.minChildren == spec.maxChildren ? "exactly " + std::to_string(spec.minChildren)
-                       : std::to_string(spec.minChildren) + ".." + std::to_string(spec.maxChildren);
-    return Error{where + "/children", std::string(spec.name) + " takes " + want + " children, has " + std::to_string(n)};
+    std::string want =
+        spec.maxChildren < 0 ? "at least " + std::to_string(spec.minChildren)
+        : spec.minChildren == spec.maxChildren
+            ? "exactly " + std::to_string(spec.minChildren)
+            : std::to_string(spec.minChildren) + ".." + std::to_string(spec.maxChildren);
+    return Error{where + "/children",
+                 std::string(spec.name) + " takes " + want + " children, has " + std::to_string(n)};
   }
   const auto& P = node.params;
   switch (node.type) {
     case NodeType::RoundBox: {
       float smallest = std::min({P[0].minValue(), P[1].minValue(), P[2].minValue()});
       if (P[3].maxValue() > smallest)
-        return Error{slotWhere[3], "rounding radius must not exceed the smallest half extent (" + num(smallest) + ")"};
+        return Error{slotWhere[3], "rounding radius must not exceed the smallest half extent (" +
+                                       num(smallest) + ")"};
       break;
     }
     case NodeType::Plane:
@@ -88,7 +96,8 @@ Expected<void> validateNode(const FieldNode& node, const std::string& where) {
       break;
     case NodeType::Mandelbox:
       if (P[0].minValue() < 1.05f && P[0].maxValue() > -1.05f)
-        return Error{slotWhere[0], "mandelbox |scale| must stay >= 1.05 (the fold diverges otherwise)"};
+        return Error{slotWhere[0],
+                     "mandelbox |scale| must stay >= 1.05 (the fold diverges otherwise)"};
       if (P[2].maxValue() >= P[3].minValue())
         return Error{slotWhere[2], "min_radius must stay below fixed_radius"};
       break;
@@ -96,7 +105,8 @@ Expected<void> validateNode(const FieldNode& node, const std::string& where) {
       break;
   }
   for (int i = 0; i < n; ++i)
-    if (auto r = validateNode(node.children[i], where + "/children/" + std::to_string(i)); !r) return r;
+    if (auto r = validateNode(node.children[i], where + "/children/" + std::to_string(i)); !r)
+      return r;
   return {};
 }
 

@@ -22,13 +22,35 @@
 namespace floptle::field {
 
 enum class Op : std::uint8_t {
-  Sphere, Box, RoundBox, Capsule, Cylinder, Torus, Plane, Wedge, Stairs,
-  Mandelbulb, Menger, Mandelbox,
-  PushTransform, PopTransform, PushRepeat, PopRepeat, PushTwist, PopTwist,
-  Union, Intersection, Subtract, SmoothUnion, SmoothIntersection, SmoothSubtract,
+  Sphere,
+  Box,
+  RoundBox,
+  Capsule,
+  Cylinder,
+  Torus,
+  Plane,
+  Wedge,
+  Stairs,
+  Mandelbulb,
+  Menger,
+  Mandelbox,
+  PushTransform,
+  PopTransform,
+  PushRepeat,
+  PopRepeat,
+  PushTwist,
+  PopTwist,
+  Union,
+  Intersection,
+  Subtract,
+  SmoothUnion,
+  SmoothIntersection,
+  SmoothSubtract,
 };
 
-inline bool isPrimitive(Op op) { return op <= Op::Mandelbox; }
+inline bool isPrimitive(Op op) {
+  return op <= Op::Mandelbox;
+}
 
 struct Instr {
   Op op;
@@ -51,7 +73,8 @@ struct EvalState;
 using StepFn = void (*)(const FastInstr& in, const float* D, EvalState& s);
 /// Distances of `count` consecutive fused primitives of one kind (same op and transform kind)
 /// at the point they read, written to out[0..count): one indirect call per group, not per child.
-using GroupFn = void (*)(const FastInstr* first, int count, const float* D, float x, float y, float z, float* out);
+using GroupFn = void (*)(const FastInstr* first, int count, const float* D, float x, float y,
+                         float z, float* out);
 
 struct FastInstr {
   StepFn step = nullptr;

@@ -10,16 +10,28 @@
 
 namespace floptle::field::sdf {
 
-inline float len2(float x, float y) { return std::sqrt(x * x + y * y); }
-inline float len3(float x, float y, float z) { return std::sqrt(x * x + y * y + z * z); }
-inline float clampf(float v, float lo, float hi) { return std::min(std::max(v, lo), hi); }
+inline float len2(float x, float y) {
+  return std::sqrt(x * x + y * y);
+}
+inline float len3(float x, float y, float z) {
+  return std::sqrt(x * x + y * y + z * z);
+}
+inline float clampf(float v, float lo, float hi) {
+  return std::min(std::max(v, lo), hi);
+}
 
-inline float sphere(float x, float y, float z, float r) { return len3(x, y, z) - r; }
+inline float sphere(float x, float y, float z, float r) {
+  return len3(x, y, z) - r;
+}
 
 /// max(v, 0) and min(v, 0) without a branch: (v +- |v|) / 2 is exact for every finite v, and
 /// GCC otherwise turns std::max(q, 0) * std::max(q, 0) into a data-dependent jump.
-inline float positivePart(float v) { return (v + std::abs(v)) * 0.5f; }
-inline float negativePart(float v) { return (v - std::abs(v)) * 0.5f; }
+inline float positivePart(float v) {
+  return (v + std::abs(v)) * 0.5f;
+}
+inline float negativePart(float v) {
+  return (v - std::abs(v)) * 0.5f;
+}
 
 /// Box of half extents (bx, by, bz).
 inline float box(float x, float y, float z, float bx, float by, float bz) {
@@ -43,7 +55,9 @@ inline float cylinder(float x, float y, float z, float r, float h) {
 }
 
 /// Torus in XZ around Y: ring radius R, tube radius r.
-inline float torus(float x, float y, float z, float R, float r) { return len2(len2(x, z) - R, y) - r; }
+inline float torus(float x, float y, float z, float R, float r) {
+  return len2(len2(x, z) - R, y) - r;
+}
 
 /// Extrudes a 2D signed distance d2 along z with half depth hz.
 inline float extrude(float d2, float z, float hz) {
@@ -90,19 +104,20 @@ inline float distHorz2(float x, float y, float cy, float x0, float x1) {
 /// the index), so only a handful of steps are measured whatever n is.
 inline float stairs2d(float x, float y, float n, float rise, float run) {
   const float w = n * run, hgt = n * rise;
-  float d2 = distHorz2(x, y, 0.0f, 0.0f, w);      // bottom
+  float d2 = distHorz2(x, y, 0.0f, 0.0f, w);         // bottom
   d2 = std::min(d2, distVert2(x, y, w, 0.0f, hgt));  // back
   const float last = n - 1.0f;
   // Step indices worth measuring.
   const float ix = run > 0.0f ? clampf(std::floor(x / run), 0.0f, last) : (x > 0.0f ? last : 0.0f);
-  const float iy = rise > 0.0f ? clampf(std::floor(y / rise), 0.0f, last) : (y > 0.0f ? last : 0.0f);
+  const float iy =
+      rise > 0.0f ? clampf(std::floor(y / rise), 0.0f, last) : (y > 0.0f ? last : 0.0f);
   const float dl2 = run * run + rise * rise;
   const float proj = dl2 > 0.0f ? (x * run + y * rise) / dl2 : 0.0f;
   const float ip = clampf(std::floor(proj), std::min(ix, iy), std::max(ix, iy));
   const float cand[5] = {ix, iy, ip - 1.0f, ip, ip + 1.0f};
   for (float i : cand) {
     if (i < 0.0f || i > last) continue;
-    d2 = std::min(d2, distVert2(x, y, i * run, i * rise, (i + 1.0f) * rise));  // riser i
+    d2 = std::min(d2, distVert2(x, y, i * run, i * rise, (i + 1.0f) * rise));          // riser i
     d2 = std::min(d2, distHorz2(x, y, (i + 1.0f) * rise, i * run, (i + 1.0f) * run));  // tread i
   }
   const float d = std::sqrt(d2);
@@ -129,7 +144,9 @@ inline float smin(float a, float b, float k) {
   const float h = m / k;
   return std::min(a, b) - h * h * k * 0.25f;
 }
-inline float smax(float a, float b, float k) { return -smin(-a, -b, k); }
+inline float smax(float a, float b, float k) {
+  return -smin(-a, -b, k);
+}
 
 /// Safety factor on the Mandelbulb's estimate 0.5*log(r)*r/dr: the bare estimate overshoots
 /// thin filaments (sphere tracing passed the first inside sample on 3 of 1000 test rays at
@@ -141,7 +158,8 @@ inline constexpr float kMandelbulbSafety = 0.5f;
 /// Points farther than twice the bailout use |p| - bailout (the set lies inside the bailout
 /// ball), where the log estimate would overshoot. Any real power; see mandelbulb() for the
 /// integer ones.
-inline float mandelbulbTrig(float px, float py, float pz, float power, int iterations, float bailout) {
+inline float mandelbulbTrig(float px, float py, float pz, float power, int iterations,
+                            float bailout) {
   const float r0 = len3(px, py, pz);
   if (r0 > 2.0f * bailout) return r0 - bailout;
   float zx = px, zy = py, zz = pz, dr = 1.0f, r = r0;
@@ -179,7 +197,7 @@ inline bool mandelbulbIntegerPower(float power) {
 template <class T>
 inline void complexPower(T& a, T& b, int n) {
   if (n < 1) return;  // not served (and would never leave the first loop)
-  T ba = a, bb = b;  // base^(2^k)
+  T ba = a, bb = b;   // base^(2^k)
 #pragma GCC unroll 6
   for (; (n & 1) == 0; n >>= 1) {
     const T na = ba * ba - bb * bb, nb = (ba + ba) * bb;
@@ -220,8 +238,8 @@ inline T realPower(T x, int n) {
 /// Equal to the trigonometric form up to rounding. Every operation matches mandelbulbLanes
 /// one for one (IEEE single, no contraction: -ffp-contract=off), so a point gives the same
 /// bits here as in any lane there; always_inline lets a call with a literal n unroll.
-__attribute__((always_inline)) inline float mandelbulbPowerN(float px, float py, float pz, int n, int iterations,
-                                                             float bailout) {
+__attribute__((always_inline)) inline float mandelbulbPowerN(float px, float py, float pz, int n,
+                                                             int iterations, float bailout) {
   const float r0 = std::sqrt(px * px + py * py + pz * pz);
   if (r0 > 2.0f * bailout) return r0 - bailout;
   const float power = static_cast<float>(n);
@@ -254,12 +272,14 @@ __attribute__((always_inline)) inline float mandelbulbPowerN(float px, float py,
 /// mandelbulbPowerN for four points at once (the batch path). A lane stops iterating when it
 /// escapes; lanes never mix, so each lane's result is what mandelbulbPowerN gives for that
 /// point.
-__attribute__((always_inline)) inline simd4::F4 mandelbulbLanes(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n,
-                                                                int iterations, float bailout) {
+__attribute__((always_inline)) inline simd4::F4 mandelbulbLanes(simd4::F4 px, simd4::F4 py,
+                                                                simd4::F4 pz, int n, int iterations,
+                                                                float bailout) {
   using namespace simd4;
   const F4 r0 = sqrt(px * px + py * py + pz * pz);
   const M4 far = r0 > splat(2.0f * bailout);
-  const F4 vPower = splat(static_cast<float>(n)), vBailout = splat(bailout), one = splat(1.0f), zero = splat(0.0f);
+  const F4 vPower = splat(static_cast<float>(n)), vBailout = splat(bailout), one = splat(1.0f),
+           zero = splat(0.0f);
   F4 zx = px, zy = py, zz = pz, dr = one, r = r0;
   M4 active = andNot(M4{_mm_castsi128_ps(_mm_set1_epi32(-1))}, far);
   for (int i = 0; i < iterations && any(active); ++i) {
@@ -293,8 +313,8 @@ __attribute__((always_inline)) inline simd4::F4 mandelbulbLanes(simd4::F4 px, si
 }
 
 /// mandelbulbLanes with the common power 8 unrolled (a literal n); same bits as any n.
-inline simd4::F4 mandelbulbLanesAnyPower(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n, int iterations,
-                                         float bailout) {
+inline simd4::F4 mandelbulbLanesAnyPower(simd4::F4 px, simd4::F4 py, simd4::F4 pz, int n,
+                                         int iterations, float bailout) {
   if (n == 8) return mandelbulbLanes(px, py, pz, 8, iterations, bailout);
   return mandelbulbLanes(px, py, pz, n, iterations, bailout);
 }
@@ -320,7 +340,8 @@ inline float menger(float x, float y, float z, int iterations) {
     auto modc = [](float v) { return v - 2.0f * std::floor(v * 0.5f) - 1.0f; };  // mod(v,2)-1
     const float ax = modc(x * s), ay = modc(y * s), az = modc(z * s);
     s *= 3.0f;
-    const float rx = std::abs(1.0f - 3.0f * std::abs(ax)), ry = std::abs(1.0f - 3.0f * std::abs(ay)),
+    const float rx = std::abs(1.0f - 3.0f * std::abs(ax)),
+                ry = std::abs(1.0f - 3.0f * std::abs(ay)),
                 rz = std::abs(1.0f - 3.0f * std::abs(az));
     const float da = std::max(rx, ry), db = std::max(ry, rz), dc = std::max(rz, rx);
     const float c = (std::min(da, std::min(db, dc)) - 1.0f) / s;
@@ -331,7 +352,8 @@ inline float menger(float x, float y, float z, int iterations) {
 
 /// Mandelbox: box fold at 1, sphere fold (minR2, fixedR2), z = scale*z + p. Estimate
 /// (|z| - |scale-1|)/|dr| - |scale|^(1-iterations) (Hvidtfeldt), negative inside.
-inline float mandelbox(float px, float py, float pz, float scale, int iterations, float minR2, float fixedR2) {
+inline float mandelbox(float px, float py, float pz, float scale, int iterations, float minR2,
+                       float fixedR2) {
   float zx = px, zy = py, zz = pz, dr = 1.0f;
   for (int i = 0; i < iterations; ++i) {
     zx = clampf(zx, -1.0f, 1.0f) * 2.0f - zx;
@@ -339,8 +361,10 @@ inline float mandelbox(float px, float py, float pz, float scale, int iterations
     zz = clampf(zz, -1.0f, 1.0f) * 2.0f - zz;
     const float r2 = zx * zx + zy * zy + zz * zz;
     float f = 1.0f;
-    if (r2 < minR2) f = fixedR2 / minR2;
-    else if (r2 < fixedR2) f = fixedR2 / r2;
+    if (r2 < minR2)
+      f = fixedR2 / minR2;
+    else if (r2 < fixedR2)
+      f = fixedR2 / r2;
     zx *= f, zy *= f, zz *= f, dr *= f;
     zx = scale * zx + px, zy = scale * zy + py, zz = scale * zz + pz;
     dr = dr * std::abs(scale) + 1.0f;

@@ -15,8 +15,10 @@ constexpr float kVerticalViewLimit = 1e-4f;
 /// default +Y up (as before up existed), else any axis across up.
 Vec3 upHint(Vec3 forward, Vec3 up) {
   const float length = glm::length(up);
-  if (!(length > 0.0f)) up = kUp;
-  else up /= length;
+  if (!(length > 0.0f))
+    up = kUp;
+  else
+    up /= length;
   if (glm::length(glm::cross(forward, up)) >= kVerticalViewLimit) return up;
   const Vec3 across = std::abs(up.z) < 0.9f ? Vec3(0.0f, 0.0f, -1.0f) : Vec3(1.0f, 0.0f, 0.0f);
   return glm::normalize(across - up * glm::dot(across, up));
@@ -43,7 +45,9 @@ CameraBasis Camera::basis() const {
   return b;
 }
 
-float Camera::tanHalfFovY() const { return std::tan(fovYDegrees * kPi / 360.0f); }
+float Camera::tanHalfFovY() const {
+  return std::tan(fovYDegrees * kPi / 360.0f);
+}
 
 Ray Camera::rayThroughNdc(Vec2 ndc, float aspect) const {
   const CameraBasis b = basis();

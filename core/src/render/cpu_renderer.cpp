@@ -17,16 +17,17 @@ using namespace shading;
 
 namespace {
 
-float hitEpsilon(float t) { return kHitEpsilonBase + kHitEpsilonPerMeter * t; }
+float hitEpsilon(float t) {
+  return kHitEpsilonBase + kHitEpsilonPerMeter * t;
+}
 
 /// Tetrahedron-tap normal (same taps and epsilon as the shader's calcNormal).
 Vec3 calcNormal(const field::FieldProgram& program, Vec3 p, double time) {
   const Vec3 kxyy{1, -1, -1}, kyyx{-1, -1, 1}, kyxy{-1, 1, -1}, kxxx{1, 1, 1};
   const float e = kNormalEpsilon;
-  const Vec3 n = kxyy * program.distance(p + kxyy * e, time) +
-                 kyyx * program.distance(p + kyyx * e, time) +
-                 kyxy * program.distance(p + kyxy * e, time) +
-                 kxxx * program.distance(p + kxxx * e, time);
+  const Vec3 n =
+      kxyy * program.distance(p + kxyy * e, time) + kyyx * program.distance(p + kyyx * e, time) +
+      kyxy * program.distance(p + kyxy * e, time) + kxxx * program.distance(p + kxxx * e, time);
   const float len = glm::length(n);
   return len > 0.0f && std::isfinite(len) ? n / len : kUp;
 }

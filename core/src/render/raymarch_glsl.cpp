@@ -33,9 +33,13 @@ std::string glslVec3(Vec3 v) {
 /// `const` declarations of every shading constant.
 std::string constantsBlock() {
   std::ostringstream s;
-  auto f = [&](const char* name, float v) { s << "const float " << name << " = " << glslFloat(v) << ";\n"; };
+  auto f = [&](const char* name, float v) {
+    s << "const float " << name << " = " << glslFloat(v) << ";\n";
+  };
   auto i = [&](const char* name, int v) { s << "const int " << name << " = " << v << ";\n"; };
-  auto v3 = [&](const char* name, Vec3 v) { s << "const vec3 " << name << " = " << glslVec3(v) << ";\n"; };
+  auto v3 = [&](const char* name, Vec3 v) {
+    s << "const vec3 " << name << " = " << glslVec3(v) << ";\n";
+  };
   i("kMaxSteps", kMaxSteps);
   f("kNearDistance", kNearDistance);
   f("kMaxDistance", kMaxDistance);
@@ -212,7 +216,9 @@ std::string fullscreenVertexShader() {
          "}\n";
 }
 
-int packedParameterSlots(int parameterCount) { return std::max(1, (parameterCount + 3) / 4); }
+int packedParameterSlots(int parameterCount) {
+  return std::max(1, (parameterCount + 3) / 4);
+}
 
 std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCount) {
   std::ostringstream s;
@@ -225,8 +231,7 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
     << "uniform vec3 u_materials[" << kMaxMaterials << "];\n"
     << "uniform int u_materialCount;\n"
     << "#define FP(i) u_params[(i) >> 2][(i) & 3]\n"
-    << constantsBlock()
-    << "int materialCount() { return u_materialCount; }\n"
+    << constantsBlock() << "int materialCount() { return u_materialCount; }\n"
     << "vec3 materialAlbedo(int i) { return u_materials[i]; }\n"
     << "// ---- field (field::emitGlsl) ----\n"
     << mapGlsl << "\n// ---- shading ----\n"
@@ -264,8 +269,7 @@ std::string standaloneFragmentShader(const field::FieldProgram& program, const C
     << "const vec3 kCamUp = " << glslVec3(basis.up) << ";\n"
     << "const vec3 kCamForward = " << glslVec3(basis.forward) << ";\n"
     << "const float kTanHalfFovY = " << glslFloat(camera.tanHalfFovY()) << ";\n"
-    << constantsBlock()
-    << "int materialCount() { return " << int(materials.size()) << "; }\n"
+    << constantsBlock() << "int materialCount() { return " << int(materials.size()) << "; }\n"
     << "vec3 materialAlbedo(int i) { return kMaterials[i]; }\n"
     << "// ---- field (field::emitGlsl) ----\n"
     << field::emitGlsl(program) << "\n// ---- shading ----\n"

@@ -14,8 +14,8 @@ constexpr float kFramingLimit = 1e4f;
 bool boundedBox(const Aabb& box) {
   if (box.empty()) return false;
   for (int i = 0; i < 3; ++i)
-    if (!std::isfinite(box.min[i]) || !std::isfinite(box.max[i]) || std::abs(box.min[i]) > kFramingLimit ||
-        std::abs(box.max[i]) > kFramingLimit)
+    if (!std::isfinite(box.min[i]) || !std::isfinite(box.max[i]) ||
+        std::abs(box.min[i]) > kFramingLimit || std::abs(box.max[i]) > kFramingLimit)
       return false;
   return true;
 }
@@ -38,7 +38,8 @@ Expected<Camera> namedCamera(const scene::Scene& scene, std::string_view name) {
     return camera;
   }
   std::string known;
-  for (const scene::Camera& camera : scene.cameras) known += (known.empty() ? "" : ", ") + camera.name;
+  for (const scene::Camera& camera : scene.cameras)
+    known += (known.empty() ? "" : ", ") + camera.name;
   return Error{"--camera", "the scene has no camera called '" + std::string(name) + "'" +
                                (known.empty() ? std::string(" (it has no cameras)")
                                               : " (cameras: " + known + ")")};

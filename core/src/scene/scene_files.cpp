@@ -21,12 +21,14 @@ std::vector<FileReference> referencedFiles(const Scene& scene) {
       if (it == node.components.end() || !it->is_object()) continue;
       const auto file = it->find("file");
       if (file == it->end() || !file->is_string() || file->get<std::string>().empty()) continue;
-      files.push_back({node.pointer + "/" + component + "/file", std::filesystem::path(file->get<std::string>())});
+      files.push_back({node.pointer + "/" + component + "/file",
+                       std::filesystem::path(file->get<std::string>())});
     }
   return files;
 }
 
-std::vector<Error> missingReferencedFiles(const Scene& scene, const std::filesystem::path& sceneFolder) {
+std::vector<Error> missingReferencedFiles(const Scene& scene,
+                                          const std::filesystem::path& sceneFolder) {
   std::vector<Error> problems;
   for (const FileReference& reference : referencedFiles(scene)) {
     const std::filesystem::path resolved = absoluteNormal(sceneFolder / reference.path);
@@ -34,7 +36,8 @@ std::vector<Error> missingReferencedFiles(const Scene& scene, const std::filesys
     std::error_code ec;
     const auto status = std::filesystem::status(resolved, ec);
     if (!std::filesystem::exists(status))
-      problems.push_back({reference.pointer, named + ": file not found (looked for " + resolved.string() + ")"});
+      problems.push_back(
+          {reference.pointer, named + ": file not found (looked for " + resolved.string() + ")"});
     else if (!std::filesystem::is_regular_file(status))
       problems.push_back({reference.pointer, named + ": not a regular file"});
     else if (!std::ifstream(resolved, std::ios::binary))

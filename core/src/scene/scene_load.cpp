@@ -31,9 +31,9 @@ std::vector<Error> checkSceneDocument(const nlohmann::ordered_json& document) {
     return {Error{"", "a scene document is a JSON object, found " + describeType(document)}};
   }
   // A newer file may be shaped differently throughout: say that, and nothing else.
-  if (const auto version = document.find("version");
-      version != document.end() && version->is_number() &&
-      version->get<double>() > kSceneFormatVersion) {
+  if (const auto version = document.find("version"); version != document.end() &&
+                                                     version->is_number() &&
+                                                     version->get<double>() > kSceneFormatVersion) {
     return {Error{"/version", "this scene is format version " + version->dump() +
                                   ", written by a newer Floptle; this build reads version " +
                                   std::to_string(kSceneFormatVersion) +

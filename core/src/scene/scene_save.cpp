@@ -37,7 +37,9 @@ std::optional<std::string> findNonFinite(const nlohmann::ordered_json& document)
   return std::nullopt;
 }
 
-std::string systemError(int code) { return std::strerror(code); }
+std::string systemError(int code) {
+  return std::strerror(code);
+}
 
 /// Writes all of `text` to fd; false with errno set on failure.
 bool writeAll(int fd, std::string_view text) {

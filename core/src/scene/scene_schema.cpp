@@ -30,11 +30,21 @@ using RjAllocator = RjDocument::AllocatorType;
 void toRapid(const nlohmann::ordered_json& in, RjValue& out, RjAllocator& allocator) {
   using Type = nlohmann::ordered_json::value_t;
   switch (in.type()) {
-    case Type::null: out.SetNull(); break;
-    case Type::boolean: out.SetBool(in.get<bool>()); break;
-    case Type::number_integer: out.SetInt64(in.get<std::int64_t>()); break;
-    case Type::number_unsigned: out.SetUint64(in.get<std::uint64_t>()); break;
-    case Type::number_float: out.SetDouble(in.get<double>()); break;
+    case Type::null:
+      out.SetNull();
+      break;
+    case Type::boolean:
+      out.SetBool(in.get<bool>());
+      break;
+    case Type::number_integer:
+      out.SetInt64(in.get<std::int64_t>());
+      break;
+    case Type::number_unsigned:
+      out.SetUint64(in.get<std::uint64_t>());
+      break;
+    case Type::number_float:
+      out.SetDouble(in.get<double>());
+      break;
     case Type::string: {
       const auto& text = in.get_ref<const std::string&>();
       out.SetString(text.data(), static_cast<rapidjson::SizeType>(text.size()), allocator);
@@ -57,7 +67,9 @@ void toRapid(const nlohmann::ordered_json& in, RjValue& out, RjAllocator& alloca
         out.AddMember(name, converted, allocator);
       }
       break;
-    default: out.SetNull(); break;  // binary / discarded never come from a parse
+    default:
+      out.SetNull();
+      break;  // binary / discarded never come from a parse
   }
 }
 
@@ -89,17 +101,17 @@ std::string describe(const std::string& keyword, const RjValue& schema, const Rj
     std::string expected = description;
     if (expected.empty() && schema.HasMember("type") && schema["type"].IsString()) {
       const std::string type = schema["type"].GetString();
-      expected = (type == "array" || type == "object" || type == "integer") ? "an " + type
-                                                                           : "a " + type;
+      expected =
+          (type == "array" || type == "object" || type == "integer") ? "an " + type : "a " + type;
     }
     return "expected " + expected + ", found " + foundText;
   }
   if (keyword == "minimum" || keyword == "maximum") {
-    const bool exclusive = schema.HasMember(keyword == "minimum" ? "exclusiveMinimum"
-                                                                 : "exclusiveMaximum");
+    const bool exclusive =
+        schema.HasMember(keyword == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum");
     const std::string bound = numberText(schema[keyword.c_str()]);
-    const std::string op = keyword == "minimum" ? (exclusive ? "> " : ">= ")
-                                                : (exclusive ? "< " : "<= ");
+    const std::string op =
+        keyword == "minimum" ? (exclusive ? "> " : ">= ") : (exclusive ? "< " : "<= ");
     return "must be " + op + bound + ", found " + (found ? numberText(*found) : "nothing");
   }
   if (keyword == "enum") {
@@ -110,9 +122,8 @@ std::string describe(const std::string& keyword, const RjValue& schema, const Rj
         allowed += option.IsString() ? std::string(" \"") + option.GetString() + "\"" : " ?";
       }
     }
-    std::string got = found && found->IsString()
-                          ? std::string("\"") + found->GetString() + "\""
-                          : foundText;
+    std::string got =
+        found && found->IsString() ? std::string("\"") + found->GetString() + "\"" : foundText;
     return "must be " + allowed + ", found " + got;
   }
   if (keyword == "minItems" || keyword == "maxItems") {
@@ -293,7 +304,9 @@ class Walker {
 
 }  // namespace
 
-std::string_view sceneSchemaText() { return detail::kSceneSchemaText; }
+std::string_view sceneSchemaText() {
+  return detail::kSceneSchemaText;
+}
 
 std::vector<Error> schemaProblems(const nlohmann::ordered_json& document) {
   if (auto deep = findTooDeep(document, kMaxSceneDepth)) {

@@ -78,9 +78,9 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
  private:
   bool open(bool isArray) {
     if (static_cast<int>(stack.size()) + 1 > kMaxSceneDepth) {
-      problem = Error{currentPointer(true), "nesting deeper than " +
-                                                std::to_string(kMaxSceneDepth) +
-                                                " arrays/objects (the limit of a scene file)"};
+      problem =
+          Error{currentPointer(true), "nesting deeper than " + std::to_string(kMaxSceneDepth) +
+                                          " arrays/objects (the limit of a scene file)"};
       return false;
     }
     stack.push_back(Frame{isArray, 0, {}, false, {}});

@@ -47,13 +47,13 @@ std::optional<std::string> findTooDeep(const nlohmann::ordered_json& document, i
     if (current.depth > maxDepth) return current.pointer;
     if (current.value->is_array()) {
       for (std::size_t i = 0; i < current.value->size(); ++i) {
-        stack.push_back({&(*current.value)[i], current.pointer + "/" + std::to_string(i),
-                         current.depth + 1});
+        stack.push_back(
+            {&(*current.value)[i], current.pointer + "/" + std::to_string(i), current.depth + 1});
       }
     } else {
       for (const auto& [key, item] : current.value->items()) {
-        stack.push_back({&item, current.pointer + "/" + escapePointerToken(key),
-                         current.depth + 1});
+        stack.push_back(
+            {&item, current.pointer + "/" + escapePointerToken(key), current.depth + 1});
       }
     }
   }
@@ -71,12 +71,18 @@ std::string materialDisplayId(const nlohmann::ordered_json& id) {
 
 std::string describeType(const nlohmann::ordered_json& value) {
   switch (value.type()) {
-    case nlohmann::ordered_json::value_t::null: return "null";
-    case nlohmann::ordered_json::value_t::boolean: return "a boolean";
-    case nlohmann::ordered_json::value_t::string: return "a string";
-    case nlohmann::ordered_json::value_t::array: return "an array";
-    case nlohmann::ordered_json::value_t::object: return "an object";
-    default: return "a number";
+    case nlohmann::ordered_json::value_t::null:
+      return "null";
+    case nlohmann::ordered_json::value_t::boolean:
+      return "a boolean";
+    case nlohmann::ordered_json::value_t::string:
+      return "a string";
+    case nlohmann::ordered_json::value_t::array:
+      return "an array";
+    case nlohmann::ordered_json::value_t::object:
+      return "an object";
+    default:
+      return "a number";
   }
 }
 

@@ -25,7 +25,9 @@ EditorDocument::~EditorDocument() {
   undoStack_.clear();
 }
 
-void EditorDocument::newDocument() { resetTo(emptySceneJson(), {}); }
+void EditorDocument::newDocument() {
+  resetTo(emptySceneJson(), {});
+}
 
 Expected<void> EditorDocument::open(const QString& path) {
   Expected<Json> loaded = readSceneFile(path.toStdString());
@@ -45,7 +47,9 @@ Expected<void> EditorDocument::save() {
   return saveAs(filePath_);
 }
 
-void EditorDocument::setBackupCount(int count) { backupCount_ = std::clamp(count, 0, kMaxBackups); }
+void EditorDocument::setBackupCount(int count) {
+  backupCount_ = std::clamp(count, 0, kMaxBackups);
+}
 
 Expected<void> EditorDocument::saveAs(const QString& path) {
   // A backup that cannot be written is reported; the save itself still protects the old file.
@@ -72,7 +76,9 @@ void EditorDocument::markRecovered(const QString& originalPath) {
   emit dirtyChanged(true);
 }
 
-bool EditorDocument::isDirty() const { return !undoStack_.isClean(); }
+bool EditorDocument::isDirty() const {
+  return !undoStack_.isClean();
+}
 
 Expected<void> EditorDocument::push(JsonPatch patch, const QString& text, int mergeId) {
   Json candidate = json_;

@@ -31,8 +31,8 @@ Expected<void> EditorDocument::setInteraction(const QString& a, const QString& b
     return refuse({"/interactions", "no material '" + (pa.empty() ? a : b).toStdString() + "'"});
   static const QStringList rules{"ignore", "merge", "carve", "hard"};
   if (!rules.contains(rule))
-    return refuse({"/interactions", "rule '" + rule.toStdString() +
-                                        "' is not one of ignore, merge, carve, hard"});
+    return refuse({"/interactions",
+                   "rule '" + rule.toStdString() + "' is not one of ignore, merge, carve, hard"});
   // Keep the ids' JSON type (string or number) as the materials spell them.
   const Json idA = valueAt(pa + "/id").value_or(Json(a.toStdString()));
   const Json idB = valueAt(pb + "/id").value_or(Json(b.toStdString()));

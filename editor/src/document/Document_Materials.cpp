@@ -51,7 +51,8 @@ QStringList EditorDocument::materialUsers(const QString& id) const {
     const Json& node = json_.at(Json::json_pointer(location.pointer));
     std::vector<std::string> uses;
     if (node.contains("material") && idText(node["material"]) == id) uses.push_back("material");
-    if (node.contains("shape")) findMaterialUses(node["shape"], id, location.pointer + "/shape", uses);
+    if (node.contains("shape"))
+      findMaterialUses(node["shape"], id, location.pointer + "/shape", uses);
     if (!uses.empty()) users << QString::fromStdString(location.name);
   }
   return users;
@@ -64,13 +65,9 @@ Expected<QString> EditorDocument::addMaterial() {
   for (int n = 2; taken.count(id); ++n) id = "material_" + std::to_string(n);
   // Defaults: a light grey solid with the density of water (kg/m^3), mid friction (-),
   // low bounce (-), stiffness and strength of a soft rock (Pa).
-  Json material = {{"id", id},
-                   {"color", {0.7, 0.7, 0.7}},
-                   {"density", 1000.0},
-                   {"friction", 0.5},
-                   {"restitution", 0.2},
-                   {"bulk_modulus", 1.0e9},
-                   {"yield_strength", 1.0e7}};
+  Json material = {
+      {"id", id},           {"color", {0.7, 0.7, 0.7}}, {"density", 1000.0},      {"friction", 0.5},
+      {"restitution", 0.2}, {"bulk_modulus", 1.0e9},    {"yield_strength", 1.0e7}};
   PatchBuilder builder(json_);
   if (!json_.contains("materials")) builder.set("/materials", Json::array());
   builder.insert("/materials/-", material);

@@ -8,10 +8,10 @@
 #include <optional>
 
 #include "document/node_tree.h"
-#include "floptle/editor/derived_scene.h"
 #include "document/patch_builder.h"
 #include "floptle/core/field/field_json.h"
 #include "floptle/core/field/node_spec.h"
+#include "floptle/editor/derived_scene.h"
 
 namespace floptle::editor {
 namespace {
@@ -56,7 +56,8 @@ void keepWorldTransform(Json& node, const scene::Scene& scene, const std::string
     transform["position"] = {local.position.x, local.position.y, local.position.z};
   const bool turned = std::abs(std::abs(local.rotation.w) - 1.0f) > 1e-7f;
   if (turned || before.contains("rotation"))
-    transform["rotation"] = {local.rotation.x, local.rotation.y, local.rotation.z, local.rotation.w};
+    transform["rotation"] = {local.rotation.x, local.rotation.y, local.rotation.z,
+                             local.rotation.w};
   if (local.scale != 1.0f || before.contains("scale")) transform["scale"] = local.scale;
   if (transform.empty() && !node.contains("transform")) return;
   node["transform"] = transform;
@@ -67,8 +68,10 @@ bool laterInDocument(const std::string& a, const std::string& b) {
   const Json::json_pointer pa(a), pb(b);
   // Compare token by token, numbers numerically.
   std::vector<std::string> xa, xb;
-  for (Json::json_pointer p = pa; !p.empty(); p = p.parent_pointer()) xa.insert(xa.begin(), p.back());
-  for (Json::json_pointer p = pb; !p.empty(); p = p.parent_pointer()) xb.insert(xb.begin(), p.back());
+  for (Json::json_pointer p = pa; !p.empty(); p = p.parent_pointer())
+    xa.insert(xa.begin(), p.back());
+  for (Json::json_pointer p = pb; !p.empty(); p = p.parent_pointer())
+    xb.insert(xb.begin(), p.back());
   for (std::size_t i = 0; i < std::min(xa.size(), xb.size()); ++i) {
     if (xa[i] == xb[i]) continue;
     const bool numeric = !xa[i].empty() && !xb[i].empty() &&
@@ -157,7 +160,8 @@ Expected<QStringList> EditorDocument::duplicateNodes(const QStringList& names) {
     created << QString::fromStdString(copy["name"].get<std::string>());
   }
   if (builder.empty()) return created;
-  Expected<void> pushed = push(builder.take(), QStringLiteral("Duplicate %1").arg(names.join(", ")));
+  Expected<void> pushed =
+      push(builder.take(), QStringLiteral("Duplicate %1").arg(names.join(", ")));
   if (!pushed) return pushed.error();
   setSelection(created);
   return created;
@@ -196,8 +200,9 @@ Expected<void> EditorDocument::reparentNode(const QString& name, const QString& 
     if (nodePointer(newParent).empty())
       return refuse({from.pointer, "no node called '" + parent + "' to move under"});
     if (isInSubtree(json_, parent, child))
-      return refuse({from.pointer, "'" + child + "' cannot be moved under itself or its descendant '" +
-                                       parent + "'"});
+      return refuse(
+          {from.pointer,
+           "'" + child + "' cannot be moved under itself or its descendant '" + parent + "'"});
   }
   if (from.parent == parent && index < 0) return {};
   PatchBuilder builder(json_);

@@ -14,6 +14,8 @@ void EditorDocument::setSelection(const QStringList& names) {
   emit selectionChanged(selection_);
 }
 
-void EditorDocument::dropMissingFromSelection() { setSelection(selection_); }
+void EditorDocument::dropMissingFromSelection() {
+  setSelection(selection_);
+}
 
 }  // namespace floptle::editor

@@ -13,9 +13,13 @@ EditCommand::EditCommand(EditorDocument& document, JsonPatch patch, const QStrin
   setText(text);
 }
 
-void EditCommand::redo() { document_.applyPatch(patch_, true); }
+void EditCommand::redo() {
+  document_.applyPatch(patch_, true);
+}
 
-void EditCommand::undo() { document_.applyPatch(patch_, false); }
+void EditCommand::undo() {
+  document_.applyPatch(patch_, false);
+}
 
 bool EditCommand::mergeWith(const QUndoCommand* other) {
   if (mergeId_ < 0 || other->id() != mergeId_) return false;

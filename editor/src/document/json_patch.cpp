@@ -20,9 +20,12 @@ std::pair<Json*, std::string> parentOf(Json& document, const std::string& pointe
 std::string escapePointerToken(const std::string& token) {
   std::string out;
   for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -98,7 +101,8 @@ std::optional<std::string> findNonFinite(const Json& value, const std::string& w
       if (auto bad = findNonFinite(value[i], where + "/" + std::to_string(i))) return bad;
   } else if (value.is_object()) {
     for (auto it = value.begin(); it != value.end(); ++it)
-      if (auto bad = findNonFinite(it.value(), where + "/" + escapePointerToken(it.key()))) return bad;
+      if (auto bad = findNonFinite(it.value(), where + "/" + escapePointerToken(it.key())))
+        return bad;
   }
   return std::nullopt;
 }

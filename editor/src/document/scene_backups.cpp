@@ -21,8 +21,8 @@ std::vector<std::pair<long long, QString>> numberedBackups(const QString& sceneP
   const QDir folder(backupFolderOf(scenePath));
   for (const QString& name : folder.entryList({prefix + "*" + suffix}, QDir::Files)) {
     bool ok = false;
-    const long long n = name.mid(prefix.size(), name.size() - prefix.size() - suffix.size())
-                            .toLongLong(&ok);
+    const long long n =
+        name.mid(prefix.size(), name.size() - prefix.size() - suffix.size()).toLongLong(&ok);
     if (ok && n > 0) found.emplace_back(n, folder.filePath(name));
   }
   std::sort(found.begin(), found.end());
@@ -70,9 +70,9 @@ Expected<QString> backUpBeforeSave(const QString& scenePath, int keep) {
       QStringLiteral("%1.%2.%3").arg(scene.completeBaseName()).arg(next).arg(scene.suffix()));
   QSaveFile out(target);
   if (!out.open(QIODevice::WriteOnly) || out.write(current) != current.size() || !out.commit()) {
-    return Error{target.toStdString(), "cannot back up before saving: " +
-                                           out.errorString().toStdString() +
-                                           " (the scene file is unchanged)"};
+    return Error{target.toStdString(),
+                 "cannot back up before saving: " + out.errorString().toStdString() +
+                     " (the scene file is unchanged)"};
   }
   existing.emplace_back(next, target);
   const std::size_t limit = static_cast<std::size_t>(keep);

@@ -4,7 +4,9 @@
 
 namespace floptle::editor {
 
-Expected<Json> readSceneFile(const std::string& path) { return scene::loadSceneFile(path); }
+Expected<Json> readSceneFile(const std::string& path) {
+  return scene::loadSceneFile(path);
+}
 
 Expected<void> writeSceneFile(const std::string& path, const Json& document) {
   return scene::saveSceneFile(path, document);

@@ -21,14 +21,16 @@ QString upAxisArgument(asset::ImportOptions::UpAxis axis) {
 
 QStringList optionArguments(const asset::ImportOptions& options) {
   QStringList args{"--up", upAxisArgument(options.upAxis)};
-  if (options.unitScale > 0.0f) args << "--unit-scale" << QString::number(double(options.unitScale), 'g', 9);
+  if (options.unitScale > 0.0f)
+    args << "--unit-scale" << QString::number(double(options.unitScale), 'g', 9);
   if (!options.object.empty()) args << "--object" << QString::fromStdString(options.object);
   return args;
 }
 
 /// Hands complete "progress FRACTION STAGE" lines of `buffer` to `progress`, keeping a partial
 /// last line for the next read; other lines are kept as the worker's last words.
-void takeProgressLines(QByteArray& buffer, const asset::ImportProgress& progress, QByteArray& other) {
+void takeProgressLines(QByteArray& buffer, const asset::ImportProgress& progress,
+                       QByteArray& other) {
   for (qsizetype end; (end = buffer.indexOf('\n')) >= 0;) {
     const QByteArray line = buffer.left(end);
     buffer.remove(0, end + 1);
@@ -37,7 +39,8 @@ void takeProgressLines(QByteArray& buffer, const asset::ImportProgress& progress
       bool ok = false;
       const float fraction = line.mid(9, space < 0 ? -1 : space - 9).toFloat(&ok);
       const QByteArray stage = space < 0 ? QByteArray() : line.mid(space + 1);
-      if (ok && progress) progress(fraction, std::string_view(stage.constData(), std::size_t(stage.size())));
+      if (ok && progress)
+        progress(fraction, std::string_view(stage.constData(), std::size_t(stage.size())));
     } else if (!line.isEmpty()) {
       other = line;
     }
@@ -61,8 +64,8 @@ Expected<asset::WireResult> runWorker(const QString& mode, const std::filesystem
   });
   process.start();
   if (!process.waitForStarted(30'000)) {
-    return Error{where, "cannot start the import worker " + process.program().toStdString() +
-                            ": " + process.errorString().toStdString()};
+    return Error{where, "cannot start the import worker " + process.program().toStdString() + ": " +
+                            process.errorString().toStdString()};
   }
   QByteArray out, err, lastWords;
   QElapsedTimer clock;
@@ -128,7 +131,8 @@ Expected<asset::TriangleMesh> importMeshInWorker(const std::filesystem::path& fi
                                                  const asset::ImportProgress& progress,
                                                  const std::atomic<bool>* cancel,
                                                  const ImportWorkerLimits& limits) {
-  return answer<asset::TriangleMesh>(runWorker("mesh", file, options, progress, cancel, limits), file);
+  return answer<asset::TriangleMesh>(runWorker("mesh", file, options, progress, cancel, limits),
+                                     file);
 }
 
 Expected<asset::MeshObjectTree> importMeshObjectsInWorker(const std::filesystem::path& file,

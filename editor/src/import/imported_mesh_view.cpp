@@ -30,9 +30,10 @@ struct ImportedMeshView::Load {
   std::shared_ptr<const physics::TriMeshCollider> collider;
 };
 
-std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(const nlohmann::ordered_json& component,
-                                                                    const std::filesystem::path& sceneDir) {
-  if (!component.is_object() || !component.contains("file") || !component["file"].is_string()) return std::nullopt;
+std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(
+    const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir) {
+  if (!component.is_object() || !component.contains("file") || !component["file"].is_string())
+    return std::nullopt;
   // A collision-only object ("-colonly") is not drawn.
   if (component.contains("drawn") && component["drawn"].is_boolean() &&
       !component["drawn"].get<bool>())
@@ -44,8 +45,8 @@ std::optional<ImportedMeshView::Source> ImportedMeshView::sourceOf(const nlohman
   // Values the physics would refuse are its to report (the component's own reader): drawn as
   // the file reads by default.
   if (component.contains("up_axis") && component["up_axis"].is_string())
-    source.options.upAxis =
-        asset::parseUpAxis(component["up_axis"].get<std::string>()).value_or(asset::ImportOptions::UpAxis::Automatic);
+    source.options.upAxis = asset::parseUpAxis(component["up_axis"].get<std::string>())
+                                .value_or(asset::ImportOptions::UpAxis::Automatic);
   if (component.contains("unit_scale") && component["unit_scale"].is_number())
     source.options.unitScale = component["unit_scale"].get<float>();
   if (component.contains("object") && component["object"].is_string())
@@ -72,7 +73,8 @@ ImportedMeshView::~ImportedMeshView() {
   for (auto& [key, watcher] : loading_) watcher->waitForFinished();
 }
 
-std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath, const asset::ImportOptions& options) {
+std::string ImportedMeshView::meshCacheKey(const std::string& absolutePath,
+                                           const asset::ImportOptions& options) {
   std::ostringstream key;
   key << absolutePath << '|' << asset::upAxisName(options.upAxis) << '|' << options.unitScale << '|'
       << options.object;
@@ -104,9 +106,11 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
       if (reload) {
         // Uploaded again on the sync below: every layer drawn from this key.
         for (auto& [layer, signature] : shownSignature_)
-          if (signature.compare(0, key.size() + 1, key + "|") == 0 || signature == key) signature.clear();
+          if (signature.compare(0, key.size() + 1, key + "|") == 0 || signature == key)
+            signature.clear();
         ++reloads_;
-        emit message(tr("Reloaded mesh %1 (changed on disk)").arg(QString::fromStdString(load->path)));
+        emit message(
+            tr("Reloaded mesh %1 (changed on disk)").arg(QString::fromStdString(load->path)));
         emit reloaded(QString::fromStdString(load->path));
       }
     } else {
@@ -146,15 +150,18 @@ void ImportedMeshView::startLoad(const std::string& key, const Source& source) {
   }));
 }
 
-void ImportedMeshView::watch(const std::string& key, const std::vector<std::filesystem::path>& files) {
+void ImportedMeshView::watch(const std::string& key,
+                             const std::vector<std::filesystem::path>& files) {
   std::vector<QString> paths;
   for (const auto& file : files) paths.push_back(QString::fromStdString(file.string()));
   if (const auto source = sources_.find(key); source != sources_.end()) {
     const QString main = QString::fromStdString(source->second.path);
     // The mesh file itself even when it could not be read (broken: its next write may fix it),
     // and while it is missing, its folder (to notice it being written).
-    if (QFileInfo::exists(main)) paths.push_back(main);
-    else paths.push_back(QFileInfo(main).absolutePath());
+    if (QFileInfo::exists(main))
+      paths.push_back(main);
+    else
+      paths.push_back(QFileInfo(main).absolutePath());
   }
   for (const QString& path : paths) {
     watchedBy_[path].insert(key);
@@ -163,7 +170,8 @@ void ImportedMeshView::watch(const std::string& key, const std::vector<std::file
 }
 
 void ImportedMeshView::addWatch(const QString& path) {
-  if (QFileInfo::exists(path) && !watcher_->files().contains(path) && !watcher_->directories().contains(path))
+  if (QFileInfo::exists(path) && !watcher_->files().contains(path) &&
+      !watcher_->directories().contains(path))
     watcher_->addPath(path);
 }
 
@@ -207,9 +215,9 @@ void ImportedMeshView::reloadChanged() {
 void ImportedMeshView::sync() {
   const scene::Scene& scene = document_.derived().scene;
   const QString docPath = document_.filePath();
-  const std::filesystem::path sceneDir = docPath.isEmpty()
-                                             ? std::filesystem::current_path()
-                                             : std::filesystem::path(QFileInfo(docPath).absolutePath().toStdString());
+  const std::filesystem::path sceneDir =
+      docPath.isEmpty() ? std::filesystem::current_path()
+                        : std::filesystem::path(QFileInfo(docPath).absolutePath().toStdString());
   std::set<QString> seen;
   shownMeshes_.clear();
   for (const scene::SceneNode& node : scene.nodes) {
@@ -234,7 +242,8 @@ void ImportedMeshView::sync() {
       Vec3 color = Vec3(mesh.materialSlots[slot].baseColor);
       if (component.contains("materials") && component["materials"].is_array() &&
           slot < component["materials"].size()) {
-        if (const scene::Material* material = scene.material(scene.findMaterial(component["materials"][slot])))
+        if (const scene::Material* material =
+                scene.material(scene.findMaterial(component["materials"][slot])))
           color = material->color;
       }
       slotColors.push_back(color);
@@ -279,7 +288,8 @@ std::optional<PickHit> ImportedMeshView::pick(const Ray& ray, float maxDistance)
       const auto mesh = meshes_.find(shown.key);
       if (mesh == meshes_.end()) continue;
       auto built = physics::TriMeshCollider::create(*mesh->second, {.labelled = false});
-      collider = pickColliders_.emplace(shown.key, built.ok() ? std::move(built.value()) : nullptr).first;
+      collider =
+          pickColliders_.emplace(shown.key, built.ok() ? std::move(built.value()) : nullptr).first;
     }
     if (!collider->second) continue;  // a mesh the collider refuses (degenerate) is not pickable
     // Into the node's frame: the local direction's length is the local metres per world metre.

@@ -44,7 +44,9 @@ asset::MeshCollision MeshImportDialog::collision() const {
   return asset::MeshCollision(collision_->currentData().toInt());
 }
 
-UpAxis MeshImportDialog::upAxis() const { return UpAxis(upAxis_->currentData().toInt()); }
+UpAxis MeshImportDialog::upAxis() const {
+  return UpAxis(upAxis_->currentData().toInt());
+}
 
 bool MeshImportDialog::perObject() const {
   return perObject_->isChecked();

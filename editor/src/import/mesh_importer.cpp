@@ -46,13 +46,16 @@ MeshImporter::~MeshImporter() {
   watcher_->waitForFinished();
 }
 
-bool MeshImporter::running() const { return watcher_->isRunning() || shared_ != nullptr; }
+bool MeshImporter::running() const {
+  return watcher_->isRunning() || shared_ != nullptr;
+}
 
 void MeshImporter::runDialog() {
   if (running()) return;
   const QString path = QFileDialog::getOpenFileName(
       dialogParent_, tr("Import Mesh"), QString(),
-      tr("Meshes (*.glb *.gltf *.obj *.fbx);;glTF 2.0 (*.glb *.gltf);;Wavefront OBJ (*.obj);;FBX (*.fbx);;All files (*)"));
+      tr("Meshes (*.glb *.gltf *.obj *.fbx);;glTF 2.0 (*.glb *.gltf);;Wavefront OBJ (*.obj);;FBX "
+         "(*.fbx);;All files (*)"));
   if (path.isEmpty()) return;
   MeshImportDialog choices(QFileInfo(path).fileName(), dialogParent_);
   if (choices.exec() != QDialog::Accepted) return;
@@ -71,8 +74,8 @@ bool MeshImporter::start(const QString& path, MeshCollision collision,
   shared_ = std::make_shared<Shared>();
   std::shared_ptr<Shared> shared = shared_;
 
-  progress_ = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0,
-                                  kProgressSteps, dialogParent_);
+  progress_ = new QProgressDialog(tr("Importing %1...").arg(QFileInfo(path).fileName()),
+                                  tr("Cancel"), 0, kProgressSteps, dialogParent_);
   progress_->setObjectName("importProgress");
   progress_->setWindowTitle(tr("Import Mesh"));
   progress_->setWindowModality(Qt::WindowModal);
@@ -89,7 +92,8 @@ bool MeshImporter::start(const QString& path, MeshCollision collision,
   request.options = options;
   request.perObject = perObject;
   emit message(tr("Importing %1 (%2)...")
-                   .arg(path, collision == MeshCollision::BakedField ? tr("baked field") : tr("triangle mesh")));
+                   .arg(path, collision == MeshCollision::BakedField ? tr("baked field")
+                                                                     : tr("triangle mesh")));
   watcher_->setFuture(QtConcurrent::run([request, shared, cache = &cache_] {
     return runMeshImport(
         request, *cache,
@@ -120,7 +124,8 @@ void MeshImporter::showProgress() {
   }
   if (shared_->cancel.load()) return;
   if (!stage.empty())
-    progress_->setLabelText(tr("Importing %1: %2").arg(QFileInfo(path_).fileName(), QString::fromStdString(stage)));
+    progress_->setLabelText(
+        tr("Importing %1: %2").arg(QFileInfo(path_).fileName(), QString::fromStdString(stage)));
   // Last: a modal QProgressDialog processes events in setValue, where the import may finish
   // and the dialog go away.
   progress_->setValue(int(std::lround(std::clamp(fraction, 0.0f, 1.0f) * (kProgressSteps - 1))));
@@ -129,7 +134,8 @@ void MeshImporter::showProgress() {
 void MeshImporter::fail(const QString& text) {
   emit message(text);
   emit failed(text, false);
-  auto* box = new QMessageBox(QMessageBox::Warning, tr("Import Mesh"), text, QMessageBox::Ok, dialogParent_);
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Import Mesh"), text, QMessageBox::Ok,
+                              dialogParent_);
   box->setObjectName("importError");
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();  // window-modal, never blocks the event loop
@@ -163,7 +169,8 @@ void MeshImporter::onFinished() {
   for (const QString& name : document_.nodeNames()) nodeNames.insert(name.toStdString());
   const QString docPath = document_.filePath();
   const std::filesystem::path sceneDir =
-      docPath.isEmpty() ? std::filesystem::path() : std::filesystem::path(QFileInfo(docPath).absolutePath().toStdString());
+      docPath.isEmpty() ? std::filesystem::path()
+                        : std::filesystem::path(QFileInfo(docPath).absolutePath().toStdString());
   const std::filesystem::path file(path_.toStdString());
   const MeshSceneEntries entries =
       result->objects ? asset::meshSubtreeEntries(*result->objects, file, sceneDir, collision_, {},

@@ -70,15 +70,18 @@ QWidget* makeColliderSection(InspectorContext& context, const NodePointers& node
   EditorDocument& document = context.document;
   std::vector<std::optional<Json>> colliders;
   for (const std::string& node : nodes) colliders.push_back(document.valueAt(node + "/collider"));
-  const bool all = std::all_of(colliders.begin(), colliders.end(), [](auto& c) { return c.has_value(); });
-  const bool none = std::none_of(colliders.begin(), colliders.end(), [](auto& c) { return c.has_value(); });
+  const bool all =
+      std::all_of(colliders.begin(), colliders.end(), [](auto& c) { return c.has_value(); });
+  const bool none =
+      std::none_of(colliders.begin(), colliders.end(), [](auto& c) { return c.has_value(); });
   auto* box = new QGroupBox(QObject::tr("Collider"));
   box->setObjectName("colliderSection");
   box->setCheckable(true);
   box->setChecked(all);
-  box->setToolTip(!all && !none ? QObject::tr("Some of the selected nodes have a collider; "
-                                              "checking adds one to the others")
-                                : QObject::tr("Whether physics collides against this node's field"));
+  box->setToolTip(!all && !none
+                      ? QObject::tr("Some of the selected nodes have a collider; "
+                                    "checking adds one to the others")
+                      : QObject::tr("Whether physics collides against this node's field"));
   const QString text = QObject::tr("Set collider of %n node(s)", nullptr, int(nodes.size()));
   QObject::connect(box, &QGroupBox::clicked, box, [&document, nodes, colliders, text](bool on) {
     if (!on) {
@@ -89,15 +92,17 @@ QWidget* makeColliderSection(InspectorContext& context, const NodePointers& node
     }
     std::vector<std::pair<std::string, Json>> writes;  // nodes that have one keep theirs
     for (std::size_t i = 0; i < nodes.size(); ++i)
-      if (!colliders[i]) writes.emplace_back(nodes[i] + "/collider", Json{{"body", "static"}, {"collidable", true}});
+      if (!colliders[i])
+        writes.emplace_back(nodes[i] + "/collider", Json{{"body", "static"}, {"collidable", true}});
     document.setValues(writes, text);
   });
   auto* form = new QFormLayout(box);
   auto* body = new QComboBox;
   body->setObjectName("colliderBody");
   body->addItems({"static", "dynamic", "kinematic"});
-  body->setToolTip(QObject::tr("static: never moves; dynamic: simulated rigid body; "
-                               "kinematic: moved by animation or script"));
+  body->setToolTip(
+      QObject::tr("static: never moves; dynamic: simulated rigid body; "
+                  "kinematic: moved by animation or script"));
   auto* collidable = new QCheckBox(QObject::tr("Collidable"));
   collidable->setObjectName("colliderCollidable");
   // Shown: the values the nodes with a collider agree on; "mixed" where they do not.
@@ -124,7 +129,8 @@ QWidget* makeColliderSection(InspectorContext& context, const NodePointers& node
   auto writeAll = [&document, nodes, text](const char* key, const Json& value) {
     std::vector<std::pair<std::string, Json>> writes;
     for (const std::string& node : nodes)
-      if (document.valueAt(node + "/collider")) writes.emplace_back(node + "/collider/" + key, value);
+      if (document.valueAt(node + "/collider"))
+        writes.emplace_back(node + "/collider/" + key, value);
     document.setValues(writes, text);
   };
   QObject::connect(body, &QComboBox::textActivated, body,

@@ -47,8 +47,8 @@ QWidget* makeDriftSection(InspectorContext& context, const std::string& nodePoin
             Expected<void> written =
                 setDriftValue(document, component, key, value, part, kMergeValueDrag);
             if (!written) {
-              const QString text = QObject::tr("Refused: %1")
-                                       .arg(QString::fromStdString(written.error().message()));
+              const QString text =
+                  QObject::tr("Refused: %1").arg(QString::fromStdString(written.error().message()));
               refusal->setText(text);
               refusal->show();
               emit document.message(text);
@@ -57,9 +57,8 @@ QWidget* makeDriftSection(InspectorContext& context, const std::string& nodePoin
             }
             return written;
           });
-      field->setObjectName(QString::fromStdString(spec.components == 2
-                                                      ? "drift:" + key + (c == 0 ? ".x" : ".z")
-                                                      : "drift:" + key));
+      field->setObjectName(QString::fromStdString(
+          spec.components == 2 ? "drift:" + key + (c == 0 ? ".x" : ".z") : "drift:" + key));
       layout->addWidget(field);
       context.refreshers.push_back([field] { field->refresh(); });
     }

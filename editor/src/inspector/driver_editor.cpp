@@ -92,8 +92,8 @@ DriverEditor::DriverEditor(InspectorContext& context, const std::string& pointer
               {0.0, spec.max - spec.min, spec.unit, tr("Swing either side of the base"), false,
                spec.step},
               0.0);
-    addNumber(tr("Frequency"), "/sine/frequency", {0.0, 100.0, "Hz", tr("Cycles per second"), false, 0.05},
-              0.0);
+    addNumber(tr("Frequency"), "/sine/frequency",
+              {0.0, 100.0, "Hz", tr("Cycles per second"), false, 0.05}, 0.0);
     addNumber(tr("Phase"), "/sine/phase",
               {-2 * glm::pi<double>(), 2 * glm::pi<double>(), "rad", tr("Offset of the cycle"),
                false, 0.1},
@@ -105,15 +105,17 @@ DriverEditor::DriverEditor(InspectorContext& context, const std::string& pointer
   keys->setToolTip(tr("time (s) : value pairs, e.g. 0:1, 2:1.5, 4:1"));
   connect(keys, &QLineEdit::editingFinished, this, [&document, pointer, keys, driver] {
     std::optional<Json> parsed = parseKeys(keys->text());
-    if (!parsed || !document.setValue(pointer + "/keys", *parsed)) keys->setText(keysText(driver["keys"]));
+    if (!parsed || !document.setValue(pointer + "/keys", *parsed))
+      keys->setText(keysText(driver["keys"]));
   });
   form->addRow(tr("Keys"), keys);
   auto* interpolation = new QComboBox;
   interpolation->addItems({"linear", "smoothstep"});
   interpolation->setCurrentText(QString::fromStdString(driver.value("interpolation", "linear")));
-  connect(interpolation, &QComboBox::textActivated, this, [&document, pointer](const QString& text) {
-    document.setValue(pointer + "/interpolation", text.toStdString());
-  });
+  connect(interpolation, &QComboBox::textActivated, this,
+          [&document, pointer](const QString& text) {
+            document.setValue(pointer + "/interpolation", text.toStdString());
+          });
   form->addRow(tr("Interpolation"), interpolation);
   auto* loop = new QCheckBox(tr("Loop over the keys' span"));
   loop->setChecked(driver.value("loop", false));

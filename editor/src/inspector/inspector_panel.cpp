@@ -52,9 +52,9 @@ void InspectorPanel::rebuild() {
     // over all of them. Names, shapes and components stay per node.
     NodePointers nodes;
     for (const QString& name : selection) nodes.push_back(document_.nodePointer(name));
-    auto* summary = new QLabel(tr("%n nodes selected: %1. Edits apply to each of them.", nullptr,
-                                  int(selection.size()))
-                                   .arg(selection.join(", ")));
+    auto* summary = new QLabel(
+        tr("%n nodes selected: %1. Edits apply to each of them.", nullptr, int(selection.size()))
+            .arg(selection.join(", ")));
     summary->setObjectName("multiSelectionSummary");
     summary->setWordWrap(true);
     layout->addWidget(summary);
@@ -65,13 +65,16 @@ void InspectorPanel::rebuild() {
     const std::string pointer = document_.nodePointer(selection.front());
     layout->addWidget(makeNameSection(context, pointer));
     layout->addWidget(makeTransformSection(context, {pointer}));
-    if (document_.valueAt(pointer + "/shape")) layout->addWidget(makeShapeSection(context, pointer + "/shape"));
+    if (document_.valueAt(pointer + "/shape"))
+      layout->addWidget(makeShapeSection(context, pointer + "/shape"));
     layout->addWidget(makeMaterialSection(context, {pointer}));
     layout->addWidget(makeColliderSection(context, {pointer}));
-    if (document_.valueAt(pointer + "/drift")) layout->addWidget(makeDriftSection(context, pointer));
+    if (document_.valueAt(pointer + "/drift"))
+      layout->addWidget(makeDriftSection(context, pointer));
     if (document_.valueAt(pointer + "/character"))
       layout->addWidget(makeCharacterSection(context, pointer));
-    if (document_.valueAt(pointer + "/vehicle")) layout->addWidget(makeVehicleSection(context, pointer));
+    if (document_.valueAt(pointer + "/vehicle"))
+      layout->addWidget(makeVehicleSection(context, pointer));
     if (canReceiveGravity(document_, pointer))
       layout->addWidget(makeGravityReceiverSection(context, pointer));
     layout->addWidget(makeGravityEmitterSection(context, pointer));

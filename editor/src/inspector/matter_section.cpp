@@ -19,7 +19,9 @@ namespace {
 
 constexpr std::string_view kRigid = "rigid";
 
-std::string tableOf(std::string_view tier) { return "matter_" + std::string(tier); }
+std::string tableOf(std::string_view tier) {
+  return "matter_" + std::string(tier);
+}
 
 /// The component a tier starts with: the tier and every knob at its table's default.
 Json defaultsOf(std::string_view tier) {
@@ -28,10 +30,17 @@ Json defaultsOf(std::string_view tier) {
   for (const scene::ValueSpec& row : tableRows(tableOf(tier))) {
     const double v = row.defaultValue[0];
     switch (row.kind) {
-      case scene::ValueKind::Number: matter[std::string(row.key)] = v; break;
-      case scene::ValueKind::Integer: matter[std::string(row.key)] = static_cast<long long>(v); break;
-      case scene::ValueKind::Bool: matter[std::string(row.key)] = v != 0.0; break;
-      default: break;  // vectors, strings and lists keep their reader's default when absent
+      case scene::ValueKind::Number:
+        matter[std::string(row.key)] = v;
+        break;
+      case scene::ValueKind::Integer:
+        matter[std::string(row.key)] = static_cast<long long>(v);
+        break;
+      case scene::ValueKind::Bool:
+        matter[std::string(row.key)] = v != 0.0;
+        break;
+      default:
+        break;  // vectors, strings and lists keep their reader's default when absent
     }
   }
   return matter;
@@ -44,15 +53,16 @@ QWidget* makeMatterSection(InspectorContext& context, const std::string& nodePoi
   const std::string component = nodePointer + "/matter";
   auto* box = new QGroupBox(QObject::tr("Matter"));
   box->setObjectName("matterSection");
-  box->setToolTip(QObject::tr("How the node behaves as matter: rigid (the default), or a tier "
-                              "that deforms, blends or sticks"));
+  box->setToolTip(
+      QObject::tr("How the node behaves as matter: rigid (the default), or a tier "
+                  "that deforms, blends or sticks"));
   auto* form = new QFormLayout(box);
 
   auto* tier = new QComboBox;
   tier->setObjectName("matterTier");
   const std::optional<Json> current = document.valueAt(component + "/tier");
-  const std::string shown = current && current->is_string() ? current->get<std::string>()
-                                                            : std::string(kRigid);
+  const std::string shown =
+      current && current->is_string() ? current->get<std::string>() : std::string(kRigid);
   const scene::ComponentSpec* spec = scene::componentSpec("matter");
   const scene::ValueSpec* tierRow = spec ? spec->find("tier") : nullptr;
   auto* model = qobject_cast<QStandardItemModel*>(tier->model());
@@ -73,20 +83,21 @@ QWidget* makeMatterSection(InspectorContext& context, const std::string& nodePoi
   QObject::connect(tier, &QComboBox::activated, tier, [&document, component, shown, tier](int) {
     const std::string chosen = tier->currentText().toStdString();
     if (chosen == shown) return;
-    const Expected<void> written = chosen == kRigid ? document.removeValue(component)
-                                                    : document.setValue(component, defaultsOf(chosen));
+    const Expected<void> written = chosen == kRigid
+                                       ? document.removeValue(component)
+                                       : document.setValue(component, defaultsOf(chosen));
     if (!written) tier->setCurrentText(QString::fromStdString(shown));  // the log says why
   });
   form->addRow(QObject::tr("Tier"), tier);
 
   if (shown != kRigid) {
-    JsonBinding binding{[&document, component](const std::string& key) {
-                          return document.valueAt(component + "/" + key);
-                        },
-                        [&document, component](const std::string& key, const Json& value,
-                                               int mergeId) {
-                          return document.setValue(component + "/" + key, value, mergeId);
-                        }};
+    JsonBinding binding{
+        [&document, component](const std::string& key) {
+          return document.valueAt(component + "/" + key);
+        },
+        [&document, component](const std::string& key, const Json& value, int mergeId) {
+          return document.setValue(component + "/" + key, value, mergeId);
+        }};
     addTableRows(context, form, tableRows(tableOf(shown)), binding, "matter:", {"tier"});
   }
   return box;

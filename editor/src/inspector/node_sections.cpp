@@ -32,15 +32,15 @@ Quat nodeRotation(const EditorDocument& document, const std::string& nodePointer
   std::optional<Json> value = document.valueAt(nodePointer + "/transform/rotation");
   if (!value || !value->is_array() || value->size() != 4) return Quat(1, 0, 0, 0);
   const Json& q = *value;  // stored [x, y, z, w]
-  return glm::normalize(Quat(q[3].get<float>(), q[0].get<float>(), q[1].get<float>(),
-                             q[2].get<float>()));
+  return glm::normalize(
+      Quat(q[3].get<float>(), q[0].get<float>(), q[1].get<float>(), q[2].get<float>()));
 }
 
 // The write of one transform key on one node: into the existing transform object, or a new
 // transform object holding just that key.
 std::pair<std::string, Json> transformKeyWrite(const EditorDocument& document,
-                                                const std::string& nodePointer, const char* key,
-                                                const Json& value) {
+                                               const std::string& nodePointer, const char* key,
+                                               const Json& value) {
   if (!document.valueAt(nodePointer + "/transform"))
     return {nodePointer + "/transform", Json{{key, value}}};
   return {nodePointer + "/transform/" + key, value};
@@ -54,9 +54,10 @@ Expected<void> writeTransformKeys(EditorDocument& document, const NodePointers& 
   std::vector<std::pair<std::string, Json>> writes;
   for (const std::string& node : nodes)
     writes.push_back(transformKeyWrite(document, node, key, valueFor(node)));
-  const QString text = nodes.size() == 1
-                           ? QStringLiteral("Set %1 %2").arg(QString::fromStdString(nodes.front()), key)
-                           : QObject::tr("Set %1 of %2 nodes").arg(key).arg(nodes.size());
+  const QString text =
+      nodes.size() == 1
+          ? QStringLiteral("Set %1 %2").arg(QString::fromStdString(nodes.front()), key)
+          : QObject::tr("Set %1 of %2 nodes").arg(key).arg(nodes.size());
   return document.setValues(writes, text, kMergeValueDrag);
 }
 
@@ -76,8 +77,8 @@ QWidget* makeNameSection(InspectorContext& context, const std::string& nodePoint
   auto* form = new QFormLayout(box);
   auto* name = new QLineEdit;
   name->setObjectName("nodeName");
-  const QString current =
-      QString::fromStdString(document.valueAt(nodePointer + "/name").value_or("").get<std::string>());
+  const QString current = QString::fromStdString(
+      document.valueAt(nodePointer + "/name").value_or("").get<std::string>());
   name->setText(current);
   QObject::connect(name, &QLineEdit::editingFinished, name, [&document, name, current] {
     if (name->text() == current) return;
@@ -102,7 +103,8 @@ QWidget* makeTransformSection(InspectorContext& context, const NodePointers& nod
 
   auto* positionRow = new QHBoxLayout;
   for (int axis = 0; axis < 3; ++axis) {
-    NumberFieldSpec spec{-1e6, 1e6, "m", QObject::tr("Position relative to the parent"), false, 0.1};
+    NumberFieldSpec spec{-1e6,  1e6, "m", QObject::tr("Position relative to the parent"),
+                         false, 0.1};
     auto read = [&document, axis](const std::string& node) {
       return transformComponent(document, node, "position", axis, 0.0);
     };
@@ -112,7 +114,8 @@ QWidget* makeTransformSection(InspectorContext& context, const NodePointers& nod
           return writeTransformKeys(document, nodes, "position", [&](const std::string& node) {
             Json xyz = Json::array();
             for (int i = 0; i < 3; ++i)
-              xyz.push_back(i == axis ? value : transformComponent(document, node, "position", i, 0.0));
+              xyz.push_back(i == axis ? value
+                                      : transformComponent(document, node, "position", i, 0.0));
             return xyz;
           });
         });
@@ -127,7 +130,7 @@ QWidget* makeTransformSection(InspectorContext& context, const NodePointers& nod
   auto* rotationRow = new QHBoxLayout;
   auto fields = std::make_shared<std::array<NumberField*, 3>>();
   for (int axis = 0; axis < 3; ++axis) {
-    NumberFieldSpec spec{-360, 360, "deg", QObject::tr("Euler angle, applied X then Y then Z"),
+    NumberFieldSpec spec{-360,  360, "deg", QObject::tr("Euler angle, applied X then Y then Z"),
                          false, 5.0};
     auto read = [&document, axis](const std::string& node) {
       return double(glm::degrees(eulerXYZFromQuat(nodeRotation(document, node))[axis]));

@@ -19,7 +19,9 @@
 namespace floptle::editor {
 namespace {
 
-QString text(std::string_view view) { return QString::fromUtf8(view.data(), qsizetype(view.size())); }
+QString text(std::string_view view) {
+  return QString::fromUtf8(view.data(), qsizetype(view.size()));
+}
 
 NumberFieldSpec fieldSpec(const field::ParamSpec& spec) {
   NumberFieldSpec out;
@@ -60,18 +62,18 @@ QWidget* makeQuaternionEditor(InspectorContext& context, const std::string& poin
   auto read = [&document, pointer] {
     std::optional<Json> q = document.valueAt(pointer);
     if (!q || !q->is_array() || q->size() != 4 || !(*q)[0].is_number()) return Vec3(0.0f);
-    return glm::degrees(eulerXYZFromQuat(glm::normalize(
-        Quat((*q)[3].get<float>(), (*q)[0].get<float>(), (*q)[1].get<float>(), (*q)[2].get<float>()))));
+    return glm::degrees(eulerXYZFromQuat(glm::normalize(Quat(
+        (*q)[3].get<float>(), (*q)[0].get<float>(), (*q)[1].get<float>(), (*q)[2].get<float>()))));
   };
   auto fields = std::make_shared<std::array<NumberField*, 3>>();
   for (int axis = 0; axis < 3; ++axis) {
-    NumberFieldSpec spec{-360, 360, "deg", QObject::tr("Euler angle, applied X then Y then Z"), false, 5.0};
+    NumberFieldSpec spec{-360,  360, "deg", QObject::tr("Euler angle, applied X then Y then Z"),
+                         false, 5.0};
     auto* field = new NumberField(
         document, spec, [read, axis] { return double(read()[axis]); },
         [&document, pointer, axis, fields](double value) {
           Vec3 degrees;
-          for (int i = 0; i < 3; ++i)
-            degrees[i] = float(i == axis ? value : (*fields)[i]->value());
+          for (int i = 0; i < 3; ++i) degrees[i] = float(i == axis ? value : (*fields)[i]->value());
           const Quat q = quatFromEulerXYZ(glm::radians(degrees));
           return document.setValue(pointer, Json{q.x, q.y, q.z, q.w}, kMergeValueDrag);
         });
@@ -136,8 +138,9 @@ void addParameterRow(InspectorContext& context, QFormLayout* form, const std::st
         document.setValue(pointer, sineDriverFor(now && now->is_number() ? now->get<double>()
                                                                          : spec.defaultValue));
       } else {
-        document.setValue(pointer, now && now->is_object() ? now->value("base", double(spec.defaultValue))
-                                                           : double(spec.defaultValue));
+        document.setValue(pointer, now && now->is_object()
+                                       ? now->value("base", double(spec.defaultValue))
+                                       : double(spec.defaultValue));
       }
     });
     layout->addWidget(animate);
@@ -167,7 +170,8 @@ QWidget* makeShapeSection(InspectorContext& context, const std::string& shapePoi
   outer->addLayout(form);
   const std::optional<field::NodeType> type = field::nodeTypeFromName(typeName);
   if (!type) {
-    form->addRow(new QLabel(QObject::tr("Unknown shape type '%1'").arg(QString::fromStdString(typeName))));
+    form->addRow(
+        new QLabel(QObject::tr("Unknown shape type '%1'").arg(QString::fromStdString(typeName))));
     return box;
   }
   // ParamSpec lives in core's static table, so the rows may keep references to it.

@@ -50,8 +50,9 @@ void InteractionMatrixPanel::rebuild() {
       rule->setObjectName("rule");
       rule->addItem(tr("(none)"));
       rule->addItems(kRules);
-      rule->setCurrentText(entry.is_object() ? QString::fromStdString(entry.value("rule", std::string()))
-                                             : tr("(none)"));
+      rule->setCurrentText(entry.is_object()
+                               ? QString::fromStdString(entry.value("rule", std::string()))
+                               : tr("(none)"));
       NumberFieldSpec kSpec{0.0, 1000.0, "m", tr("Blend radius of merge and carve"), false, 0.05};
       auto* k = new NumberField(
           document, kSpec,

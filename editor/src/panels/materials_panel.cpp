@@ -80,7 +80,9 @@ MaterialsPanel::MaterialsPanel(EditorDocument& document, QWidget* parent)
   rebuildList();
 }
 
-QString MaterialsPanel::lastRefusal() const { return refusal_->text(); }
+QString MaterialsPanel::lastRefusal() const {
+  return refusal_->text();
+}
 
 bool MaterialsPanel::deleteCurrent() {
   QListWidgetItem* item = list_->currentItem();
@@ -101,7 +103,8 @@ void MaterialsPanel::rebuildList() {
   for (const QString& id : document_.materialIds()) {
     auto* item = new QListWidgetItem(id, list_);
     QPixmap swatch(12, 12);
-    swatch.fill(colorOf(document_.valueAt(document_.materialPointer(id) + "/color").value_or(Json())));
+    swatch.fill(
+        colorOf(document_.valueAt(document_.materialPointer(id) + "/color").value_or(Json())));
     item->setIcon(QIcon(swatch));
   }
   const QList<QListWidgetItem*> found = list_->findItems(current, Qt::MatchExactly);

@@ -2,10 +2,10 @@
 
 #include <QContextMenuEvent>
 #include <QDropEvent>
-#include <QUndoStack>
 #include <QHeaderView>
 #include <QMenu>
 #include <QTreeWidgetItemIterator>
+#include <QUndoStack>
 
 #include <functional>
 
@@ -57,8 +57,7 @@ SceneTreePanel::SceneTreePanel(EditorDocument& document, QWidget* parent)
   connect(&document_, &EditorDocument::structureChanged, this, &SceneTreePanel::rebuild,
           Qt::QueuedConnection);
   connect(&document_, &EditorDocument::selectionChanged, this, &SceneTreePanel::showSelection);
-  connect(this, &QTreeWidget::itemSelectionChanged, this,
-          &SceneTreePanel::pushSelectionToDocument);
+  connect(this, &QTreeWidget::itemSelectionChanged, this, &SceneTreePanel::pushSelectionToDocument);
   connect(this, &QTreeWidget::itemChanged, this, &SceneTreePanel::commitRename);
   rebuild();
 }
@@ -131,10 +130,18 @@ void SceneTreePanel::dropEvent(QDropEvent* event) {
   DropPlace place = DropPlace::EndOfTopLevel;
   if (target) {
     switch (dropIndicatorPosition()) {
-      case QAbstractItemView::OnItem: place = DropPlace::Onto; break;
-      case QAbstractItemView::AboveItem: place = DropPlace::Above; break;
-      case QAbstractItemView::BelowItem: place = DropPlace::Below; break;
-      case QAbstractItemView::OnViewport: place = DropPlace::EndOfTopLevel; break;
+      case QAbstractItemView::OnItem:
+        place = DropPlace::Onto;
+        break;
+      case QAbstractItemView::AboveItem:
+        place = DropPlace::Above;
+        break;
+      case QAbstractItemView::BelowItem:
+        place = DropPlace::Below;
+        break;
+      case QAbstractItemView::OnViewport:
+        place = DropPlace::EndOfTopLevel;
+        break;
     }
   }
   event->setDropAction(Qt::IgnoreAction);
@@ -174,7 +181,8 @@ void SceneTreePanel::dropSelection(QTreeWidgetItem* target, DropPlace place) {
   stack->endMacro();
   // Every move refused (or a no-op): drop the empty macro rather than leave an undo step that
   // does nothing. An obsolete command is deleted from the stack when it is undone.
-  if (const QUndoCommand* macro = stack->command(stack->index() - 1); macro && macro->childCount() == 0) {
+  if (const QUndoCommand* macro = stack->command(stack->index() - 1);
+      macro && macro->childCount() == 0) {
     const_cast<QUndoCommand*>(macro)->setObsolete(true);
     stack->undo();
   }
@@ -192,9 +200,8 @@ void SceneTreePanel::contextMenuEvent(QContextMenuEvent* event) {
   });
   QAction* duplicate = menu.addAction(tr("Duplicate"));
   duplicate->setEnabled(!selected.isEmpty());
-  connect(duplicate, &QAction::triggered, this, [this, selected] {
-    document_.duplicateNodes(selected);
-  });
+  connect(duplicate, &QAction::triggered, this,
+          [this, selected] { document_.duplicateNodes(selected); });
   QAction* remove = menu.addAction(tr("Delete"));
   remove->setEnabled(!selected.isEmpty());
   connect(remove, &QAction::triggered, this, [this, selected] { document_.removeNodes(selected); });

@@ -11,9 +11,12 @@ const std::vector<DriftKeySpec>& driftKeySpecs() {
   // Fallbacks are drift::Tuning{} / BoatStart{} (the sandbox's defaults when a key is absent).
   static const std::vector<DriftKeySpec> specs = {
       {"boat_radius", "m", "Boat radius", "Hull radius of the circular boat", 1, 0.5, false},
-      {"boat_position", "m", "Boat start", "Boat centre at the start, [x, z] on the water", 2, 0.0, false},
-      {"boat_velocity", "m/s", "Boat start velocity", "Boat velocity at the start, [x, z]", 2, 0.0, false},
-      {"drag_rate", "1/s", "Drag rate", "Linear drag rate k toward the water velocity", 1, 0.7, false},
+      {"boat_position", "m", "Boat start", "Boat centre at the start, [x, z] on the water", 2, 0.0,
+       false},
+      {"boat_velocity", "m/s", "Boat start velocity", "Boat velocity at the start, [x, z]", 2, 0.0,
+       false},
+      {"drag_rate", "1/s", "Drag rate", "Linear drag rate k toward the water velocity", 1, 0.7,
+       false},
       {"water_velocity", "m/s", "Water velocity",
        "Constant current [x, z] (physical; not the ocean pattern's look)", 2, 0.0, false},
       {"speed_cap", "m/s", "Speed cap", "Largest boat speed, enforced every tick", 1, 7.0, false},
@@ -23,8 +26,8 @@ const std::vector<DriftKeySpec>& driftKeySpecs() {
        "Half-width of the ring band WITHOUT the boat radius (contact band = this + boat radius)", 1,
        0.35, false},
       {"ripple_lifetime", "s", "Ripple lifetime", "How long a ripple lives", 1, 2.5, false},
-      {"ripple_impulse", "m/s", "Ripple impulse", "Radial speed change a fresh ripple gives", 1, 3.0,
-       false},
+      {"ripple_impulse", "m/s", "Ripple impulse", "Radial speed change a fresh ripple gives", 1,
+       3.0, false},
       {"ripple_attenuation", "1/s", "Ripple attenuation",
        "Impulse decay with ripple age: impulse * exp(-attenuation * age)", 1, 0.5, false},
       {"placement_cooldown", "s", "Placement cooldown", "Shortest time between two placements", 1,
@@ -68,7 +71,8 @@ Expected<void> setDriftValue(EditorDocument& document, const std::string& compon
   if (!current || !current->is_object()) return Error{componentPointer, "no drift component here"};
   Json written;
   if (spec->components == 2) {
-    if (component != 0 && component != 1) return Error{where, "a pair is edited one component at a time"};
+    if (component != 0 && component != 1)
+      return Error{where, "a pair is edited one component at a time"};
     written = Json::array({driftValue(document, componentPointer, *spec, 0),
                            driftValue(document, componentPointer, *spec, 1)});
     written[std::size_t(component)] = value;

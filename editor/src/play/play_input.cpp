@@ -15,8 +15,15 @@ namespace {
 
 bool isControlKey(int key) {
   switch (key) {
-    case Qt::Key_W: case Qt::Key_A: case Qt::Key_S: case Qt::Key_D: case Qt::Key_Space:
-    case Qt::Key_Up: case Qt::Key_Down: case Qt::Key_Left: case Qt::Key_Right:
+    case Qt::Key_W:
+    case Qt::Key_A:
+    case Qt::Key_S:
+    case Qt::Key_D:
+    case Qt::Key_Space:
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_Left:
+    case Qt::Key_Right:
       return true;
     default:
       return false;
@@ -36,7 +43,8 @@ bool PlayMode::handleClick(const Ray& ray) {
 }
 
 bool PlayMode::eventFilter(QObject* watched, QEvent* event) {
-  if (watched != window_.viewport() || !session_.active()) return QObject::eventFilter(watched, event);
+  if (watched != window_.viewport() || !session_.active())
+    return QObject::eventFilter(watched, event);
   switch (event->type()) {
     case QEvent::KeyPress:
     case QEvent::KeyRelease: {

@@ -71,13 +71,17 @@ void PlayMode::createActions(QMenu* menu) {
     connect(action, &QAction::triggered, this, slot);
     return action;
   };
-  playAction_ = make(tr("&Play"), "actionPlay", {QKeySequence(tr("Ctrl+P")), QKeySequence(Qt::Key_F5)},
-                     [this] { window_.play(); });  // the window's hook, else togglePlay
-  stepAction_ = make(tr("&Step One Tick"), "actionStep", {QKeySequence(Qt::Key_F10)}, [this] { step(); });
-  stopAction_ = make(tr("S&top"), "actionStop",
-                     {QKeySequence(tr("Shift+F5")), QKeySequence(Qt::Key_Escape)}, [this] { stop(); });
+  playAction_ =
+      make(tr("&Play"), "actionPlay", {QKeySequence(tr("Ctrl+P")), QKeySequence(Qt::Key_F5)},
+           [this] { window_.play(); });  // the window's hook, else togglePlay
+  stepAction_ =
+      make(tr("&Step One Tick"), "actionStep", {QKeySequence(Qt::Key_F10)}, [this] { step(); });
+  stopAction_ =
+      make(tr("S&top"), "actionStop", {QKeySequence(tr("Shift+F5")), QKeySequence(Qt::Key_Escape)},
+           [this] { stop(); });
   menu->addSeparator();
-  QAction* help = menu->addAction(tr("Controls: WASD walk, Space jump, right-drag turn, arrows drive"));
+  QAction* help =
+      menu->addAction(tr("Controls: WASD walk, Space jump, right-drag turn, arrows drive"));
   help->setEnabled(false);
   toolbar_ = window_.addToolBar(tr("Play"));
   toolbar_->setObjectName("playToolbar");
@@ -89,9 +93,15 @@ void PlayMode::createActions(QMenu* menu) {
 
 void PlayMode::togglePlay() {
   switch (session_.state()) {
-    case PlayState::Stopped: play(); break;
-    case PlayState::Playing: session_.setPaused(true); break;
-    case PlayState::Paused: session_.setPaused(false); break;
+    case PlayState::Stopped:
+      play();
+      break;
+    case PlayState::Playing:
+      session_.setPaused(true);
+      break;
+    case PlayState::Paused:
+      session_.setPaused(false);
+      break;
   }
 }
 
@@ -107,7 +117,8 @@ void PlayMode::play() {
   const EditorDocument& document = window_.document();
   Expected<void> started = session_.start(document.json(), document.filePath());
   if (!started) {
-    const QString text = tr("Play refused: %1").arg(QString::fromStdString(started.error().message()));
+    const QString text =
+        tr("Play refused: %1").arg(QString::fromStdString(started.error().message()));
     window_.log()->appendMessage(text);
     window_.statusBar()->showMessage(text, 8000);
   }
@@ -123,7 +134,9 @@ void PlayMode::step() {
   session_.stepOnce();
 }
 
-void PlayMode::stop() { session_.stop(); }
+void PlayMode::stop() {
+  session_.stop();
+}
 
 void PlayMode::onBuildingChanged(bool building) {
   updateActions();
@@ -174,8 +187,9 @@ void PlayMode::onStateChanged(PlayState state) {
   if (state != PlayState::Stopped) {
     onTicked();  // the HUD says PLAYING / PAUSED at once
     window_.statusBar()->showMessage(
-        state == PlayState::Playing ? tr("PLAYING: edits go to the play copy; Stop (Shift+F5) restores the scene")
-                                    : tr("PAUSED at tick %1: F10 steps one tick").arg(session_.tick()));
+        state == PlayState::Playing
+            ? tr("PLAYING: edits go to the play copy; Stop (Shift+F5) restores the scene")
+            : tr("PAUSED at tick %1: F10 steps one tick").arg(session_.tick()));
   }
 }
 
@@ -197,8 +211,8 @@ void PlayMode::enterPlay() {
   window_.undoGroup()->setActiveStack(copy->undoStack());
   window_.undoHistory()->setStack(copy->undoStack());
   window_.interactionMatrix()->setEnabled(false);
-  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime", "actionToolMove",
-                           "actionToolRotate", "actionToolScale"})
+  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime",
+                           "actionToolMove", "actionToolRotate", "actionToolScale"})
     if (QAction* a = window_.action(name)) a->setEnabled(false);
   if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(false);
   setTint(true);
@@ -225,8 +239,8 @@ void PlayMode::leavePlay() {
   if (EditorDocument* copy = session_.copy()) window_.undoGroup()->removeStack(copy->undoStack());
   swapPanels(false);
   window_.interactionMatrix()->setEnabled(true);
-  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime", "actionToolMove",
-                           "actionToolRotate", "actionToolScale"})
+  for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime",
+                           "actionToolMove", "actionToolRotate", "actionToolScale"})
     if (QAction* a = window_.action(name)) a->setEnabled(true);
   if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(true);
   // The edit state as it was at Play: the field of the document, its selection, the camera.
@@ -296,8 +310,9 @@ void PlayMode::setTint(bool on) {
     hud_ = new QLabel(view);
     hud_->setObjectName("playHud");
     hud_->setAttribute(Qt::WA_TransparentForMouseEvents);
-    hud_->setStyleSheet("background-color: rgba(20, 20, 24, 180); color: #ffd27a; padding: 4px;"
-                        "font-family: monospace;");
+    hud_->setStyleSheet(
+        "background-color: rgba(20, 20, 24, 180); color: #ffd27a; padding: 4px;"
+        "font-family: monospace;");
     plot_ = new PlayPlot(view);
   }
   frame_->setVisible(on);
@@ -335,6 +350,8 @@ void PlayMode::updateActions() {
   stopAction_->setEnabled(state != PlayState::Stopped || session_.building());
 }
 
-QString PlayMode::hudText() const { return hud_ ? hud_->text() : QString(); }
+QString PlayMode::hudText() const {
+  return hud_ ? hud_->text() : QString();
+}
 
 }  // namespace floptle::editor

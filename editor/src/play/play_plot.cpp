@@ -43,7 +43,10 @@ void drawSeries(QPainter& painter, const std::deque<double>& values, const QRect
     const double x = area.left() + area.width() * double(i) / double(PlayPlot::kCapacity - 1);
     const double f = range > 1e-9 ? (values[i] - *lo) / range : 0.5;
     const double y = area.bottom() - f * area.height();
-    if (i == 0) path.moveTo(x, y); else path.lineTo(x, y);
+    if (i == 0)
+      path.moveTo(x, y);
+    else
+      path.lineTo(x, y);
   }
   painter.setPen(QPen(color, 1.5));
   painter.drawPath(path);
@@ -62,8 +65,10 @@ void PlayPlot::paintEvent(QPaintEvent*) {
   QFont font = painter.font();
   font.setPointSizeF(8.0);
   painter.setFont(font);
-  const QString speed = speeds_.empty() ? QStringLiteral("-") : QString::number(speeds_.back(), 'f', 2);
-  const QString height = heights_.empty() ? QStringLiteral("-") : QString::number(heights_.back(), 'f', 2);
+  const QString speed =
+      speeds_.empty() ? QStringLiteral("-") : QString::number(speeds_.back(), 'f', 2);
+  const QString height =
+      heights_.empty() ? QStringLiteral("-") : QString::number(heights_.back(), 'f', 2);
   painter.setPen(speedColor);
   painter.drawText(QPointF(6, 13), tr("speed %1 m/s").arg(speed));
   painter.setPen(heightColor);

@@ -26,11 +26,13 @@ const QString kDriftLayer = QStringLiteral("play/drift");
 const QString kOceanLayer = QStringLiteral("play/ocean");
 
 Transform lerpTransform(const Transform& a, const Transform& b, float t) {
-  return {glm::mix(a.position, b.position, t), glm::normalize(glm::slerp(a.rotation, b.rotation, t)),
-          a.scale + (b.scale - a.scale) * t};
+  return {glm::mix(a.position, b.position, t),
+          glm::normalize(glm::slerp(a.rotation, b.rotation, t)), a.scale + (b.scale - a.scale) * t};
 }
 
-Vec3 xz(double x, double z, float y) { return Vec3(float(x), y, float(z)); }
+Vec3 xz(double x, double z, float y) {
+  return Vec3(float(x), y, float(z));
+}
 
 }  // namespace
 
@@ -58,12 +60,17 @@ void PlayMode::onTicked() {
     text += tr("  |g| %1 m/s^2").arg(double(glm::length(*g)), 0, 'f', 2);
   if (const drift::Sandbox* sandbox = session_.sandbox()) {
     const drift::Snapshot s = sandbox->snapshot();
-    text += tr("\nripples %1  placements %2  queued %3").arg(s.rippleCount)
-                .arg(sandbox->counters().placements).arg(sandbox->queuedPlacements());
+    text += tr("\nripples %1  placements %2  queued %3")
+                .arg(s.rippleCount)
+                .arg(sandbox->counters().placements)
+                .arg(sandbox->queuedPlacements());
     if (s.hasContact)
       text += tr("\nlast contact: tick %1 ripple %2 fraction %3 normal (%4, %5)")
-                  .arg(s.contactTick).arg(s.contactRipple).arg(s.contactFraction, 0, 'f', 3)
-                  .arg(s.contactNormalX, 0, 'f', 2).arg(s.contactNormalZ, 0, 'f', 2);
+                  .arg(s.contactTick)
+                  .arg(s.contactRipple)
+                  .arg(s.contactFraction, 0, 'f', 3)
+                  .arg(s.contactNormalX, 0, 'f', 2)
+                  .arg(s.contactNormalZ, 0, 'f', 2);
   }
   hud_->setText(text);
   hud_->adjustSize();
@@ -176,7 +183,8 @@ void PlayMode::drawPlayerOverlay() {
   }
   std::vector<OverlayLine> lines;
   const Vec3 up = session_.up();
-  const Vec3 u = glm::normalize(std::abs(up.x) < 0.9f ? glm::cross(up, Vec3(1, 0, 0)) : glm::cross(up, Vec3(0, 0, 1)));
+  const Vec3 u = glm::normalize(std::abs(up.x) < 0.9f ? glm::cross(up, Vec3(1, 0, 0))
+                                                      : glm::cross(up, Vec3(0, 0, 1)));
   const Vec3 v = glm::cross(up, u);
   const Vec4 color(1.0f, 0.75f, 0.2f, 1.0f);
   const physics::CharacterController& c = sim->characters()[0];
@@ -185,7 +193,8 @@ void PlayMode::drawPlayerOverlay() {
   const Vec3 bottom = c.bottomCentre(centre, up), top = c.topCentre(centre, up);
   addCircle(lines, bottom, u, v, r, color);
   addCircle(lines, top, u, v, r, color);
-  for (const Vec3& side : {u, v, -u, -v}) lines.push_back({bottom + side * r, top + side * r, color});
+  for (const Vec3& side : {u, v, -u, -v})
+    lines.push_back({bottom + side * r, top + side * r, color});
   const float half = kTwoPi * 0.5f;
   addCircle(lines, top, u, up, r, color, 16, 0.0f, half);
   addCircle(lines, top, v, up, r, color, 16, 0.0f, half);
@@ -193,7 +202,8 @@ void PlayMode::drawPlayerOverlay() {
   addCircle(lines, bottom, v, -up, r, color, 16, 0.0f, half);
   // Grounded: the ground normal at the feet; else the wall normal if touching one.
   const physics::CharacterState& s = c.state();
-  if (s.grounded) addArrow(lines, bottom - up * r, bottom - up * r + s.groundNormal, up, Vec4(0.3f, 1, 0.3f, 1));
+  if (s.grounded)
+    addArrow(lines, bottom - up * r, bottom - up * r + s.groundNormal, up, Vec4(0.3f, 1, 0.3f, 1));
   // The player's up (cyan, 1.5 m) and g (magenta, 0.15 m per m/s^2) from the capsule's top.
   addArrow(lines, top + up * r, top + up * (r + 1.5f), u, Vec4(0.3f, 0.95f, 1.0f, 1));
   if (const std::optional<Vec3> g = session_.playerGravity(); g && glm::length(*g) > 1e-6f)
@@ -248,7 +258,8 @@ void PlayMode::drawOcean() {
   Vec2 pattern(0.5f, 0.5f);
   const std::optional<Json> value =
       copy->valueAt(copy->nodePointer(session_.driftNode()) + "/drift/ocean_pattern_velocity");
-  if (value && value->is_array() && value->size() == 2 && (*value)[0].is_number() && (*value)[1].is_number())
+  if (value && value->is_array() && value->size() == 2 && (*value)[0].is_number() &&
+      (*value)[1].is_number())
     pattern = Vec2((*value)[0].get<float>(), (*value)[1].get<float>());
   const float spacing = 2.0f;
   const Vec2 shift(std::fmod(pattern.x * float(oceanTime_), spacing),

@@ -10,7 +10,7 @@ namespace {
 constexpr float kOrbitRate = 0.008f;
 /// Elevation limit short of straight up/down (rad), so the basis never degenerates.
 constexpr float kPitchLimit = 1.55f;
-constexpr float kMinDistance = 0.05f;  // (m)
+constexpr float kMinDistance = 0.05f;    // (m)
 constexpr float kMaxDistance = 5000.0f;  // (m)
 constexpr float kPi = 3.14159265358979f;
 }  // namespace
@@ -85,7 +85,8 @@ void CameraController::frame(const Aabb& bounds) {
   box.max = glm::min(box.max, Vec3(500.0f));
   target_ = box.center();
   const float radius = std::max(glm::length(box.halfExtents()), 0.05f);
-  distance_ = std::clamp(1.1f * radius / std::sin(fovY_ * kPi / 360.0f), kMinDistance, kMaxDistance);
+  distance_ =
+      std::clamp(1.1f * radius / std::sin(fovY_ * kPi / 360.0f), kMinDistance, kMaxDistance);
 }
 
 }  // namespace floptle::editor

@@ -2,8 +2,8 @@
 // Orbit / pan / zoom / fly navigation of the viewport camera, independent of Qt events so it
 // can be tested alone. The state is an orbit around a target; every operation returns a
 // render::Camera with the conventions of the CPU renderer.
-#include "floptle/core/math.h"
 #include <optional>
+#include "floptle/core/math.h"
 
 #include "floptle/core/render/camera.h"
 

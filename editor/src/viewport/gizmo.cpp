@@ -18,8 +18,8 @@ Vec3 axisVector(int axis) {
 
 Vec4 axisColor(int axis, bool hot) {
   if (hot) return {1.0f, 0.85f, 0.1f, 1.0f};
-  const Vec4 colors[3] = {{0.95f, 0.25f, 0.25f, 1.0f}, {0.3f, 0.9f, 0.3f, 1.0f},
-                          {0.3f, 0.45f, 1.0f, 1.0f}};
+  const Vec4 colors[3] = {
+      {0.95f, 0.25f, 0.25f, 1.0f}, {0.3f, 0.9f, 0.3f, 1.0f}, {0.3f, 0.45f, 1.0f, 1.0f}};
   return colors[axis];
 }
 
@@ -40,8 +40,10 @@ void addCube(std::vector<OverlayLine>& out, Vec3 c, float h, Vec4 color) {
       a[axis] -= h;
       b[axis] += h;
       const float su = (i & 1) ? h : -h, sv = (i & 2) ? h : -h;
-      a[u] += su; b[u] += su;
-      a[v] += sv; b[v] += sv;
+      a[u] += su;
+      b[u] += su;
+      a[v] += sv;
+      b[v] += sv;
       out.push_back({a, b, color});
     }
   }
@@ -96,7 +98,8 @@ std::optional<int> Gizmo::hitTest(const render::Camera& camera, int width, int h
   return best;
 }
 
-std::vector<OverlayLine> Gizmo::lines(const render::Camera& camera, std::optional<int> hotAxis) const {
+std::vector<OverlayLine> Gizmo::lines(const render::Camera& camera,
+                                      std::optional<int> hotAxis) const {
   std::vector<OverlayLine> out;
   if (mode_ == GizmoMode::None) return out;
   const float length = handleLength(camera);
@@ -104,7 +107,8 @@ std::vector<OverlayLine> Gizmo::lines(const render::Camera& camera, std::optiona
     const Vec4 color = axisColor(axis, hotAxis == axis);
     if (mode_ == GizmoMode::Rotate) {
       const std::vector<Vec3> points = circle(axis, length);
-      for (std::size_t i = 0; i + 1 < points.size(); ++i) out.push_back({points[i], points[i + 1], color});
+      for (std::size_t i = 0; i + 1 < points.size(); ++i)
+        out.push_back({points[i], points[i + 1], color});
       continue;
     }
     const Vec3 tip = pivot_ + axisVector(axis) * length;

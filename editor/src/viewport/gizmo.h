@@ -24,8 +24,7 @@ class Gizmo {
   /// World length of an axis handle for this camera (m).
   float handleLength(const render::Camera& camera) const;
   /// Axis (0 = X, 1 = Y, 2 = Z) under the pixel, or nothing; within kPickPixels.
-  std::optional<int> hitTest(const render::Camera& camera, int width, int height,
-                             Vec2 pixel) const;
+  std::optional<int> hitTest(const render::Camera& camera, int width, int height, Vec2 pixel) const;
   /// Line segments to draw; `hotAxis` is highlighted.
   std::vector<OverlayLine> lines(const render::Camera& camera, std::optional<int> hotAxis) const;
 

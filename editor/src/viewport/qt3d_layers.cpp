@@ -1,5 +1,7 @@
 #include "viewport/qt3d_layers.h"
 
+#include <QMatrix4x4>
+#include <QVector2D>
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QEntity>
@@ -7,8 +9,6 @@
 #include <Qt3DRender/QGeometryRenderer>
 #include <Qt3DRender/QMaterial>
 #include <Qt3DRender/QParameter>
-#include <QMatrix4x4>
-#include <QVector2D>
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -109,7 +109,8 @@ QMatrix4x4 toQt(const Mat4& m) {
 
 // --- LineEntity --------------------------------------------------------------------------------
 
-LineEntity::LineEntity(ViewportScene& scene, ViewportPass pass, float pull, float alpha, Vec2 fade) {
+LineEntity::LineEntity(ViewportScene& scene, ViewportPass pass, float pull, float alpha,
+                       Vec2 fade) {
   entity_ = new Qt3DCore::QEntity(scene.root());
   auto* geometry = new Qt3DCore::QGeometry(entity_);
   buffer_ = new Qt3DCore::QBuffer(geometry);
@@ -131,14 +132,17 @@ LineEntity::LineEntity(ViewportScene& scene, ViewportPass pass, float pull, floa
   entity_->setEnabled(false);
 }
 
-LineEntity::~LineEntity() { delete entity_; }
+LineEntity::~LineEntity() {
+  delete entity_;
+}
 
 void LineEntity::setLines(const std::vector<OverlayLine>& lines) {
   std::vector<LineVertex> vertices;
   vertices.reserve(lines.size() * 2);
   for (const OverlayLine& line : lines)
     for (Vec3 p : {line.a, line.b})
-      vertices.push_back({{p.x, p.y, p.z}, {line.color.x, line.color.y, line.color.z, line.color.w}});
+      vertices.push_back(
+          {{p.x, p.y, p.z}, {line.color.x, line.color.y, line.color.z, line.color.w}});
   vertexCount_ = int(vertices.size());
   if (vertexCount_ > 0) {
     buffer_->setData(bytesOf(vertices));
@@ -162,12 +166,12 @@ MeshEntity::MeshEntity(ViewportScene& scene) {
   auto* geometry = new Qt3DCore::QGeometry(entity_);
   buffer_ = new Qt3DCore::QBuffer(geometry);
   const uint stride = sizeof(MeshVertex);
-  attributes_ = {
-      addAttribute(geometry, buffer_, Qt3DCore::QAttribute::defaultPositionAttributeName(), 3, 0, stride),
-      addAttribute(geometry, buffer_, Qt3DCore::QAttribute::defaultNormalAttributeName(), 3,
-                   offsetof(MeshVertex, normal), stride),
-      addAttribute(geometry, buffer_, Qt3DCore::QAttribute::defaultColorAttributeName(), 3,
-                   offsetof(MeshVertex, albedo), stride)};
+  attributes_ = {addAttribute(geometry, buffer_,
+                              Qt3DCore::QAttribute::defaultPositionAttributeName(), 3, 0, stride),
+                 addAttribute(geometry, buffer_, Qt3DCore::QAttribute::defaultNormalAttributeName(),
+                              3, offsetof(MeshVertex, normal), stride),
+                 addAttribute(geometry, buffer_, Qt3DCore::QAttribute::defaultColorAttributeName(),
+                              3, offsetof(MeshVertex, albedo), stride)};
   renderer_ = new Qt3DRender::QGeometryRenderer(entity_);
   renderer_->setGeometry(geometry);
   renderer_->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
@@ -180,7 +184,9 @@ MeshEntity::MeshEntity(ViewportScene& scene) {
   entity_->setEnabled(false);
 }
 
-MeshEntity::~MeshEntity() { delete entity_; }
+MeshEntity::~MeshEntity() {
+  delete entity_;
+}
 
 void MeshEntity::setMesh(const OverlayMesh& mesh) {
   const std::vector<MeshVertex> vertices = meshVertices(mesh);
@@ -209,11 +215,13 @@ void MeshEntity::setVisible(bool visible) {
 
 OverlayEntities::OverlayEntities(ViewportScene& scene)
     : scene_(scene),
-      grid_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f, kMinorGridFade)),
+      grid_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f,
+                                         kMinorGridFade)),
       gridMajor_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f,
                                               kMajorGridFade)),
       selection_(std::make_unique<LineEntity>(scene, ViewportPass::GridSelection, kGridPull, 1.0f)),
-      selectionHidden_(std::make_unique<LineEntity>(scene, ViewportPass::SelectionHidden, kGridPull, 0.25f)),
+      selectionHidden_(
+          std::make_unique<LineEntity>(scene, ViewportPass::SelectionHidden, kGridPull, 0.25f)),
       gizmo_(std::make_unique<LineEntity>(scene, ViewportPass::Gizmo, 0.0f, 1.0f)) {
   grid_->setLines(gridLines(false));
   gridMajor_->setLines(gridLines(true));

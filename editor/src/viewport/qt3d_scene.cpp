@@ -1,5 +1,8 @@
 #include "viewport/qt3d_scene.h"
 
+#include <QColor>
+#include <QVector2D>
+#include <QWindow>
 #include <Qt3DCore/QAspectEngine>
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
@@ -32,9 +35,6 @@
 #include <Qt3DRender/QTechniqueFilter>
 #include <Qt3DRender/QTexture>
 #include <Qt3DRender/QViewport>
-#include <QColor>
-#include <QVector2D>
-#include <QWindow>
 
 #include <algorithm>
 #include <cmath>
@@ -66,14 +66,22 @@ struct PassStates {
 PassStates passStates(ViewportPass pass) {
   using D = QDepthTest;
   switch (pass) {
-    case ViewportPass::Raymarch: return {D::LessOrEqual, true, Blend::Off};
-    case ViewportPass::Composite: return {D::LessOrEqual, true, Blend::Off};
-    case ViewportPass::Mesh: return {D::Less, true, Blend::Off};
-    case ViewportPass::GridSelection: return {D::LessOrEqual, false, Blend::Alpha};
-    case ViewportPass::SelectionHidden: return {D::Greater, false, Blend::Alpha};
-    case ViewportPass::TestedLines: return {D::LessOrEqual, false, Blend::Alpha};
-    case ViewportPass::OnTopLines: return {D::Always, false, Blend::Alpha};
-    case ViewportPass::Gizmo: return {D::Always, false, Blend::Alpha};
+    case ViewportPass::Raymarch:
+      return {D::LessOrEqual, true, Blend::Off};
+    case ViewportPass::Composite:
+      return {D::LessOrEqual, true, Blend::Off};
+    case ViewportPass::Mesh:
+      return {D::Less, true, Blend::Off};
+    case ViewportPass::GridSelection:
+      return {D::LessOrEqual, false, Blend::Alpha};
+    case ViewportPass::SelectionHidden:
+      return {D::Greater, false, Blend::Alpha};
+    case ViewportPass::TestedLines:
+      return {D::LessOrEqual, false, Blend::Alpha};
+    case ViewportPass::OnTopLines:
+      return {D::Always, false, Blend::Alpha};
+    case ViewportPass::Gizmo:
+      return {D::Always, false, Blend::Alpha};
   }
   return {D::LessOrEqual, true, Blend::Off};
 }
@@ -154,8 +162,10 @@ void setParameter(std::map<QString, QParameter*>& parameters, Qt3DCore::QNode* o
     return;
   }
   auto* parameter = new QParameter(name, value, owner);
-  if (auto* material = qobject_cast<QMaterial*>(owner)) material->addParameter(parameter);
-  else if (auto* effect = qobject_cast<QEffect*>(owner)) effect->addParameter(parameter);
+  if (auto* material = qobject_cast<QMaterial*>(owner))
+    material->addParameter(parameter);
+  else if (auto* effect = qobject_cast<QEffect*>(owner))
+    effect->addParameter(parameter);
   parameters.emplace(name, parameter);
 }
 
@@ -164,8 +174,9 @@ ViewportScene::ViewportScene(QWindow* window) {
   engine_ = std::make_unique<Qt3DCore::QAspectEngine>();
   engine_->registerAspect(new QRenderAspect());
   root_ = new Qt3DCore::QEntity;
-  for (ViewportPass pass : {ViewportPass::GridSelection, ViewportPass::SelectionHidden,
-                            ViewportPass::TestedLines, ViewportPass::OnTopLines, ViewportPass::Gizmo})
+  for (ViewportPass pass :
+       {ViewportPass::GridSelection, ViewportPass::SelectionHidden, ViewportPass::TestedLines,
+        ViewportPass::OnTopLines, ViewportPass::Gizmo})
     lineEffects_[std::size_t(pass)] =
         makeEffect(viewport_shaders::kLineVertex, viewport_shaders::kLineFragment, pass, root_);
   meshEffect_ = makeEffect(viewport_shaders::kMeshVertex, viewport_shaders::meshFragment(),
@@ -236,8 +247,9 @@ void ViewportScene::buildFullscreenEntities() {
   auto* geometry = new Qt3DCore::QGeometry(root_);
   auto* buffer = new Qt3DCore::QBuffer(geometry);
   buffer->setData(QByteArray(reinterpret_cast<const char*>(kTriangle), sizeof kTriangle));
-  auto* position = new Qt3DCore::QAttribute(buffer, Qt3DCore::QAttribute::defaultPositionAttributeName(),
-                                            Qt3DCore::QAttribute::Float, 3, 3, 0, 3 * sizeof(float));
+  auto* position =
+      new Qt3DCore::QAttribute(buffer, Qt3DCore::QAttribute::defaultPositionAttributeName(),
+                               Qt3DCore::QAttribute::Float, 3, 3, 0, 3 * sizeof(float));
   position->setAttributeType(Qt3DCore::QAttribute::VertexAttribute);
   geometry->addAttribute(position);
   auto* triangle = new QGeometryRenderer(root_);
@@ -246,8 +258,8 @@ void ViewportScene::buildFullscreenEntities() {
   triangle->setVertexCount(3);
 
   raymarchMaterial_ = new QMaterial(root_);
-  auto* raymarchEffect =
-      makeEffect(viewport_shaders::kFullscreenVertex, "", ViewportPass::Raymarch, raymarchMaterial_);
+  auto* raymarchEffect = makeEffect(viewport_shaders::kFullscreenVertex, "", ViewportPass::Raymarch,
+                                    raymarchMaterial_);
   raymarchPass_ = raymarchEffect->techniques().front()->renderPasses().front();
   delete raymarchPass_->shaderProgram();  // none until the first good field shader
   raymarchMaterial_->setEffect(raymarchEffect);
@@ -305,7 +317,8 @@ void ViewportScene::setFrame(QSize size, float scale) {
   const int renderedW = std::clamp(int(std::lround(size.width() * scale)), 1, size.width());
   const int renderedH = std::clamp(int(std::lround(size.height() * scale)), 1, size.height());
   // QViewport's rectangle has its origin top-left: the lower-left region starts at 1 - h.
-  const float w = float(renderedW) / float(size.width()), h = float(renderedH) / float(size.height());
+  const float w = float(renderedW) / float(size.width()),
+              h = float(renderedH) / float(size.height());
   raymarchViewport_->setNormalizedRect(QRectF(0.0, 1.0 - double(h), double(w), double(h)));
   setParameter(compositeParameters_, compositeMaterial_, "u_rendered",
                QVector2D(float(renderedW), float(renderedH)));
@@ -317,7 +330,8 @@ void ViewportScene::makeTarget(QSize size) {
   // A new target with new textures, never QTexture2D::setSize on the old ones: Qt 3D 6.4 kept
   // the attachments' first size, and the composite then read black beyond it.
   auto* target = new QRenderTarget(root_);
-  auto* color = targetTexture(target, QAbstractTexture::RGBA8_UNorm, QAbstractTexture::Linear, size);
+  auto* color =
+      targetTexture(target, QAbstractTexture::RGBA8_UNorm, QAbstractTexture::Linear, size);
   auto* depth = targetTexture(target, QAbstractTexture::D32F, QAbstractTexture::Nearest, size);
   for (auto [point, texture] : {std::pair{QRenderTargetOutput::Color0, color},
                                 std::pair{QRenderTargetOutput::Depth, depth}}) {

@@ -68,8 +68,8 @@ Qt3DRender::QEffect* makeEffect(const std::string& vertex, const std::string& fr
                                 ViewportPass pass, Qt3DCore::QNode* parent);
 
 /// Sets (creates on first use) a named parameter of a material or effect.
-void setParameter(std::map<QString, Qt3DRender::QParameter*>& parameters,
-                  Qt3DCore::QNode* owner, const QString& name, const QVariant& value);
+void setParameter(std::map<QString, Qt3DRender::QParameter*>& parameters, Qt3DCore::QNode* owner,
+                  const QString& name, const QVariant& value);
 
 class ViewportScene {
  public:
@@ -80,7 +80,9 @@ class ViewportScene {
 
   Qt3DCore::QEntity* root() const { return root_; }
   /// The line effect drawn by the leaf of `pass` (a line pass: GridSelection .. Gizmo).
-  Qt3DRender::QEffect* lineEffect(ViewportPass pass) const { return lineEffects_[std::size_t(pass)]; }
+  Qt3DRender::QEffect* lineEffect(ViewportPass pass) const {
+    return lineEffects_[std::size_t(pass)];
+  }
   Qt3DRender::QEffect* meshEffect() const { return meshEffect_; }
 
   /// Replaces the raymarch fragment shader (the caller checked that it compiles).

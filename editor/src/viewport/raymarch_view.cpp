@@ -1,12 +1,12 @@
 #include "floptle/editor/raymarch_view.h"
 
-#include <Qt3DRender/QRenderCaptureReply>
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QSurfaceFormat>
 #include <QVBoxLayout>
 #include <QVector2D>
 #include <QWindow>
+#include <Qt3DRender/QRenderCaptureReply>
 
 #include <algorithm>
 #include <cmath>
@@ -37,11 +37,14 @@ constexpr int kFlyIntervalMs = 16;
 /// software GL takes seconds.
 constexpr int kFrameWaitMs = 120000;
 
-QVector3D toQt(Vec3 v) { return {v.x, v.y, v.z}; }
+QVector3D toQt(Vec3 v) {
+  return {v.x, v.y, v.z};
+}
 
 void addBox(std::vector<OverlayLine>& out, const Aabb& box, Vec4 color) {
   if (box.empty()) return;
-  const Vec3 lo = glm::max(box.min, Vec3(-kGridHalfSize)), hi = glm::min(box.max, Vec3(kGridHalfSize));
+  const Vec3 lo = glm::max(box.min, Vec3(-kGridHalfSize)),
+             hi = glm::min(box.max, Vec3(kGridHalfSize));
   for (int axis = 0; axis < 3; ++axis) {
     const int u = (axis + 1) % 3, v = (axis + 2) % 3;
     for (int i = 0; i < 4; ++i) {
@@ -172,7 +175,9 @@ void RaymarchView::setMaterialColors(const render::MaterialColors& colors) {
   requestFrame();
 }
 
-bool RaymarchView::hasShader() const { return hasShader_; }
+bool RaymarchView::hasShader() const {
+  return hasShader_;
+}
 
 void RaymarchView::compilePending() {
   if (!pending_) return;
@@ -207,11 +212,17 @@ void RaymarchView::setGizmo(GizmoMode mode, Vec3 pivot) {
   requestFrame();
 }
 
-GizmoMode RaymarchView::gizmoMode() const { return gizmo_->mode(); }
+GizmoMode RaymarchView::gizmoMode() const {
+  return gizmo_->mode();
+}
 
-void RaymarchView::setGizmoSnap(const GizmoSnap& snap) { gizmo_->setSnap(snap); }
+void RaymarchView::setGizmoSnap(const GizmoSnap& snap) {
+  gizmo_->setSnap(snap);
+}
 
-const GizmoSnap& RaymarchView::gizmoSnap() const { return gizmo_->snap(); }
+const GizmoSnap& RaymarchView::gizmoSnap() const {
+  return gizmo_->snap();
+}
 
 void RaymarchView::setGridVisible(bool visible) {
   gridVisible_ = visible;
@@ -231,7 +242,9 @@ void RaymarchView::setCamera(const render::Camera& camera) {
   emit cameraChanged();
 }
 
-render::Camera RaymarchView::camera() const { return cameraController_->camera(); }
+render::Camera RaymarchView::camera() const {
+  return cameraController_->camera();
+}
 
 void RaymarchView::frameBounds(const Aabb& bounds) {
   cameraController_->frame(bounds);
@@ -267,7 +280,9 @@ QImage RaymarchView::captureImage() {
   return lastCapture_.convertToFormat(QImage::Format_RGBA8888);
 }
 
-void RaymarchView::paintEvent(QPaintEvent*) { requestFrame(); }
+void RaymarchView::paintEvent(QPaintEvent*) {
+  requestFrame();
+}
 
 void RaymarchView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
@@ -297,7 +312,9 @@ void RaymarchView::submitFrame(bool full, float retryScale) {
   const qreal dpr = window_->devicePixelRatio();
   const QSize size(std::max(1, int(std::lround(window_->width() * dpr))),
                    std::max(1, int(std::lround(window_->height() * dpr))));
-  const float scale = retryScale > 0.0f ? retryScale : (!full && moving_ && adaptive_) ? scale_ : 1.0f;
+  const float scale = retryScale > 0.0f                 ? retryScale
+                      : (!full && moving_ && adaptive_) ? scale_
+                                                        : 1.0f;
   const float aspect = float(size.width()) / float(size.height());
   scene_->setFrame(size, scale);
 
@@ -316,20 +333,23 @@ void RaymarchView::submitFrame(bool full, float retryScale) {
   for (int slot = 0; slot < slotCount; ++slot) {
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int c = 0; c < 4; ++c)
-      if (std::size_t(slot * 4 + c) < shownParams_.size()) v[c] = shownParams_[std::size_t(slot * 4 + c)];
+      if (std::size_t(slot * 4 + c) < shownParams_.size())
+        v[c] = shownParams_[std::size_t(slot * 4 + c)];
     packed << QVector4D(v[0], v[1], v[2], v[3]);
   }
   scene_->setRaymarchUniform("u_params[0]", packed);
   QVariantList albedo;
-  const int materialCount = int(std::min<std::size_t>(materials_.size(), render::shading::kMaxMaterials));
+  const int materialCount =
+      int(std::min<std::size_t>(materials_.size(), render::shading::kMaxMaterials));
   for (int i = 0; i < render::shading::kMaxMaterials; ++i)
     albedo << (i < materialCount ? toQt(materials_[std::size_t(i)]) : QVector3D());
   scene_->setRaymarchUniform("u_materials[0]", albedo);
   scene_->setRaymarchUniform("u_materialCount", int(materials_.size()));
 
   // Overlays: camera, built-in lines, named layers.
-  const Mat4 viewProj = cam.projectionMatrix(aspect, render::shading::kDepthNear, render::shading::kDepthFar) *
-                        cam.viewMatrix();
+  const Mat4 viewProj =
+      cam.projectionMatrix(aspect, render::shading::kDepthNear, render::shading::kDepthFar) *
+      cam.viewMatrix();
   scene_->setViewProjection(QMatrix4x4(glm::value_ptr(viewProj)).transposed(), toQt(cam.position));
   OverlayFrame overlay;
   overlay.visible = overlaysVisible_;
@@ -374,7 +394,8 @@ void RaymarchView::frameDone() {
   inFlight_.reset();
   if (lastScale_ < 1.0f) {
     // Aim the next moving frame at kTargetFrameMs: cost ~ pixel count ~ scale^2.
-    const float wanted = lastScale_ * float(std::sqrt(kTargetFrameMs / std::max(lastFrameMs_, 1e-3)));
+    const float wanted =
+        lastScale_ * float(std::sqrt(kTargetFrameMs / std::max(lastFrameMs_, 1e-3)));
     scale_ = std::clamp(0.5f * scale_ + 0.5f * wanted, kMinScale, 1.0f);
   }
   emit frameTimeChanged(lastFrameMs_);

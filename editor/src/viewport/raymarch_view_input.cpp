@@ -81,7 +81,8 @@ void RaymarchView::mouseMoveEvent(QMouseEvent* event) {
   lastPos_ = pos;
   switch (drag_) {
     case Drag::None: {
-      const auto hot = gizmo_->hitTest(camera(), width(), height(), {float(pos.x()), float(pos.y())});
+      const auto hot =
+          gizmo_->hitTest(camera(), width(), height(), {float(pos.x()), float(pos.y())});
       if (hot != hotAxis_) {
         hotAxis_ = hot;
         requestFrame();
@@ -139,7 +140,12 @@ void RaymarchView::wheelEvent(QWheelEvent* event) {
 bool RaymarchView::event(QEvent* event) {
   if (event->type() == QEvent::ShortcutOverride && drag_ == Drag::Look) {
     switch (static_cast<QKeyEvent*>(event)->key()) {
-      case Qt::Key_W: case Qt::Key_A: case Qt::Key_S: case Qt::Key_D: case Qt::Key_Q: case Qt::Key_E:
+      case Qt::Key_W:
+      case Qt::Key_A:
+      case Qt::Key_S:
+      case Qt::Key_D:
+      case Qt::Key_Q:
+      case Qt::Key_E:
         event->accept();  // a key press for the fly, not the shortcut
         return true;
       default:
@@ -159,7 +165,12 @@ void RaymarchView::keyPressEvent(QKeyEvent* event) {
   }
   if (drag_ == Drag::Look && !event->isAutoRepeat()) {
     switch (event->key()) {
-      case Qt::Key_W: case Qt::Key_A: case Qt::Key_S: case Qt::Key_D: case Qt::Key_Q: case Qt::Key_E:
+      case Qt::Key_W:
+      case Qt::Key_A:
+      case Qt::Key_S:
+      case Qt::Key_D:
+      case Qt::Key_Q:
+      case Qt::Key_E:
         flyKeys_.insert(event->key());
         return;
       default:

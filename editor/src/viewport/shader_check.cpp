@@ -39,8 +39,10 @@ QString ShaderChecker::check(const std::string& vertex, const std::string& fragm
   QString log;
   {
     QOpenGLShaderProgram program;
-    if (!program.addShaderFromSourceCode(QOpenGLShader::Vertex, QByteArray::fromStdString(vertex)) ||
-        !program.addShaderFromSourceCode(QOpenGLShader::Fragment, QByteArray::fromStdString(fragment)) ||
+    if (!program.addShaderFromSourceCode(QOpenGLShader::Vertex,
+                                         QByteArray::fromStdString(vertex)) ||
+        !program.addShaderFromSourceCode(QOpenGLShader::Fragment,
+                                         QByteArray::fromStdString(fragment)) ||
         !program.link()) {
       log = program.log();
       if (log.isEmpty()) log = QStringLiteral("shader failed to compile or link (no log)");

@@ -99,10 +99,12 @@ void main() {
 inline std::string meshFragment() {
   namespace s = render::shading;
   auto vec3Literal = [](Vec3 v) {
-    return "vec3(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+    return "vec3(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) +
+           ")";
   };
-  return std::string("#version 330 core\n"
-                     "in vec3 v_normal;\nin vec3 v_albedo;\nout vec4 fragColor;\n") +
+  return std::string(
+             "#version 330 core\n"
+             "in vec3 v_normal;\nin vec3 v_albedo;\nout vec4 fragColor;\n") +
          "const vec3 kSun = " + vec3Literal(s::kSunDirection) + ";\n" +
          "const vec3 kSunColor = " + vec3Literal(s::kSunColor) + ";\n" +
          "const vec3 kSkyAmbient = " + vec3Literal(s::kSkyAmbient) + ";\n" +

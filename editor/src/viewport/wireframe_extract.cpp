@@ -6,8 +6,8 @@
 
 #include "floptle/core/asset/triangle_mesh.h"
 #include "floptle/editor/wireframe_overlay.h"
-#include "floptle/physics/drawn_surface.h"
 #include "floptle/physics/baked_field_file.h"
+#include "floptle/physics/drawn_surface.h"
 #include "floptle/physics/field_collider.h"
 #include "floptle/physics/mesh_collider.h"
 
@@ -39,7 +39,8 @@ Aabb regionFor(const Aabb& box) {
 Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(
     const scene::SceneNode& node, const std::filesystem::path& sceneDir,
     physics::MeshColliderCache* meshCache, physics::DrawnSurfaceSettings& settings) {
-  if (node.collider && !node.collider->collidable) return std::unique_ptr<physics::CollisionShape>{};
+  if (node.collider && !node.collider->collidable)
+    return std::unique_ptr<physics::CollisionShape>{};
   if (node.hasComponent("mesh")) {
     nlohmann::ordered_json component = node.components["mesh"];
     if (component.is_object()) component["collision"] = "mesh";
@@ -52,7 +53,8 @@ Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(
     return physics::makeMeshCollider(component, sceneDir, node.world, options);
   }
   if (node.hasComponent("baked_field"))
-    return physics::makeBakedFieldFileCollider(node.components["baked_field"], sceneDir, node.world);
+    return physics::makeBakedFieldFileCollider(node.components["baked_field"], sceneDir,
+                                               node.world);
   if (!node.shape) return std::unique_ptr<physics::CollisionShape>{};
   auto field = physics::FieldCollider::make(*node.shape, node.world);
   if (!field) return field.error();
@@ -66,8 +68,10 @@ Expected<std::unique_ptr<physics::CollisionShape>> colliderOf(
       const auto& b = terrain["bounds"];
       try {
         Aabb box;
-        box.expand(Vec3(b["min"][0].get<float>(), b["min"][1].get<float>(), b["min"][2].get<float>()));
-        box.expand(Vec3(b["max"][0].get<float>(), b["max"][1].get<float>(), b["max"][2].get<float>()));
+        box.expand(
+            Vec3(b["min"][0].get<float>(), b["min"][1].get<float>(), b["min"][2].get<float>()));
+        box.expand(
+            Vec3(b["max"][0].get<float>(), b["max"][1].get<float>(), b["max"][2].get<float>()));
         settings.bounds = box;
       } catch (const std::exception&) {
         // Malformed bounds: the physics reports them; draw the default region.

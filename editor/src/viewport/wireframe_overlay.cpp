@@ -72,7 +72,9 @@ bool ColliderWireframes::nodeShown(const QString& node) const {
   return found != overrides_.end() ? found->second : enabled_;
 }
 
-bool ColliderWireframes::busy() const { return debounce_.isActive() || jobActive_; }
+bool ColliderWireframes::busy() const {
+  return debounce_.isActive() || jobActive_;
+}
 
 std::size_t ColliderWireframes::lineCount(const QString& node) const {
   const auto key = shownKeys_.find(node);
@@ -81,7 +83,9 @@ std::size_t ColliderWireframes::lineCount(const QString& node) const {
   return lines == cache_.end() ? 0 : lines->second->size();
 }
 
-void ColliderWireframes::scheduleRefresh() { debounce_.start(); }
+void ColliderWireframes::scheduleRefresh() {
+  debounce_.start();
+}
 
 std::uint64_t ColliderWireframes::nodeKey(const scene::SceneNode& node) const {
   // The node's own JSON (children excluded: they are nodes of their own), its world transform
@@ -122,9 +126,10 @@ void ColliderWireframes::refresh() {
   publish();
   if (job->items.empty()) return;
   job->materials = scene.materials;
-  job->sceneDir = document_.filePath().isEmpty()
-                      ? std::filesystem::current_path()
-                      : std::filesystem::path(QFileInfo(document_.filePath()).absolutePath().toStdString());
+  job->sceneDir =
+      document_.filePath().isEmpty()
+          ? std::filesystem::current_path()
+          : std::filesystem::path(QFileInfo(document_.filePath()).absolutePath().toStdString());
   job->t = time_;
   job->meshCache = meshCache_;
   cancel_ = std::make_shared<std::atomic<bool>>(false);
@@ -148,7 +153,8 @@ void ColliderWireframes::onJobFinished() {
     if (!item.result) continue;
     ++extractions_;
     if (item.result->ok()) {
-      cache_[item.key] = std::make_shared<const std::vector<OverlayLine>>(std::move(item.result->value()));
+      cache_[item.key] =
+          std::make_shared<const std::vector<OverlayLine>>(std::move(item.result->value()));
     } else if (!cancelled) {
       // Cache the failure as no lines: the same content fails the same way.
       cache_[item.key] = std::make_shared<const std::vector<OverlayLine>>();

@@ -3,8 +3,8 @@
 #include "floptle/editor/preferences.h"
 
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QDateTime>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
@@ -66,8 +66,8 @@ MainWindow::MainWindow(QWidget* parent)
           [this](const QString& path) { log_->appendMessage(tr("Autosaved to %1").arg(path)); });
   connect(recovery_.get(), &RecoveryFile::autosaveFailed, log_, &LogPanel::appendMessage);
   connect(materials_, &MaterialsPanel::refused, this, [this](const QString& text) {
-    QMessageBox* box = new QMessageBox(QMessageBox::Warning, tr("Material in use"), text,
-                                       QMessageBox::Ok, this);
+    QMessageBox* box =
+        new QMessageBox(QMessageBox::Warning, tr("Material in use"), text, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();  // window-modal, never blocks the event loop
   });
@@ -77,11 +77,13 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
-  playMode_.reset();  // stops play: rebinds the docks to the document before they go
+  playMode_.reset();       // stops play: rebinds the docks to the document before they go
   removeMeshTools(*this);  // their workers finish while the mesh cache still lives
 }
 
-void MainWindow::refreshViewport() { syncViewport(true); }
+void MainWindow::refreshViewport() {
+  syncViewport(true);
+}
 
 void MainWindow::createDocks() {
   auto dock = [this](const QString& title, const QString& name, QWidget* content,
@@ -103,9 +105,12 @@ void MainWindow::createDocks() {
 
   dock(tr("Scene"), "sceneDock", sceneTree_, Qt::LeftDockWidgetArea);
   QDockWidget* history = dock(tr("History"), "historyDock", undoView_, Qt::LeftDockWidgetArea);
-  QDockWidget* inspector = dock(tr("Inspector"), "inspectorDock", inspector_, Qt::RightDockWidgetArea);
-  QDockWidget* materials = dock(tr("Materials"), "materialsDock", materials_, Qt::RightDockWidgetArea);
-  QDockWidget* matrix = dock(tr("Interactions"), "interactionsDock", matrix_, Qt::BottomDockWidgetArea);
+  QDockWidget* inspector =
+      dock(tr("Inspector"), "inspectorDock", inspector_, Qt::RightDockWidgetArea);
+  QDockWidget* materials =
+      dock(tr("Materials"), "materialsDock", materials_, Qt::RightDockWidgetArea);
+  QDockWidget* matrix =
+      dock(tr("Interactions"), "interactionsDock", matrix_, Qt::BottomDockWidgetArea);
   QDockWidget* log = dock(tr("Log"), "logDock", log_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(inspector, materials);
   inspector->raise();
@@ -115,8 +120,8 @@ void MainWindow::createDocks() {
 }
 
 void MainWindow::updateTitle() {
-  const QString name = document_.filePath().isEmpty() ? tr("untitled")
-                                                      : QFileInfo(document_.filePath()).fileName();
+  const QString name =
+      document_.filePath().isEmpty() ? tr("untitled") : QFileInfo(document_.filePath()).fileName();
   setWindowTitle(QStringLiteral("%1[*] - Floptle Editor").arg(name));
   setWindowModified(document_.isDirty());
 }
@@ -150,8 +155,7 @@ void MainWindow::saveSettings() const {
 bool MainWindow::maybeSave() {
   if (!document_.isDirty()) return true;
   const QMessageBox::StandardButton answer = QMessageBox::question(
-      this, tr("Unsaved changes"),
-      tr("The scene has unsaved changes. Save them before closing?"),
+      this, tr("Unsaved changes"), tr("The scene has unsaved changes. Save them before closing?"),
       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   if (answer == QMessageBox::Cancel) return false;
   if (answer == QMessageBox::Save) return save();
@@ -192,8 +196,8 @@ void MainWindow::offerRecovery() {
         log_->appendMessage(tr("Recovered the autosaved scene from %1").arg(file));
         return;  // one document at a time: further pending files wait for the next start
       }
-      log_->appendMessage(tr("Could not recover %1: it is not a valid scene (kept for inspection)")
-                              .arg(file));
+      log_->appendMessage(
+          tr("Could not recover %1: it is not a valid scene (kept for inspection)").arg(file));
     } else {
       log_->appendMessage(tr("Kept the autosaved work in %1 for a later start").arg(file));
     }

@@ -4,8 +4,8 @@
 #include <QMenu>
 #include <QStatusBar>
 
-#include "floptle/editor/log_panel.h"
 #include "floptle/editor/derived_scene.h"
+#include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/recent_files.h"
@@ -26,8 +26,8 @@ void MainWindow::newFile() {
 
 void MainWindow::openDialog() {
   if (!maybeSave()) return;
-  const QString dir = document_.filePath().isEmpty() ? QString()
-                                                      : QFileInfo(document_.filePath()).path();
+  const QString dir =
+      document_.filePath().isEmpty() ? QString() : QFileInfo(document_.filePath()).path();
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"), dir, kSceneFilter);
   if (!path.isEmpty()) openFile(path);
 }

@@ -40,22 +40,27 @@ void installMeshTools(MainWindow& window) {
   // A re-exported file's subtree follows the file: one undo step, the user's edits kept.
   auto* subtrees = new MeshSubtreeReloader(document, &window);
   subtrees->setObjectName("meshSubtreeReloader");
-  QObject::connect(meshes, &ImportedMeshView::sourceChanged, subtrees, &MeshSubtreeReloader::fileChanged);
+  QObject::connect(meshes, &ImportedMeshView::sourceChanged, subtrees,
+                   &MeshSubtreeReloader::fileChanged);
 
   LogPanel* log = window.log();
   QObject::connect(importer, &MeshImporter::message, log, &LogPanel::appendMessage);
   QObject::connect(meshes, &ImportedMeshView::message, log, &LogPanel::appendMessage);
   QObject::connect(subtrees, &MeshSubtreeReloader::message, log, &LogPanel::appendMessage);
   // A re-exported mesh: its collider wireframe is extracted again (its node did not change).
-  QObject::connect(meshes, &ImportedMeshView::reloaded, wireframes, &ColliderWireframes::filesChanged);
-  QObject::connect(wireframes, &ColliderWireframes::failed, log, [log](const QString& node, const QString& why) {
-    log->appendMessage(QObject::tr("Collider wireframe of %1: %2").arg(node, why));
-  });
-  QObject::connect(importer, &MeshImporter::meshReady, meshes, [meshes, importer](const QString& path) {
-    if (const asset::TriangleMesh* mesh = importer->lastMesh())
-      meshes->prime(ImportedMeshView::meshCacheKey(absoluteNormal(path.toStdString()).string(), importer->lastOptions()),
-                    *mesh);
-  });
+  QObject::connect(meshes, &ImportedMeshView::reloaded, wireframes,
+                   &ColliderWireframes::filesChanged);
+  QObject::connect(wireframes, &ColliderWireframes::failed, log,
+                   [log](const QString& node, const QString& why) {
+                     log->appendMessage(QObject::tr("Collider wireframe of %1: %2").arg(node, why));
+                   });
+  QObject::connect(
+      importer, &MeshImporter::meshReady, meshes, [meshes, importer](const QString& path) {
+        if (const asset::TriangleMesh* mesh = importer->lastMesh())
+          meshes->prime(ImportedMeshView::meshCacheKey(absoluteNormal(path.toStdString()).string(),
+                                                       importer->lastOptions()),
+                        *mesh);
+      });
   window.setImportMeshHandler([importer] { importer->runDialog(); });
 
   QMenu* menu = viewMenu(window);
@@ -78,9 +83,11 @@ void installMeshTools(MainWindow& window) {
     selected->setEnabled(!names.isEmpty());
     selected->setChecked(shown);
   };
-  QObject::connect(selected, &QAction::triggered, wireframes, [wireframes, &document](bool checked) {
-    for (const QString& name : document.selection()) wireframes->setNodeShown(name, checked);
-  });
+  QObject::connect(selected, &QAction::triggered, wireframes,
+                   [wireframes, &document](bool checked) {
+                     for (const QString& name : document.selection())
+                       wireframes->setNodeShown(name, checked);
+                   });
   QObject::connect(&document, &EditorDocument::selectionChanged, selected, syncSelected);
   QObject::connect(wireframes, &ColliderWireframes::updated, selected, syncSelected);
   syncSelected();

@@ -1,16 +1,16 @@
 // MainWindow: actions, menus and shortcuts.
 #include <QActionGroup>
-#include <QMenuBar>
-#include <QMessageBox>
 #include <QCoreApplication>
 #include <QDockWidget>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QStatusBar>
 #include <QUndoGroup>
 
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
-#include "floptle/editor/preferences.h"
 #include "floptle/editor/play_mode.h"
+#include "floptle/editor/preferences.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/scene_tree_panel.h"
 
@@ -93,8 +93,9 @@ void MainWindow::createMenus() {
                    {QT_TR_NOOP("&Scale Tool"), "actionToolScale", "R", GizmoMode::Scale}};
   for (const auto& spec : toolSpecs) {
     const GizmoMode mode = spec.mode;
-    QAction* tool = make(view, tr(spec.text), spec.name, QKeySequence(QString::fromLatin1(spec.key)),
-                         [this, mode] { setGizmoTool(mode); });
+    QAction* tool =
+        make(view, tr(spec.text), spec.name, QKeySequence(QString::fromLatin1(spec.key)),
+             [this, mode] { setGizmoTool(mode); });
     tool->setCheckable(true);
     tool->setChecked(mode == GizmoMode::Translate);
     tool->setShortcutContext(Qt::WidgetWithChildrenShortcut);

@@ -81,7 +81,9 @@ void MainWindow::setTimeRunning(bool running) {
                            3000);
 }
 
-bool MainWindow::timeRunning() const { return timeTimer_ && timeTimer_->isActive(); }
+bool MainWindow::timeRunning() const {
+  return timeTimer_ && timeTimer_->isActive();
+}
 
 void MainWindow::advanceFieldTime() {
   fieldTime_ += static_cast<double>(timeClock_.restart()) / 1000.0;
@@ -91,8 +93,9 @@ void MainWindow::advanceFieldTime() {
 void MainWindow::syncViewport(bool structural) {
   const scene::Scene& scene = document_.derived().scene;
   picker_.rebuild(scene);
-  const bool anyShape = std::any_of(scene.nodes.begin(), scene.nodes.end(),
-                                    [](const scene::SceneNode& node) { return node.shape.has_value(); });
+  const bool anyShape =
+      std::any_of(scene.nodes.begin(), scene.nodes.end(),
+                  [](const scene::SceneNode& node) { return node.shape.has_value(); });
   if (!anyShape) {  // an empty scene: nothing to compile (an empty union is not a field)
     syncSelectionOverlay();
     return;
@@ -198,8 +201,9 @@ void MainWindow::onGizmoStarted() {
     for (QString up = document_.parentOf(name); !up.isEmpty(); up = document_.parentOf(up))
       carried = carried || selection.contains(up);
     if (carried) continue;
-    gizmoStart_.emplace_back(name, document_.valueAt(document_.nodePointer(name) + "/transform")
-                                       .value_or(Json::object()));
+    gizmoStart_.emplace_back(
+        name,
+        document_.valueAt(document_.nodePointer(name) + "/transform").value_or(Json::object()));
   }
 }
 
@@ -225,7 +229,8 @@ void MainWindow::onGizmoDragged(const GizmoDelta& delta) {
     const Transform startWorld = parentWorld.compose(startLocal);
     // The delta in world space (see GizmoDelta), then back into the parent's frame.
     Transform world;
-    world.position = delta.pivot + delta.rotation * (startWorld.position - delta.pivot) * delta.scale +
+    world.position = delta.pivot +
+                     delta.rotation * (startWorld.position - delta.pivot) * delta.scale +
                      delta.translation;
     world.rotation = glm::normalize(delta.rotation * startWorld.rotation);
     world.scale = startWorld.scale * delta.scale;

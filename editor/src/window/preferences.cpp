@@ -62,14 +62,16 @@ QDoubleSpinBox* numberBox(Range range, double value, int decimals, const QString
 Preferences Preferences::load() {
   const QSettings settings;
   Preferences p;
-  p.autosaveSeconds = readNumber(settings, "preferences/autosaveSeconds", p.autosaveSeconds, kAutosaveSeconds);
+  p.autosaveSeconds =
+      readNumber(settings, "preferences/autosaveSeconds", p.autosaveSeconds, kAutosaveSeconds);
   p.backupCount = readNumber(settings, "preferences/backupCount", p.backupCount, kBackupCount);
   p.adaptiveResolution = readBool(settings, "preferences/adaptiveResolution", p.adaptiveResolution);
   p.showGrid = readBool(settings, "preferences/showGrid", p.showGrid);
   p.snapEnabled = readBool(settings, "preferences/snapEnabled", p.snapEnabled);
-  p.snapTranslate = readNumber(settings, "preferences/snapTranslate", p.snapTranslate, kSnapTranslate);
-  p.snapRotateDegrees =
-      readNumber(settings, "preferences/snapRotateDegrees", p.snapRotateDegrees, kSnapRotateDegrees);
+  p.snapTranslate =
+      readNumber(settings, "preferences/snapTranslate", p.snapTranslate, kSnapTranslate);
+  p.snapRotateDegrees = readNumber(settings, "preferences/snapRotateDegrees", p.snapRotateDegrees,
+                                   kSnapRotateDegrees);
   p.snapScale = readNumber(settings, "preferences/snapScale", p.snapScale, kSnapScale);
   return p;
 }
@@ -118,8 +120,9 @@ PreferencesDialog::PreferencesDialog(const Preferences& p, QWidget* parent) : QD
   backups_->setObjectName("backupCount");
   backups_->setRange(int(kBackupCount.min), int(kBackupCount.max));
   backups_->setValue(p.backupCount);
-  backups_->setToolTip(tr("Each save first copies the file it replaces to the scene's backups "
-                          "folder; this many of the newest copies are kept (0 keeps none)."));
+  backups_->setToolTip(
+      tr("Each save first copies the file it replaces to the scene's backups "
+         "folder; this many of the newest copies are kept (0 keeps none)."));
   generalForm->addRow(tr("Backups kept"), backups_);
   layout->addWidget(general);
 

@@ -19,6 +19,8 @@ QStringList RecentFiles::add(const QString& path) {
   return list;
 }
 
-void RecentFiles::clear() { QSettings().remove("recentFiles"); }
+void RecentFiles::clear() {
+  QSettings().remove("recentFiles");
+}
 
 }  // namespace floptle::editor

@@ -19,8 +19,8 @@ namespace floptle::editor {
 RecoveryFile::RecoveryFile(EditorDocument& document, QString directory, QObject* parent)
     : QObject(parent), document_(document), directory_(std::move(directory)) {
   if (directory_.isEmpty()) {
-    directory_ =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("recovery");
+    directory_ = QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+                     .filePath("recovery");
   }
   QDir().mkpath(directory_);
   // Process id and start time (ms) name the session: unique among running sessions, and a
@@ -40,7 +40,9 @@ RecoveryFile::RecoveryFile(EditorDocument& document, QString directory, QObject*
 
 RecoveryFile::~RecoveryFile() = default;
 
-QString RecoveryFile::filePath() const { return QDir(directory_).filePath(id_ + ".json"); }
+QString RecoveryFile::filePath() const {
+  return QDir(directory_).filePath(id_ + ".json");
+}
 
 QString RecoveryFile::sidecarOf(const QString& recoveryFile) {
   return recoveryFile.chopped(int(sizeof(".json")) - 1) + ".path";
@@ -54,7 +56,8 @@ bool RecoveryFile::autosaveNow() {
   if (!document_.isDirty()) return false;
   QDir().mkpath(directory_);
   if (Expected<void> written = document_.writeCopy(filePath()); !written) {
-    emit autosaveFailed(tr("Autosave failed: %1").arg(QString::fromStdString(written.error().message())));
+    emit autosaveFailed(
+        tr("Autosave failed: %1").arg(QString::fromStdString(written.error().message())));
     return false;
   }
   QSaveFile sidecar(sidecarOf(filePath()));

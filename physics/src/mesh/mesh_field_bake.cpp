@@ -22,9 +22,11 @@ Expected<BrickMap> bakeMeshField(const TriMeshCollider& mesh, const MeshFieldBak
   s.bandWidth = settings.bandCells * settings.cellSize;
   s.threads = std::max(1, settings.threads);
   // Samples come a brick at a time in x-fastest order: each seeds the next one's search.
-  const DistanceBatchFn sample = [&mesh](std::span<const Vec3> points, float maxDistance, std::span<float> out) {
+  const DistanceBatchFn sample = [&mesh](std::span<const Vec3> points, float maxDistance,
+                                         std::span<float> out) {
     std::uint32_t hint = ~0u;
-    for (std::size_t i = 0; i < points.size(); ++i) out[i] = mesh.boundedDistance(points[i], maxDistance, hint);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      out[i] = mesh.boundedDistance(points[i], maxDistance, hint);
   };
   return BrickMap::bake(s, sample, progress, cancel);
 }

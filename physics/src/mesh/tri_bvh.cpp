@@ -25,7 +25,8 @@ struct TempNode {
 
 class Builder {
  public:
-  Builder(std::vector<Ref>& refs, HugePageVector<std::uint32_t>& order) : refs_(refs), order_(order) {}
+  Builder(std::vector<Ref>& refs, HugePageVector<std::uint32_t>& order)
+      : refs_(refs), order_(order) {}
   std::vector<TempNode> nodes;
 
   int build(std::uint32_t begin, std::uint32_t end) {
@@ -49,7 +50,8 @@ class Builder {
         const float scale = kBins / extent[axis];
         for (std::uint32_t i = begin; i < end; ++i) {
           const Ref& r = refs_[order_[i]];
-          const int b = std::min(kBins - 1, static_cast<int>((r.centroid[axis] - centroids.min[axis]) * scale));
+          const int b = std::min(
+              kBins - 1, static_cast<int>((r.centroid[axis] - centroids.min[axis]) * scale));
           binBox[b].expand(r.box);
           ++binCount[b];
         }
@@ -70,14 +72,16 @@ class Builder {
           acc.expand(binBox[b - 1]);
           n += binCount[b - 1];
           if (n == 0 || rightCount[b] == 0) continue;
-          const float cost = kTraversalCost + (acc.surfaceArea() * n + rightArea[b] * rightCount[b]) * invArea;
+          const float cost =
+              kTraversalCost + (acc.surfaceArea() * n + rightArea[b] * rightCount[b]) * invArea;
           if (cost < bestCost) bestCost = cost, bestAxis = axis, bestSplit = b;
         }
       }
     }
     if (bestAxis < 0 && count > kMaxLeaf) {
       // No profitable split but too many for a leaf: median split on the widest axis.
-      const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
+      const int axis =
+          extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
       const std::uint32_t mid = begin + count / 2;
       std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
                        [&](std::uint32_t a, std::uint32_t b) {
@@ -92,7 +96,9 @@ class Builder {
     }
     const float scale = kBins / extent[bestAxis];
     auto* split = std::partition(order_.data() + begin, order_.data() + end, [&](std::uint32_t i) {
-      const int b = std::min(kBins - 1, static_cast<int>((refs_[i].centroid[bestAxis] - centroids.min[bestAxis]) * scale));
+      const int b = std::min(
+          kBins - 1,
+          static_cast<int>((refs_[i].centroid[bestAxis] - centroids.min[bestAxis]) * scale));
       return b < bestSplit;
     });
     return finishInner(id, begin, static_cast<std::uint32_t>(split - order_.data()), end);
@@ -173,7 +179,8 @@ void TriBvh::build(std::span<const std::array<Vec3, 3>> triangles) {
       }
       m.areaNormal[slot] = s.areaNormal;
       m.centre[slot] = s.area > 0.0f ? s.weightedCentroid / s.area : t.box.center();
-      const Vec3 far = glm::max(glm::abs(t.box.min - m.centre[slot]), glm::abs(t.box.max - m.centre[slot]));
+      const Vec3 far =
+          glm::max(glm::abs(t.box.min - m.centre[slot]), glm::abs(t.box.max - m.centre[slot]));
       m.radius[slot] = glm::length(far);
       return s;
     }

@@ -68,11 +68,16 @@ inline float childBoxDistance2(const BvhNode& n, int i, Vec3 p) {
 
 /// Slab test of a child box grown by `margin`; entry parameter or +inf for a miss.
 inline float childBoxEntry(const BvhNode& n, int i, Vec3 o, Vec3 invDir, float maxT, float margin) {
-  const float tx0 = (n.minX[i] - margin - o.x) * invDir.x, tx1 = (n.maxX[i] + margin - o.x) * invDir.x;
-  const float ty0 = (n.minY[i] - margin - o.y) * invDir.y, ty1 = (n.maxY[i] + margin - o.y) * invDir.y;
-  const float tz0 = (n.minZ[i] - margin - o.z) * invDir.z, tz1 = (n.maxZ[i] + margin - o.z) * invDir.z;
-  const float tNear = std::max(std::max(std::min(tx0, tx1), std::min(ty0, ty1)), std::max(std::min(tz0, tz1), 0.0f));
-  const float tFar = std::min(std::min(std::max(tx0, tx1), std::max(ty0, ty1)), std::min(std::max(tz0, tz1), maxT));
+  const float tx0 = (n.minX[i] - margin - o.x) * invDir.x,
+              tx1 = (n.maxX[i] + margin - o.x) * invDir.x;
+  const float ty0 = (n.minY[i] - margin - o.y) * invDir.y,
+              ty1 = (n.maxY[i] + margin - o.y) * invDir.y;
+  const float tz0 = (n.minZ[i] - margin - o.z) * invDir.z,
+              tz1 = (n.maxZ[i] + margin - o.z) * invDir.z;
+  const float tNear = std::max(std::max(std::min(tx0, tx1), std::min(ty0, ty1)),
+                               std::max(std::min(tz0, tz1), 0.0f));
+  const float tFar = std::min(std::min(std::max(tx0, tx1), std::max(ty0, ty1)),
+                              std::min(std::max(tz0, tz1), maxT));
   return tNear <= tFar ? tNear : std::numeric_limits<float>::infinity();
 }
 

@@ -18,7 +18,8 @@ Vec3 safeInverse(Vec3 d) {
 /// Front-to-back traversal calling leafTest(firstLeaf, count, best) for every leaf whose box
 /// (grown by margin) the ray enters before `best`; leafTest may shrink best.
 template <class LeafTest>
-void traverseRay(const mesh::TriBvh& bvh, Vec3 origin, Vec3 dir, float margin, float& best, LeafTest leafTest) {
+void traverseRay(const mesh::TriBvh& bvh, Vec3 origin, Vec3 dir, float margin, float& best,
+                 LeafTest leafTest) {
   const auto& nodes = bvh.nodes();
   if (nodes.empty()) return;
   const Vec3 invDir = safeInverse(dir);
@@ -30,7 +31,8 @@ void traverseRay(const mesh::TriBvh& bvh, Vec3 origin, Vec3 dir, float margin, f
     const mesh::BvhNode& node = nodes[current];
     float t[2];
     for (int s = 0; s < 2; ++s)
-      t[s] = node.child[s].index < 0 ? INFINITY : mesh::childBoxEntry(node, s, origin, invDir, best, margin);
+      t[s] = node.child[s].index < 0 ? INFINITY
+                                     : mesh::childBoxEntry(node, s, origin, invDir, best, margin);
     const int nearSlot = t[1] < t[0] ? 1 : 0;
     std::int32_t next[2];
     float nextT[2];
@@ -39,8 +41,10 @@ void traverseRay(const mesh::TriBvh& bvh, Vec3 origin, Vec3 dir, float margin, f
       const int s = k == 0 ? nearSlot : 1 - nearSlot;
       if (!(t[s] <= best)) continue;
       const mesh::BvhChild c = node.child[s];
-      if (c.count > 0) leafTest(static_cast<std::uint32_t>(c.index), c.count, best);
-      else next[count] = c.index, nextT[count] = t[s], ++count;
+      if (c.count > 0)
+        leafTest(static_cast<std::uint32_t>(c.index), c.count, best);
+      else
+        next[count] = c.index, nextT[count] = t[s], ++count;
     }
     if (count >= 1 && nextT[0] <= best) {
       if (count == 2 && sp < kStack) stack[sp] = next[1], stackT[sp] = nextT[1], ++sp;
@@ -86,7 +90,8 @@ float sweepSphereTriangle(Vec3 o, Vec3 d, float r, const mesh::LeafTriangle& t, 
       const float s = (height - r) / -approach;
       const Vec3 q = o + d * s - side * r * n;
       // Inside test by barycentric signs on the plane.
-      const Vec3 c0 = glm::cross(b - a, q - a), c1 = glm::cross(c - b, q - b), c2 = glm::cross(a - c, q - c);
+      const Vec3 c0 = glm::cross(b - a, q - a), c1 = glm::cross(c - b, q - b),
+                 c2 = glm::cross(a - c, q - c);
       if (glm::dot(c0, n) >= 0.0f && glm::dot(c1, n) >= 0.0f && glm::dot(c2, n) >= 0.0f) {
         contact = q;
         return s;
@@ -129,14 +134,16 @@ TriMeshCollider::Hit TriMeshCollider::raycast(Vec3 origin, Vec3 dir, float maxDi
   float best = maxDistance;
   std::uint32_t bestLeaf = 0;
   bool found = false;
-  traverseRay(impl_->bvh, origin, dir, 0.0f, best, [&](std::uint32_t first, std::uint32_t count, float& b) {
-    for (std::uint32_t i = first; i < first + count; ++i) {
-      const mesh::LeafTriangle& t = tris[i];
-      const float s = mesh::intersectRayTriangle(origin, dir, t.a, t.e1, t.e2);
-      if (!(s >= 0.0f) || s > b) continue;
-      if (s < b || !found || order[i] < order[bestLeaf]) b = s, bestLeaf = i, found = true;
-    }
-  });
+  traverseRay(impl_->bvh, origin, dir, 0.0f, best,
+              [&](std::uint32_t first, std::uint32_t count, float& b) {
+                for (std::uint32_t i = first; i < first + count; ++i) {
+                  const mesh::LeafTriangle& t = tris[i];
+                  const float s = mesh::intersectRayTriangle(origin, dir, t.a, t.e1, t.e2);
+                  if (!(s >= 0.0f) || s > b) continue;
+                  if (s < b || !found || order[i] < order[bestLeaf])
+                    b = s, bestLeaf = i, found = true;
+                }
+              });
   if (!found) return hit;
   const mesh::LeafTriangle& t = tris[bestLeaf];
   hit.hit = true;
@@ -147,7 +154,8 @@ TriMeshCollider::Hit TriMeshCollider::raycast(Vec3 origin, Vec3 dir, float maxDi
   return hit;
 }
 
-TriMeshCollider::Hit TriMeshCollider::sphereCast(Vec3 origin, Vec3 dir, float radius, float maxDistance) const {
+TriMeshCollider::Hit TriMeshCollider::sphereCast(Vec3 origin, Vec3 dir, float radius,
+                                                 float maxDistance) const {
   if (!(radius > 0.0f)) return raycast(origin, dir, maxDistance);
   Hit hit;
   if (!isFinite(origin) || !isFinite(dir) || !(maxDistance >= 0.0f)) return hit;
@@ -158,7 +166,8 @@ TriMeshCollider::Hit TriMeshCollider::sphereCast(Vec3 origin, Vec3 dir, float ra
     hit.point = start.point;
     hit.triangle = impl_->bvh.order()[start.leaf];
     const Vec3 away = origin - start.point;
-    hit.normal = glm::length(away) > 1e-7f ? glm::normalize(away) : facing(impl_->leafSign[start.leaf].faceNormal, dir);
+    hit.normal = glm::length(away) > 1e-7f ? glm::normalize(away)
+                                           : facing(impl_->leafSign[start.leaf].faceNormal, dir);
     return hit;
   }
   const auto& tris = impl_->bvh.triangles();
@@ -166,28 +175,33 @@ TriMeshCollider::Hit TriMeshCollider::sphereCast(Vec3 origin, Vec3 dir, float ra
   std::uint32_t bestLeaf = 0;
   Vec3 bestContact(0.0f);
   bool found = false;
-  traverseRay(impl_->bvh, origin, dir, radius, best, [&](std::uint32_t first, std::uint32_t count, float& b) {
-    for (std::uint32_t i = first; i < first + count; ++i) {
-      Vec3 contact(0.0f);
-      // Start the sweep near the triangle (no contact can come before the ray reaches its
-      // bounding ball grown by r): keeps the quadratics' cancellation small far from origin.
-      const mesh::LeafTriangle& t = tris[i];
-      const Vec3 centroid = t.a + (t.e1 + t.e2) / 3.0f;
-      const float ball = std::max(glm::length(t.a - centroid), std::max(glm::length(t.a + t.e1 - centroid),
-                                                                         glm::length(t.a + t.e2 - centroid)));
-      const float skip = std::max(0.0f, glm::length(origin - centroid) - ball - radius - 1e-3f);
-      float s = sweepSphereTriangle(origin + dir * skip, dir, radius, t, contact);
-      s += skip;
-      if (s <= b) b = s, bestLeaf = i, bestContact = contact, found = true;
-    }
-  });
+  traverseRay(
+      impl_->bvh, origin, dir, radius, best,
+      [&](std::uint32_t first, std::uint32_t count, float& b) {
+        for (std::uint32_t i = first; i < first + count; ++i) {
+          Vec3 contact(0.0f);
+          // Start the sweep near the triangle (no contact can come before the ray reaches its
+          // bounding ball grown by r): keeps the quadratics' cancellation small far from origin.
+          const mesh::LeafTriangle& t = tris[i];
+          const Vec3 centroid = t.a + (t.e1 + t.e2) / 3.0f;
+          const float ball = std::max(
+              glm::length(t.a - centroid),
+              std::max(glm::length(t.a + t.e1 - centroid), glm::length(t.a + t.e2 - centroid)));
+          const float skip = std::max(0.0f, glm::length(origin - centroid) - ball - radius - 1e-3f);
+          float s = sweepSphereTriangle(origin + dir * skip, dir, radius, t, contact);
+          s += skip;
+          if (s <= b) b = s, bestLeaf = i, bestContact = contact, found = true;
+        }
+      });
   if (!found) return hit;
   hit.hit = true;
   hit.distance = best;
   hit.point = bestContact;
   const Vec3 centre = origin + dir * best;
   const Vec3 away = centre - bestContact;
-  hit.normal = glm::length(away) > 1e-7f ? glm::normalize(away) : facing(glm::cross(tris[bestLeaf].e1, tris[bestLeaf].e2), dir);
+  hit.normal = glm::length(away) > 1e-7f
+                   ? glm::normalize(away)
+                   : facing(glm::cross(tris[bestLeaf].e1, tris[bestLeaf].e2), dir);
   hit.triangle = impl_->bvh.order()[bestLeaf];
   return hit;
 }
@@ -218,7 +232,8 @@ float TriMeshCollider::segmentDistance(Vec3 a, Vec3 b, Vec3* onSegment, Vec3* on
     const Vec3 corners[3] = {p0, p1, p2};
     for (int k = 0; k < 3; ++k) {
       Vec3 c1, c2;
-      const float d = std::sqrt(mesh::closestSegmentSegment(a, b, corners[k], corners[(k + 1) % 3], c1, c2));
+      const float d =
+          std::sqrt(mesh::closestSegmentSegment(a, b, corners[k], corners[(k + 1) % 3], c1, c2));
       if (d < best) best = d, bestS = c1, bestM = c2;
     }
   };
@@ -235,7 +250,8 @@ float TriMeshCollider::segmentDistance(Vec3 a, Vec3 b, Vec3* onSegment, Vec3* on
         const float bound = std::sqrt(mesh::childBoxDistance2(node, s, mid)) - halfLength;
         if (bound >= best) continue;
         if (c.count > 0) {
-          for (std::uint32_t i = 0; i < c.count; ++i) test(tris[static_cast<std::uint32_t>(c.index) + i]);
+          for (std::uint32_t i = 0; i < c.count; ++i)
+            test(tris[static_cast<std::uint32_t>(c.index) + i]);
         } else if (sp < kStack) {
           stack[sp++] = c.index;
         }
@@ -247,9 +263,11 @@ float TriMeshCollider::segmentDistance(Vec3 a, Vec3 b, Vec3* onSegment, Vec3* on
   return best;
 }
 
-TriMeshCollider::Hit TriMeshCollider::capsuleCast(Vec3 a, Vec3 b, float radius, Vec3 dir, float maxDistance) const {
+TriMeshCollider::Hit TriMeshCollider::capsuleCast(Vec3 a, Vec3 b, float radius, Vec3 dir,
+                                                  float maxDistance) const {
   Hit hit;
-  if (!isFinite(a) || !isFinite(b) || !isFinite(dir) || !(radius >= 0.0f) || !(maxDistance >= 0.0f)) return hit;
+  if (!isFinite(a) || !isFinite(b) || !isFinite(dir) || !(radius >= 0.0f) || !(maxDistance >= 0.0f))
+    return hit;
   constexpr float kContact = 1e-4f;  // gap that counts as touching (m)
   float s = 0.0f;
   for (int iteration = 0; iteration < 512; ++iteration) {
@@ -273,11 +291,12 @@ TriMeshCollider::Hit TriMeshCollider::capsuleCast(Vec3 a, Vec3 b, float radius, 
   return hit;
 }
 
-TriMeshCollider::CastResult TriMeshCollider::castSphere(Vec3 origin, Vec3 dir, float radius, float maxDistance,
-                                                        double) const {
+TriMeshCollider::CastResult TriMeshCollider::castSphere(Vec3 origin, Vec3 dir, float radius,
+                                                        float maxDistance, double) const {
   CastResult out;
   out.handled = true;
-  const Hit h = radius > 0.0f ? sphereCast(origin, dir, radius, maxDistance) : raycast(origin, dir, maxDistance);
+  const Hit h = radius > 0.0f ? sphereCast(origin, dir, radius, maxDistance)
+                              : raycast(origin, dir, maxDistance);
   out.hit = h.hit;
   out.distance = h.distance;
   out.point = h.point;

@@ -27,7 +27,8 @@ std::vector<std::uint32_t> weldPositions(const std::vector<Vec3>& positions) {
   std::sort(order.begin(), order.end(), less);
   std::vector<std::uint32_t> id(positions.size());
   for (std::size_t i = 0; i < order.size(); ++i)
-    id[order[i]] = (i > 0 && positions[order[i]] == positions[order[i - 1]]) ? id[order[i - 1]] : order[i];
+    id[order[i]] =
+        (i > 0 && positions[order[i]] == positions[order[i - 1]]) ? id[order[i - 1]] : order[i];
   return id;
 }
 
@@ -55,18 +56,23 @@ std::unique_ptr<TriMeshCollider> TriMeshCollider::share() const {
 std::size_t TriMeshCollider::memoryBytes() const {
   const Impl& i = *impl_;
   std::size_t bytes = sizeof(Impl);
-  bytes += i.mesh.positions.size() * sizeof(Vec3) + i.mesh.triangles.size() * sizeof(i.mesh.triangles[0]) +
+  bytes += i.mesh.positions.size() * sizeof(Vec3) +
+           i.mesh.triangles.size() * sizeof(i.mesh.triangles[0]) +
            i.mesh.triangleSlots.size() * sizeof(std::uint16_t);
-  for (const asset::MaterialSlot& slot : i.mesh.materialSlots) bytes += sizeof(slot) + slot.name.size();
-  bytes += i.bvh.nodes().size() * sizeof(mesh::BvhNode) + i.bvh.moments().size() * sizeof(mesh::BvhMoments) +
-           i.bvh.triangles().size() * sizeof(mesh::LeafTriangle) + i.bvh.order().size() * sizeof(std::uint32_t);
+  for (const asset::MaterialSlot& slot : i.mesh.materialSlots)
+    bytes += sizeof(slot) + slot.name.size();
+  bytes += i.bvh.nodes().size() * sizeof(mesh::BvhNode) +
+           i.bvh.moments().size() * sizeof(mesh::BvhMoments) +
+           i.bvh.triangles().size() * sizeof(mesh::LeafTriangle) +
+           i.bvh.order().size() * sizeof(std::uint32_t);
   bytes += i.rayBvh.memoryBytes();
-  bytes += i.leafLabels.size() * sizeof(std::uint16_t) + i.leafSign.size() * sizeof(TriangleSignData);
+  bytes +=
+      i.leafLabels.size() * sizeof(std::uint16_t) + i.leafSign.size() * sizeof(TriangleSignData);
   return bytes;
 }
 
-Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::TriangleMesh& source,
-                                                                  Settings settings) {
+Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(
+    const asset::TriangleMesh& source, Settings settings) {
   if (source.triangles.empty()) return Error{"mesh", "has no triangles"};
   if (source.triangleSlots.size() != source.triangles.size())
     return Error{"mesh", "needs one material slot per triangle"};
@@ -107,7 +113,8 @@ Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::
   uses.reserve(3 * n);
   std::vector<Vec3> faceNormal(n);
   for (std::size_t i = 0; i < n; ++i) {
-    faceNormal[i] = safeNormalize(glm::cross(corners[i][1] - corners[i][0], corners[i][2] - corners[i][0]));
+    faceNormal[i] =
+        safeNormalize(glm::cross(corners[i][1] - corners[i][0], corners[i][2] - corners[i][0]));
     for (int k = 0; k < 3; ++k) {
       const std::uint32_t a = weld[m.triangles[i][k]], b = weld[m.triangles[i][(k + 1) % 3]];
       const std::uint64_t key = (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
@@ -169,7 +176,8 @@ Expected<std::unique_ptr<TriMeshCollider>> TriMeshCollider::create(const asset::
   return std::unique_ptr<TriMeshCollider>(new TriMeshCollider(std::move(impl)));
 }
 
-LeafClosest TriMeshCollider::Impl::closestLeaf(Vec3 p, float maxDistance, std::uint32_t hintLeaf) const {
+LeafClosest TriMeshCollider::Impl::closestLeaf(Vec3 p, float maxDistance,
+                                               std::uint32_t hintLeaf) const {
   LeafClosest best;
   float best2 = maxDistance * maxDistance;
   const auto& tris = bvh.triangles();
@@ -201,7 +209,8 @@ LeafClosest TriMeshCollider::Impl::closestLeaf(Vec3 p, float maxDistance, std::u
       const mesh::BvhChild c = node.child[slot];
       if (c.index < 0 || !(d <= best2)) continue;
       if (c.count > 0) {
-        for (std::uint32_t i = 0; i < c.count; ++i) testLeaf(static_cast<std::uint32_t>(c.index) + i);
+        for (std::uint32_t i = 0; i < c.count; ++i)
+          testLeaf(static_cast<std::uint32_t>(c.index) + i);
       } else {
         next[count] = c.index, nextD[count] = d, ++count;
       }
@@ -235,13 +244,27 @@ float TriMeshCollider::Impl::signAt(Vec3 p, const LeafClosest& c) const {
   Vec3 pseudoNormal(0.0f);
   bool trusted = true;
   switch (c.feature) {
-    case Feature::Face: pseudoNormal = s.faceNormal; break;
-    case Feature::EdgeAB: pseudoNormal = s.edgeNormal[0], trusted = s.reliable & 1u; break;
-    case Feature::EdgeBC: pseudoNormal = s.edgeNormal[1], trusted = s.reliable & 2u; break;
-    case Feature::EdgeCA: pseudoNormal = s.edgeNormal[2], trusted = s.reliable & 4u; break;
-    case Feature::VertexA: pseudoNormal = s.vertexNormal[0], trusted = s.reliable & 8u; break;
-    case Feature::VertexB: pseudoNormal = s.vertexNormal[1], trusted = s.reliable & 16u; break;
-    case Feature::VertexC: pseudoNormal = s.vertexNormal[2], trusted = s.reliable & 32u; break;
+    case Feature::Face:
+      pseudoNormal = s.faceNormal;
+      break;
+    case Feature::EdgeAB:
+      pseudoNormal = s.edgeNormal[0], trusted = s.reliable & 1u;
+      break;
+    case Feature::EdgeBC:
+      pseudoNormal = s.edgeNormal[1], trusted = s.reliable & 2u;
+      break;
+    case Feature::EdgeCA:
+      pseudoNormal = s.edgeNormal[2], trusted = s.reliable & 4u;
+      break;
+    case Feature::VertexA:
+      pseudoNormal = s.vertexNormal[0], trusted = s.reliable & 8u;
+      break;
+    case Feature::VertexB:
+      pseudoNormal = s.vertexNormal[1], trusted = s.reliable & 16u;
+      break;
+    case Feature::VertexC:
+      pseudoNormal = s.vertexNormal[2], trusted = s.reliable & 32u;
+      break;
   }
   const float side = glm::dot(p - c.point, pseudoNormal);
   if (trusted && pseudoNormal != Vec3(0.0f) && side != 0.0f) return side < 0.0f ? -1.0f : 1.0f;
@@ -281,7 +304,8 @@ float TriMeshCollider::Impl::windingNumber(Vec3 p) const {
           const Vec3 a = t.a - p, b = a + t.e1, cc = a + t.e2;
           const float la = glm::length(a), lb = glm::length(b), lc = glm::length(cc);
           const float det = glm::dot(a, glm::cross(b, cc));
-          const float den = la * lb * lc + glm::dot(a, b) * lc + glm::dot(a, cc) * lb + glm::dot(b, cc) * la;
+          const float den =
+              la * lb * lc + glm::dot(a, b) * lc + glm::dot(a, cc) * lb + glm::dot(b, cc) * la;
           omega += 2.0 * std::atan2(det, den);
         }
       } else if (sp < 128) {
@@ -312,8 +336,10 @@ TriMeshCollider::Closest TriMeshCollider::closest(Vec3 p, float maxDistance) con
   const Vec3 away = p - c.point;
   const float len = glm::length(away);
   const Vec3 face = impl_->leafSign[c.leaf].faceNormal;
-  if (len > 1e-7f) out.normal = (d < 0.0f ? -1.0f : 1.0f) * away / len;
-  else out.normal = face != Vec3(0.0f) ? face : kUp;
+  if (len > 1e-7f)
+    out.normal = (d < 0.0f ? -1.0f : 1.0f) * away / len;
+  else
+    out.normal = face != Vec3(0.0f) ? face : kUp;
   return out;
 }
 
@@ -327,7 +353,9 @@ Vec3 TriMeshCollider::normal(Vec3 p, double) const {
   return c.found ? c.normal : kUp;
 }
 
-Aabb TriMeshCollider::aabb(double) const { return impl_->bvh.bounds(); }
+Aabb TriMeshCollider::aabb(double) const {
+  return impl_->bvh.bounds();
+}
 
 std::optional<std::uint16_t> TriMeshCollider::faceLabel(Vec3 p) const {
   if (!impl_->labelled || !isFinite(p)) return std::nullopt;
@@ -348,11 +376,17 @@ float TriMeshCollider::boundedDistance(Vec3 p, float maxDistance, std::uint32_t&
   return impl_->signAt(p, c) * std::sqrt(c.distance2);
 }
 
-float TriMeshCollider::windingNumber(Vec3 p) const { return impl_->windingNumber(p); }
-std::size_t TriMeshCollider::triangleCount() const { return impl_->mesh.triangles.size(); }
+float TriMeshCollider::windingNumber(Vec3 p) const {
+  return impl_->windingNumber(p);
+}
+std::size_t TriMeshCollider::triangleCount() const {
+  return impl_->mesh.triangles.size();
+}
 std::uint16_t TriMeshCollider::triangleLabel(std::uint32_t triangle) const {
   return impl_->mesh.triangleSlots.at(triangle);
 }
-const asset::TriangleMesh& TriMeshCollider::mesh() const { return impl_->mesh; }
+const asset::TriangleMesh& TriMeshCollider::mesh() const {
+  return impl_->mesh;
+}
 
 }  // namespace floptle::physics

@@ -14,8 +14,8 @@ namespace floptle::physics {
 /// Pseudo-normals of one triangle's features, and which of them can be trusted for the sign.
 struct TriangleSignData {
   Vec3 faceNormal{0.0f};
-  Vec3 edgeNormal[3];    // AB, BC, CA: sum of the two faces' normals
-  Vec3 vertexNormal[3];  // A, B, C: angle-weighted sum of the incident faces' normals
+  Vec3 edgeNormal[3];         // AB, BC, CA: sum of the two faces' normals
+  Vec3 vertexNormal[3];       // A, B, C: angle-weighted sum of the incident faces' normals
   std::uint8_t reliable = 0;  // bit k: edge k (0..2), bit 3 + k: vertex k; two-faced, consistent
 };
 
@@ -45,8 +45,9 @@ struct TriMeshCollider::Impl {
   float signAt(Vec3 p, const LeafClosest& c) const;
   float windingNumber(Vec3 p) const;
   /// Signed distance and the leaf used; maxDistance bounds the search (beyond: !found).
-  LeafClosest signedClosest(Vec3 p, float maxDistance, float& signedDistance,
-                            std::uint32_t hintLeaf = std::numeric_limits<std::uint32_t>::max()) const;
+  LeafClosest signedClosest(
+      Vec3 p, float maxDistance, float& signedDistance,
+      std::uint32_t hintLeaf = std::numeric_limits<std::uint32_t>::max()) const;
 };
 
 }  // namespace floptle::physics

@@ -44,8 +44,12 @@ constexpr float kLeafCost = 1.5f;
 class Collapser {
  public:
   Collapser(const TriBvh& binary, HugePageVector<WideNode>& out, HugePageVector<LeafBlock>& leaves)
-      : binary_(binary), out_(out), leaves_(leaves), ranges_(binary.nodes().size()),
-        area_(binary.nodes().size()), plan_(binary.nodes().size()) {
+      : binary_(binary),
+        out_(out),
+        leaves_(leaves),
+        ranges_(binary.nodes().size()),
+        area_(binary.nodes().size()),
+        plan_(binary.nodes().size()) {
     rangeOf(0);
     solve(0);
   }
@@ -69,10 +73,14 @@ class Collapser {
       node.count[k] = 0;
     }
     for (int k = 0; k < n; ++k) {
-      node.minX[k] = slots[k].min[0], node.minY[k] = slots[k].min[1], node.minZ[k] = slots[k].min[2];
-      node.maxX[k] = slots[k].max[0], node.maxY[k] = slots[k].max[1], node.maxZ[k] = slots[k].max[2];
+      node.minX[k] = slots[k].min[0], node.minY[k] = slots[k].min[1],
+      node.minZ[k] = slots[k].min[2];
+      node.maxX[k] = slots[k].max[0], node.maxY[k] = slots[k].max[1],
+      node.maxZ[k] = slots[k].max[2];
       node.count[k] = slots[k].count;
-      node.child[k] = slots[k].count > 0 ? addLeaf(static_cast<std::uint32_t>(slots[k].index), slots[k].count) : 0u;
+      node.child[k] = slots[k].count > 0
+                          ? addLeaf(static_cast<std::uint32_t>(slots[k].index), slots[k].count)
+                          : 0u;
     }
     for (int k = 0; k < n; ++k)
       if (slots[k].count == 0) node.child[k] = emit(slots[k].index, level + 1);
@@ -97,7 +105,8 @@ class Collapser {
       if (c.index < 0) continue;
       box.expand(Vec3(node.minX[s], node.minY[s], node.minZ[s]));
       box.expand(Vec3(node.maxX[s], node.maxY[s], node.maxZ[s]));
-      const Range part = c.count > 0 ? Range{static_cast<std::uint32_t>(c.index), c.count} : rangeOf(c.index);
+      const Range part =
+          c.count > 0 ? Range{static_cast<std::uint32_t>(c.index), c.count} : rangeOf(c.index);
       r.first = std::min(r.first, part.first);
       r.count += part.count;
     }
@@ -154,8 +163,10 @@ class Collapser {
       std::int8_t split = 0;
       const float open = k == kWidth ? open4 : openCost(b, k, split);
       if (k == kWidth) split = split4;
-      if (open < single) p.best[k] = open, p.split[k] = split;
-      else p.best[k] = single, p.split[k] = 0;
+      if (open < single)
+        p.best[k] = open, p.split[k] = split;
+      else
+        p.best[k] = single, p.split[k] = 0;
     }
   }
 
@@ -168,7 +179,10 @@ class Collapser {
       openInto(c.index, k, slots, n);
       return;
     }
-    Slot slot{{node.minX[s], node.minY[s], node.minZ[s]}, {node.maxX[s], node.maxY[s], node.maxZ[s]}, c.index, c.count};
+    Slot slot{{node.minX[s], node.minY[s], node.minZ[s]},
+              {node.maxX[s], node.maxY[s], node.maxZ[s]},
+              c.index,
+              c.count};
     if (c.count == 0 && ranges_[c.index].count <= 4) {  // a small subtree: one leaf block
       slot.count = ranges_[c.index].count;
       slot.index = static_cast<std::int32_t>(ranges_[c.index].first);
@@ -215,33 +229,41 @@ class Collapser {
 /// Moller-Trumbore on four triangles at once: exactly the operations, in the same order, of
 /// intersectRayTriangle (triangle_geometry.h), so each lane's parameter has the same bits.
 /// Returns the lane mask of hits with 0 <= s <= best, and the parameters in `s`.
-int intersectLeaf(const LeafBlock& b, const __m128 o[3], const __m128 d[3], float best, float s[4]) {
+int intersectLeaf(const LeafBlock& b, const __m128 o[3], const __m128 d[3], float best,
+                  float s[4]) {
   const __m128 e1x = _mm_load_ps(b.e1x), e1y = _mm_load_ps(b.e1y), e1z = _mm_load_ps(b.e1z);
   const __m128 e2x = _mm_load_ps(b.e2x), e2y = _mm_load_ps(b.e2y), e2z = _mm_load_ps(b.e2z);
   // pvec = cross(dir, e2)
   const __m128 px = _mm_sub_ps(_mm_mul_ps(d[1], e2z), _mm_mul_ps(e2y, d[2]));
   const __m128 py = _mm_sub_ps(_mm_mul_ps(d[2], e2x), _mm_mul_ps(e2z, d[0]));
   const __m128 pz = _mm_sub_ps(_mm_mul_ps(d[0], e2y), _mm_mul_ps(e2x, d[1]));
-  const __m128 det = _mm_add_ps(_mm_add_ps(_mm_mul_ps(e1x, px), _mm_mul_ps(e1y, py)), _mm_mul_ps(e1z, pz));
+  const __m128 det =
+      _mm_add_ps(_mm_add_ps(_mm_mul_ps(e1x, px), _mm_mul_ps(e1y, py)), _mm_mul_ps(e1z, pz));
   const __m128 absDet = _mm_andnot_ps(_mm_set1_ps(-0.0f), det);
   __m128 ok = _mm_cmpge_ps(absDet, _mm_set1_ps(1e-20f));
   if (_mm_movemask_ps(ok) == 0) return 0;
   const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), det);
   const __m128 tx = _mm_sub_ps(o[0], _mm_load_ps(b.ax)), ty = _mm_sub_ps(o[1], _mm_load_ps(b.ay));
   const __m128 tz = _mm_sub_ps(o[2], _mm_load_ps(b.az));
-  const __m128 u = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tx, px), _mm_mul_ps(ty, py)), _mm_mul_ps(tz, pz)), inv);
+  const __m128 u = _mm_mul_ps(
+      _mm_add_ps(_mm_add_ps(_mm_mul_ps(tx, px), _mm_mul_ps(ty, py)), _mm_mul_ps(tz, pz)), inv);
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
   // Scalar rejects u < 0 || u > 1; !(u < 0) && !(u > 1) lets a NaN through there too.
-  ok = _mm_and_ps(ok, _mm_andnot_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmpgt_ps(u, one)), _mm_castsi128_ps(_mm_set1_epi32(-1))));
+  ok = _mm_and_ps(ok, _mm_andnot_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmpgt_ps(u, one)),
+                                    _mm_castsi128_ps(_mm_set1_epi32(-1))));
   if (_mm_movemask_ps(ok) == 0) return 0;
   // qvec = cross(tvec, e1)
   const __m128 qx = _mm_sub_ps(_mm_mul_ps(ty, e1z), _mm_mul_ps(e1y, tz));
   const __m128 qy = _mm_sub_ps(_mm_mul_ps(tz, e1x), _mm_mul_ps(e1z, tx));
   const __m128 qz = _mm_sub_ps(_mm_mul_ps(tx, e1y), _mm_mul_ps(e1x, ty));
-  const __m128 v = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(d[0], qx), _mm_mul_ps(d[1], qy)), _mm_mul_ps(d[2], qz)), inv);
-  ok = _mm_and_ps(ok, _mm_andnot_ps(_mm_or_ps(_mm_cmplt_ps(v, zero), _mm_cmpgt_ps(_mm_add_ps(u, v), one)),
-                                    _mm_castsi128_ps(_mm_set1_epi32(-1))));
-  const __m128 t = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(e2x, qx), _mm_mul_ps(e2y, qy)), _mm_mul_ps(e2z, qz)), inv);
+  const __m128 v = _mm_mul_ps(
+      _mm_add_ps(_mm_add_ps(_mm_mul_ps(d[0], qx), _mm_mul_ps(d[1], qy)), _mm_mul_ps(d[2], qz)),
+      inv);
+  ok = _mm_and_ps(
+      ok, _mm_andnot_ps(_mm_or_ps(_mm_cmplt_ps(v, zero), _mm_cmpgt_ps(_mm_add_ps(u, v), one)),
+                        _mm_castsi128_ps(_mm_set1_epi32(-1))));
+  const __m128 t = _mm_mul_ps(
+      _mm_add_ps(_mm_add_ps(_mm_mul_ps(e2x, qx), _mm_mul_ps(e2y, qy)), _mm_mul_ps(e2z, qz)), inv);
   // The caller keeps s >= 0 && s <= best.
   ok = _mm_and_ps(ok, _mm_and_ps(_mm_cmpge_ps(t, zero), _mm_cmple_ps(t, _mm_set1_ps(best))));
   _mm_storeu_ps(s, t);
@@ -309,7 +331,8 @@ bool RayBvhWide::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hi
         if (s[j] > best) continue;  // an earlier lane of this leaf came nearer
         if (s[j] < best || !found || block.triangle[j] < bestTriangle) {
           best = s[j], found = true;
-          bestBlock = e.child, bestLane = static_cast<std::uint32_t>(j), bestTriangle = block.triangle[j];
+          bestBlock = e.child, bestLane = static_cast<std::uint32_t>(j),
+          bestTriangle = block.triangle[j];
         }
       }
       continue;
@@ -318,12 +341,18 @@ bool RayBvhWide::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hi
     int mask = 0;
     alignas(16) float entry[kWidth];
     for (int g = 0; g < kWidth; g += 4) {
-      const __m128 nearX = _mm_load_ps((negX ? node.maxX : node.minX) + g), farX = _mm_load_ps((negX ? node.minX : node.maxX) + g);
-      const __m128 nearY = _mm_load_ps((negY ? node.maxY : node.minY) + g), farY = _mm_load_ps((negY ? node.minY : node.maxY) + g);
-      const __m128 nearZ = _mm_load_ps((negZ ? node.maxZ : node.minZ) + g), farZ = _mm_load_ps((negZ ? node.minZ : node.maxZ) + g);
-      const __m128 tx0 = _mm_mul_ps(_mm_sub_ps(nearX, oX), invX), tx1 = _mm_mul_ps(_mm_sub_ps(farX, oX), invX);
-      const __m128 ty0 = _mm_mul_ps(_mm_sub_ps(nearY, oY), invY), ty1 = _mm_mul_ps(_mm_sub_ps(farY, oY), invY);
-      const __m128 tz0 = _mm_mul_ps(_mm_sub_ps(nearZ, oZ), invZ), tz1 = _mm_mul_ps(_mm_sub_ps(farZ, oZ), invZ);
+      const __m128 nearX = _mm_load_ps((negX ? node.maxX : node.minX) + g),
+                   farX = _mm_load_ps((negX ? node.minX : node.maxX) + g);
+      const __m128 nearY = _mm_load_ps((negY ? node.maxY : node.minY) + g),
+                   farY = _mm_load_ps((negY ? node.minY : node.maxY) + g);
+      const __m128 nearZ = _mm_load_ps((negZ ? node.maxZ : node.minZ) + g),
+                   farZ = _mm_load_ps((negZ ? node.minZ : node.maxZ) + g);
+      const __m128 tx0 = _mm_mul_ps(_mm_sub_ps(nearX, oX), invX),
+                   tx1 = _mm_mul_ps(_mm_sub_ps(farX, oX), invX);
+      const __m128 ty0 = _mm_mul_ps(_mm_sub_ps(nearY, oY), invY),
+                   ty1 = _mm_mul_ps(_mm_sub_ps(farY, oY), invY);
+      const __m128 tz0 = _mm_mul_ps(_mm_sub_ps(nearZ, oZ), invZ),
+                   tz1 = _mm_mul_ps(_mm_sub_ps(farZ, oZ), invZ);
       const __m128 tNear = _mm_max_ps(tz0, _mm_max_ps(ty0, _mm_max_ps(tx0, zero)));
       // The exit is pushed out by kRobust: the rounded slab parameters could otherwise put a
       // box's exit just before its entry, or its entry just past the best hit, for a ray
@@ -352,7 +381,8 @@ bool RayBvhWide::raycast(Vec3 origin, Vec3 dir, float maxDistance, RayBvhHit& hi
     for (int j = 0; j < n; ++j) {
       const char* at = hits[j].count > 0 ? reinterpret_cast<const char*>(&leaves_[hits[j].child])
                                          : reinterpret_cast<const char*>(&nodes_[hits[j].child]);
-      const int lines = hits[j].count > 0 ? int(sizeof(LeafBlock) / 64) : int(sizeof(WideNode) / 64);
+      const int lines =
+          hits[j].count > 0 ? int(sizeof(LeafBlock) / 64) : int(sizeof(WideNode) / 64);
       for (int l = 0; l < lines; ++l) _mm_prefetch(at + 64 * l, _MM_HINT_T0);
       stack[sp++] = hits[j];
     }

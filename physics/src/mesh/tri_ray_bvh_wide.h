@@ -47,10 +47,10 @@ struct alignas(64) LeafBlock {
 /// A ray's nearest triangle, with what the caller needs to answer from it without touching
 /// the (cold) full-size arrays again.
 struct RayBvhHit {
-  float distance = 0.0f;      ///< along the unit direction (m)
-  std::uint32_t leaf = 0;     ///< leaf-order index (TriBvh::triangles())
-  std::uint32_t triangle = 0; ///< input triangle index
-  Vec3 e1{0.0f}, e2{0.0f};    ///< the triangle's edges b - a, c - a (m)
+  float distance = 0.0f;       ///< along the unit direction (m)
+  std::uint32_t leaf = 0;      ///< leaf-order index (TriBvh::triangles())
+  std::uint32_t triangle = 0;  ///< input triangle index
+  Vec3 e1{0.0f}, e2{0.0f};     ///< the triangle's edges b - a, c - a (m)
 };
 
 class RayBvhWide {

@@ -15,10 +15,16 @@ enum class Feature : unsigned char { Face, VertexA, VertexB, VertexC, EdgeAB, Ed
 inline Vec3 closestPointOnTriangle(Vec3 p, Vec3 a, Vec3 b, Vec3 c, Feature& feature) {
   const Vec3 ab = b - a, ac = c - a, ap = p - a;
   const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-  if (d1 <= 0.0f && d2 <= 0.0f) { feature = Feature::VertexA; return a; }
+  if (d1 <= 0.0f && d2 <= 0.0f) {
+    feature = Feature::VertexA;
+    return a;
+  }
   const Vec3 bp = p - b;
   const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-  if (d3 >= 0.0f && d4 <= d3) { feature = Feature::VertexB; return b; }
+  if (d3 >= 0.0f && d4 <= d3) {
+    feature = Feature::VertexB;
+    return b;
+  }
   const float vc = d1 * d4 - d3 * d2;
   if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
     feature = Feature::EdgeAB;
@@ -26,7 +32,10 @@ inline Vec3 closestPointOnTriangle(Vec3 p, Vec3 a, Vec3 b, Vec3 c, Feature& feat
   }
   const Vec3 cp = p - c;
   const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-  if (d6 >= 0.0f && d5 <= d6) { feature = Feature::VertexC; return c; }
+  if (d6 >= 0.0f && d5 <= d6) {
+    feature = Feature::VertexC;
+    return c;
+  }
   const float vb = d5 * d2 - d1 * d6;
   if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
     feature = Feature::EdgeCA;
@@ -42,8 +51,10 @@ inline Vec3 closestPointOnTriangle(Vec3 p, Vec3 a, Vec3 b, Vec3 c, Feature& feat
     feature = Feature::EdgeAB;
     Vec3 best = closestPointOnSegment(p, a, b);
     const Vec3 q2 = closestPointOnSegment(p, b, c), q3 = closestPointOnSegment(p, c, a);
-    if (glm::dot(q2 - p, q2 - p) < glm::dot(best - p, best - p)) best = q2, feature = Feature::EdgeBC;
-    if (glm::dot(q3 - p, q3 - p) < glm::dot(best - p, best - p)) best = q3, feature = Feature::EdgeCA;
+    if (glm::dot(q2 - p, q2 - p) < glm::dot(best - p, best - p))
+      best = q2, feature = Feature::EdgeBC;
+    if (glm::dot(q3 - p, q3 - p) < glm::dot(best - p, best - p))
+      best = q3, feature = Feature::EdgeCA;
     return best;
   }
   const float denom = 1.0f / sum;
@@ -71,8 +82,10 @@ inline float closestSegmentSegment(Vec3 p1, Vec3 q1, Vec3 p2, Vec3 q2, Vec3& c1,
       const float b = glm::dot(d1, d2), denom = a * e - b * b;
       s = denom != 0.0f ? std::clamp((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
       t = (b * s + f) / e;
-      if (t < 0.0f) t = 0.0f, s = std::clamp(-c / a, 0.0f, 1.0f);
-      else if (t > 1.0f) t = 1.0f, s = std::clamp((b - c) / a, 0.0f, 1.0f);
+      if (t < 0.0f)
+        t = 0.0f, s = std::clamp(-c / a, 0.0f, 1.0f);
+      else if (t > 1.0f)
+        t = 1.0f, s = std::clamp((b - c) / a, 0.0f, 1.0f);
     }
   }
   c1 = p1 + d1 * s, c2 = p2 + d2 * t;
@@ -112,8 +125,10 @@ inline float intersectRayCapsule(Vec3 ro, Vec3 rd, Vec3 pa, Vec3 pb, float r) {
     if (y > 0.0f && y < baba) return t;
   } else {
     y = baoa;  // parallel to the axis: only the caps can be met first
-    if (bard > 0.0f) y = -1.0f;
-    else y = baba + 1.0f;
+    if (bard > 0.0f)
+      y = -1.0f;
+    else
+      y = baba + 1.0f;
   }
   const Vec3 oc = (y <= 0.0f) ? oa : ro - pb;
   const float b = glm::dot(rd, oc), c = glm::dot(oc, oc) - r * r;

@@ -58,7 +58,8 @@ TEST(AssetImport, TwoMaterialGltfKeepsSlotsAndAppliesNodeTransform) {
     const auto c = mesh->corners(i);
     const float x = (c[0].x + c[1].x + c[2].x) / 3.0f;
     EXPECT_EQ(mesh->triangleSlots[i], x < 2.0f ? rock : grass);
-    for (const Vec3& p : c) EXPECT_NEAR(p.z, 5.0f, 1e-6f) << "node translation (0,0,5), glTF is Y-up already";
+    for (const Vec3& p : c)
+      EXPECT_NEAR(p.z, 5.0f, 1e-6f) << "node translation (0,0,5), glTF is Y-up already";
     // Y-up kept: the triangles rise in +Y.
     EXPECT_NEAR(std::max({c[0].y, c[1].y, c[2].y}), 1.0f, 1e-6f);
   }
@@ -67,7 +68,9 @@ TEST(AssetImport, TwoMaterialGltfKeepsSlotsAndAppliesNodeTransform) {
 
 TEST(AssetImport, SourceFilesListTheMeshFileThenWhatItRefersTo) {
   const auto dir = makeTempDir("sources");
-  const auto canonicalIn = [&](const std::string& name) { return std::filesystem::canonical(dir / name); };
+  const auto canonicalIn = [&](const std::string& name) {
+    return std::filesystem::canonical(dir / name);
+  };
   const auto canonicalOf = [](const std::vector<std::filesystem::path>& files) {
     std::vector<std::filesystem::path> out;
     for (const auto& f : files) out.push_back(std::filesystem::canonical(f));
@@ -86,7 +89,8 @@ TEST(AssetImport, SourceFilesListTheMeshFileThenWhatItRefersTo) {
             (std::vector<std::filesystem::path>{canonicalIn("two.gltf"), canonicalIn("two.bin")}));
   auto embedded = importMesh(floptle::testing::writeTwoMaterialGltf(dir));
   ASSERT_TRUE(embedded.ok()) << embedded.error().message();
-  EXPECT_EQ(canonicalOf(embedded->sourceFiles), (std::vector<std::filesystem::path>{canonicalIn("two.gltf")}));
+  EXPECT_EQ(canonicalOf(embedded->sourceFiles),
+            (std::vector<std::filesystem::path>{canonicalIn("two.gltf")}));
   // A mesh made in code has none.
   EXPECT_TRUE(floptle::testing::boxMesh(Vec3(1.0f)).sourceFiles.empty());
   std::filesystem::remove_all(dir);
@@ -97,8 +101,10 @@ TEST(AssetImport, UpAxisWordsAreTheComponentsAndTheClisOwn) {
   EXPECT_EQ(upAxisName(UpAxis::Automatic), "auto");
   EXPECT_EQ(upAxisName(UpAxis::Y), "y");
   EXPECT_EQ(upAxisName(UpAxis::Z), "z");
-  for (UpAxis axis : {UpAxis::Automatic, UpAxis::Y, UpAxis::Z}) EXPECT_EQ(parseUpAxis(upAxisName(axis)), axis);
-  for (const char* other : {"", "Z", "x", "up", "auto "}) EXPECT_FALSE(parseUpAxis(other).has_value()) << other;
+  for (UpAxis axis : {UpAxis::Automatic, UpAxis::Y, UpAxis::Z})
+    EXPECT_EQ(parseUpAxis(upAxisName(axis)), axis);
+  for (const char* other : {"", "Z", "x", "up", "auto "})
+    EXPECT_FALSE(parseUpAxis(other).has_value()) << other;
 }
 
 TEST(AssetImport, ZUpFileIsTurnedToYUp) {

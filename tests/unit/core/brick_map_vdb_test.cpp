@@ -5,9 +5,9 @@
 // degenerate band is read promptly.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <cstdio>
 #include <random>
 
 #include <unistd.h>
@@ -28,7 +28,8 @@ const Vec3 kCentre(0.3f, -0.2f, 0.1f);
 constexpr float kRadius = 1.3f, kCell = 0.1f;
 
 fs::path tempDir() {
-  const fs::path dir = fs::temp_directory_path() / ("floptle_vdb_test_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("floptle_vdb_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir;
 }
@@ -38,7 +39,8 @@ BrickMap bakedSphere() {
   s.bounds = Aabb::fromCenterHalf(kCentre, Vec3(kRadius));
   s.cellSize = kCell;
   auto map = BrickMap::bake(s, [](std::span<const Vec3> points, float, std::span<float> out) {
-    for (std::size_t i = 0; i < points.size(); ++i) out[i] = glm::length(points[i] - kCentre) - kRadius;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      out[i] = glm::length(points[i] - kCentre) - kRadius;
   });
   EXPECT_TRUE(map.ok());
   return std::move(map).value();
@@ -56,9 +58,10 @@ std::vector<Vec3> randomPoints(int n, float reach, unsigned seed) {
 /// Points where the map interpolates stored brick samples only (all 8 corners in one brick).
 bool inBrick(const BrickMap& map, Vec3 p) {
   if (!map.gridBounds().contains(p)) return false;
-  const glm::ivec3 c = glm::ivec3(glm::floor((p - map.origin()) / (map.cellSize() * BrickMap::kCells)));
-  return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) && glm::all(glm::lessThan(c, map.dims())) &&
-         map.brickAt(c) >= 0;
+  const glm::ivec3 c =
+      glm::ivec3(glm::floor((p - map.origin()) / (map.cellSize() * BrickMap::kCells)));
+  return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) &&
+         glm::all(glm::lessThan(c, map.dims())) && map.brickAt(c) >= 0;
 }
 
 TEST(BrickMapVdb, RoundTripKeepsEveryStoredSample) {
@@ -83,7 +86,8 @@ TEST(BrickMapVdb, RoundTripKeepsEveryStoredSample) {
         const int b = original.brickAt(c);
         if (b < 0) continue;
         const glm::ivec3 rc = c + delta;
-        const bool inRead = glm::all(glm::greaterThanEqual(rc, glm::ivec3(0))) && glm::all(glm::lessThan(rc, read->dims()));
+        const bool inRead = glm::all(glm::greaterThanEqual(rc, glm::ivec3(0))) &&
+                            glm::all(glm::lessThan(rc, read->dims()));
         const int rb = inRead ? read->brickAt(rc) : -1;
         bool nearSurface = false;
         for (int k = 0; k < BrickMap::kSamples; ++k)
@@ -92,7 +96,8 @@ TEST(BrickMapVdb, RoundTripKeepsEveryStoredSample) {
               const float v = original.brickSample(b, i, j, k);
               nearSurface |= std::abs(v) < original.bandWidth();
               if (rb < 0) continue;
-              ASSERT_NEAR(read->brickSample(rb, i, j, k), v, 1e-6f) << "brick " << x << "," << y << "," << z;
+              ASSERT_NEAR(read->brickSample(rb, i, j, k), v, 1e-6f)
+                  << "brick " << x << "," << y << "," << z;
               ++compared;
             }
         EXPECT_TRUE(rb >= 0 || !nearSurface) << "a brick holding band samples was lost";
@@ -152,7 +157,8 @@ TEST(BrickMapVdb, OpenVdbReadsOurFileAtTheSameWorldPoints) {
   EXPECT_LT(grid->activeVoxelCount(), openvdb::Index64(original.brickCount()) * 512u);
   for (auto it = grid->cbeginValueOn(); it; ++it) ASSERT_LT(std::abs(*it), grid->background());
   // Interior empty space is inactive -background, outside is background.
-  EXPECT_FLOAT_EQ(grid->tree().getValue(grid->transform().worldToIndexCellCentered(openvdb::Vec3d(kCentre.x, kCentre.y, kCentre.z))),
+  EXPECT_FLOAT_EQ(grid->tree().getValue(grid->transform().worldToIndexCellCentered(
+                      openvdb::Vec3d(kCentre.x, kCentre.y, kCentre.z))),
                   -original.bandWidth());
   EXPECT_FLOAT_EQ(grid->tree().getValue(openvdb::Coord(-1000, 0, 0)), original.bandWidth());
 
@@ -162,7 +168,8 @@ TEST(BrickMapVdb, OpenVdbReadsOurFileAtTheSameWorldPoints) {
     const float ours = original.distance(p);
     if (!(std::abs(ours) < original.bandWidth()) || !inBrick(original, p)) continue;
     ++compared;
-    ASSERT_NEAR(sampler.wsSample(openvdb::Vec3d(p.x, p.y, p.z)), ours, 2e-6f) << "at " << p.x << "," << p.y << "," << p.z;
+    ASSERT_NEAR(sampler.wsSample(openvdb::Vec3d(p.x, p.y, p.z)), ours, 2e-6f)
+        << "at " << p.x << "," << p.y << "," << p.z;
   }
   EXPECT_GT(compared, 500);
 }
@@ -218,7 +225,9 @@ TEST(BrickMapVdb, ReadsALevelSetMadeByOpenVdb) {
   // a voxel on average (a plain lower bound would be off by up to a brick).
   EXPECT_LT(worstEmpty, 2.0f * voxel);
   EXPECT_LT(meanEmpty, voxel);
-  std::printf("empty-space distance error 0.3-0.6 m out: mean %.4f m, worst %.4f m (voxel %.2f m)\n", meanEmpty, worstEmpty, voxel);
+  std::printf(
+      "empty-space distance error 0.3-0.6 m out: mean %.4f m, worst %.4f m (voxel %.2f m)\n",
+      meanEmpty, worstEmpty, voxel);
   const BrickMap::RayHit hit = read->raycast(centre + Vec3(0, 4, 0), Vec3(0, -1, 0), 10.0f);
   ASSERT_TRUE(hit.hit);
   EXPECT_NEAR(hit.distance, 4.0f - R, 0.5f * voxel);
@@ -237,7 +246,8 @@ void expectRefused(const fs::path& file, const std::string& mentions) {
 TEST(BrickMapVdb, RefusesWhatIsNotAFloatLevelSet) {
   openvdb::initialize();
   const fs::path dir = tempDir();
-  auto fog = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
+  auto fog =
+      openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
   fog->setGridClass(openvdb::GRID_FOG_VOLUME);
   fog->setName("surface");
   openvdb::io::File((dir / "fog.vdb").string()).write(openvdb::GridPtrVec{fog});
@@ -252,12 +262,14 @@ TEST(BrickMapVdb, RefusesWhatIsNotAFloatLevelSet) {
   EXPECT_NE(named.error().message().find("grid 'surface': holds vec3s values"), std::string::npos)
       << named.error().message();
 
-  auto rotated = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
+  auto rotated =
+      openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
   rotated->transform().postRotate(0.3, openvdb::math::Y_AXIS);
   openvdb::io::File((dir / "rotated.vdb").string()).write(openvdb::GridPtrVec{rotated});
   expectRefused(dir / "rotated.vdb", "rotated");
 
-  auto stretched = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
+  auto stretched =
+      openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(1.0f, openvdb::Vec3f(0.0f), 0.1f);
   stretched->transform().postScale(openvdb::Vec3d(1.0, 2.0, 1.0));
   openvdb::io::File((dir / "stretched.vdb").string()).write(openvdb::GridPtrVec{stretched});
   expectRefused(dir / "stretched.vdb", "non-uniformly scaled");

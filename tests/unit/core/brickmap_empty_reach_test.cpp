@@ -23,7 +23,8 @@ const Vec3 kLeft(-16.0f, 0.0f, 0.0f), kRight(16.0f, 0.0f, 0.0f), kMiddle(0.0f, 0
 DistanceBatchFn balls(float middle) {
   return [middle](std::span<const Vec3> points, float, std::span<float> out) {
     for (std::size_t i = 0; i < points.size(); ++i) {
-      float d = std::min(glm::length(points[i] - kLeft), glm::length(points[i] - kRight)) - kBallRadius;
+      float d =
+          std::min(glm::length(points[i] - kLeft), glm::length(points[i] - kRight)) - kBallRadius;
       if (middle > 0.0f) d = std::min(d, glm::length(points[i] - kMiddle) - middle);
       out[i] = d;
     }
@@ -39,7 +40,9 @@ BrickMap bakeBalls() {
   return std::move(map).value();
 }
 
-bool occupied(const BrickMap& map, glm::ivec3 c) { return map.brickAt(c) >= 0 || map.centreValue(c) < 0.0f; }
+bool occupied(const BrickMap& map, glm::ivec3 c) {
+  return map.brickAt(c) >= 0 || map.centreValue(c) < 0.0f;
+}
 
 /// Chessboard distance (top cells) from each cell to the nearest occupied one, by brute force.
 std::vector<int> chessboardToOccupied(const BrickMap& map) {
@@ -55,7 +58,8 @@ std::vector<int> chessboardToOccupied(const BrickMap& map) {
       for (int x = 0; x < n.x; ++x) {
         int best = 1 << 30;
         for (const glm::ivec3& o : occ)
-          best = std::min(best, std::max({std::abs(x - o.x), std::abs(y - o.y), std::abs(z - o.z)}));
+          best =
+              std::min(best, std::max({std::abs(x - o.x), std::abs(y - o.y), std::abs(z - o.z)}));
         d.push_back(best);
       }
   return d;
@@ -123,13 +127,15 @@ TEST(BrickmapEmptyReach, ASurfaceARebakeGrowsInEmptySpaceStopsTheRay) {
   for (int z = 0, i = 0; z < n.z; ++z)
     for (int y = 0; y < n.y; ++y)
       for (int x = 0; x < n.x; ++x, ++i)
-        ASSERT_LE(map.emptyReach({x, y, z}), std::max(d[i] - 1, 0)) << "cell " << x << " " << y << " " << z;
+        ASSERT_LE(map.emptyReach({x, y, z}), std::max(d[i] - 1, 0))
+            << "cell " << x << " " << y << " " << z;
   // A ray from the left ball to the right one along the axis now stops at the middle ball.
   for (float r : {0.0f, 0.1f}) {
     const Vec3 o = kLeft + Vec3(2.0f, 0.05f, -0.03f);
     const BrickMap::RayHit walk = map.raycast(o, Vec3(1.0f, 0.0f, 0.0f), 30.0f, r);
     ASSERT_TRUE(walk.hit);
-    EXPECT_NEAR(walk.point.x, kMiddle.x - std::sqrt((0.5f + r) * (0.5f + r) - 0.05f * 0.05f - 0.03f * 0.03f),
+    EXPECT_NEAR(walk.point.x,
+                kMiddle.x - std::sqrt((0.5f + r) * (0.5f + r) - 0.05f * 0.05f - 0.03f * 0.03f),
                 0.5f * kCell)
         << "r " << r;
   }

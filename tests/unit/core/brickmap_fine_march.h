@@ -10,14 +10,15 @@ namespace floptle {
 
 struct March {
   bool hit = false;
-  float distance = 0.0f;  // (m)
-  float smallest = 1e30f;  // smallest field - radius seen along the ray (m)
+  float distance = 0.0f;     // (m)
+  float smallest = 1e30f;    // smallest field - radius seen along the ray (m)
   bool startInside = false;  // already at or under the level where the ray enters the grid
 };
 
 /// Brute force: distance() - radius sampled every `step` along the part of the ray in the grid;
 /// the first sample at or under zero is bisected against the previous one.
-inline March fineMarch(const BrickMap& map, Vec3 o, Vec3 d, float maxDistance, float radius, float step) {
+inline March fineMarch(const BrickMap& map, Vec3 o, Vec3 d, float maxDistance, float radius,
+                       float step) {
   March m;
   float tEnter = 0.0f, tExit = 0.0f;
   if (!intersectRayAabb(Ray{o, d}, map.gridBounds(), maxDistance, tEnter, tExit)) return m;

@@ -18,7 +18,8 @@ constexpr float kRadius = 0.8f;  // the baked sphere's radius (m)
 
 DistanceBatchFn sphereAt(Vec3 centre, float radius) {
   return [centre, radius](std::span<const Vec3> points, float, std::span<float> out) {
-    for (std::size_t i = 0; i < points.size(); ++i) out[i] = glm::length(points[i] - centre) - radius;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      out[i] = glm::length(points[i] - centre) - radius;
   };
 }
 
@@ -43,8 +44,10 @@ void expectSameAnswer(const BrickMap& map, Vec3 o, Vec3 d, float length, float r
   const March brute = fineMarch(map, o, d, length, r, map.cellSize() / 400.0f);
   if (walk.hit != brute.hit) {
     ++tally.disagreements;
-    if (walk.hit) EXPECT_LE(map.distance(walk.point) - r, 1e-5f) << what;
-    else EXPECT_GE(brute.smallest, -1e-5f) << what << ": the walk missed a real crossing";
+    if (walk.hit)
+      EXPECT_LE(map.distance(walk.point) - r, 1e-5f) << what;
+    else
+      EXPECT_GE(brute.smallest, -1e-5f) << what << ": the walk missed a real crossing";
     return;
   }
   ++tally.compared;
@@ -73,7 +76,8 @@ TEST(BrickmapGrazing, RaysTangentToASphereFindEveryCrossing) {
       // through the analytic tangent point is how far to move it.
       const Vec3 through = n * (kRadius + r);
       float lowest = 1e30f;
-      for (float s = 1.0f; s <= 3.0f; s += 1e-4f) lowest = std::min(lowest, map.distance(through - d * 2.0f + d * s) - r);
+      for (float s = 1.0f; s <= 3.0f; s += 1e-4f)
+        lowest = std::min(lowest, map.distance(through - d * 2.0f + d * s) - r);
       for (float offset : offsets) {
         const Vec3 closest = n * (kRadius + r - lowest + offset);
         expectSameAnswer(map, closest - d * 2.0f, d, 4.0f, r, tally, "tangent ray");
@@ -129,7 +133,8 @@ TEST(BrickmapGrazing, AfterARebakeGrowsBricksTheWalkStillMatches) {
     const Vec3 o = glm::normalize(Vec3(g(rng), g(rng), g(rng))) * 2.5f;
     // Aimed at a point within 1.1 m of the centre: most hit the grown sphere (1.05 m).
     const Vec3 aim = glm::normalize(Vec3(g(rng), g(rng), g(rng))) * (1.1f * u01(rng));
-    expectSameAnswer(map, o, glm::normalize(aim - o), 5.0f, i % 2 ? 0.0f : 0.2f, tally, "after rebake");
+    expectSameAnswer(map, o, glm::normalize(aim - o), 5.0f, i % 2 ? 0.0f : 0.2f, tally,
+                     "after rebake");
   }
   EXPECT_GT(tally.hits, 70);
   EXPECT_LT(tally.disagreements, 4);

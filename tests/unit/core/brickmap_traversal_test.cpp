@@ -43,7 +43,8 @@ int rebakeMovedScene(BrickMap& map) {
   };
   const Vec3 body(0.0f);
   int rebaked = 0;
-  for (int round = 0; round < 20; ++round) rebaked += map.rebakeNearest(moved, std::span<const Vec3>(&body, 1), 256, 10.0f);
+  for (int round = 0; round < 20; ++round)
+    rebaked += map.rebakeNearest(moved, std::span<const Vec3>(&body, 1), 256, 10.0f);
   return rebaked;
 }
 
@@ -114,18 +115,20 @@ int expectPlanesUnderTheField(const BrickMap& map, const char* when) {
       for (int by = 0; by < 4; ++by)
         for (int bx = 0; bx < 4; ++bx) {
           const glm::ivec3 b(bx, by, bz);
-          if (map.blockPlaneBound(brick, b, Vec3(1.0f)) == -std::numeric_limits<float>::infinity()) continue;
+          if (map.blockPlaneBound(brick, b, Vec3(1.0f)) == -std::numeric_limits<float>::infinity())
+            continue;
           ++bounded;
           auto check = [&](Vec3 local, float field) {
             const float bound = map.blockPlaneBound(brick, b, local);
             if (bound > field + 1e-6f && ++above <= 3)
-              ADD_FAILURE() << when << ": brick " << brick << " block " << bx << " " << by << " " << bz
-                            << " plane " << bound << " above the field " << field;
+              ADD_FAILURE() << when << ": brick " << brick << " block " << bx << " " << by << " "
+                            << bz << " plane " << bound << " above the field " << field;
           };
           for (int k = 0; k <= 2; ++k)
             for (int j = 0; j <= 2; ++j)
               for (int i = 0; i <= 2; ++i)
-                check(Vec3(float(i), float(j), float(k)), map.brickSample(brick, 2 * bx + i, 2 * by + j, 2 * bz + k));
+                check(Vec3(float(i), float(j), float(k)),
+                      map.brickSample(brick, 2 * bx + i, 2 * by + j, 2 * bz + k));
           const Vec3 lo = map.origin() + (Vec3(top) * 8.0f + Vec3(2 * b)) * cell;
           for (int n = 0; n < 8; ++n) {
             const Vec3 local(u(rng), u(rng), u(rng));
@@ -154,9 +157,10 @@ TEST(BrickmapTraversal, BlockPlanesHugAFlatField) {
   BrickMapSettings settings;
   settings.bounds = Aabb{Vec3(-1.0f, -0.5f, -1.0f), Vec3(1.0f, 0.5f, 1.0f)};
   settings.cellSize = 0.1f;
-  auto baked = BrickMap::bake(settings, [&](std::span<const Vec3> points, float, std::span<float> out) {
-    for (std::size_t i = 0; i < points.size(); ++i) out[i] = glm::dot(points[i], n);
-  });
+  auto baked =
+      BrickMap::bake(settings, [&](std::span<const Vec3> points, float, std::span<float> out) {
+        for (std::size_t i = 0; i < points.size(); ++i) out[i] = glm::dot(points[i], n);
+      });
   ASSERT_TRUE(baked.ok());
   const BrickMap& map = *baked;
   const float step = map.bandWidth() / 100.0f, cell = map.cellSize();
@@ -171,7 +175,8 @@ TEST(BrickmapTraversal, BlockPlanesHugAFlatField) {
           const glm::ivec3 b(bx, by, bz);
           const Vec3 lo = map.origin() + (Vec3(top) * 8.0f + Vec3(2 * b)) * cell;
           const float centre = glm::dot(lo + Vec3(cell), n);
-          if (std::abs(centre) > 0.9f * map.bandWidth()) continue;  // near the band's edge samples are clamped
+          if (std::abs(centre) > 0.9f * map.bandWidth())
+            continue;  // near the band's edge samples are clamped
           for (const Vec3 local : {Vec3(1.0f), Vec3(0.0f), Vec3(2.0f), Vec3(2.0f, 0.0f, 1.0f)}) {
             // Under the stored field, which it bounds; near the exact plane, which the stored
             // samples round to within half a sample step.
@@ -256,8 +261,11 @@ TEST(BrickmapTraversal, RaysMatchABruteForceFineMarch) {
       if (walk.hit != brute.hit) {
         // Only a dip that barely reaches the level may be seen by one and not the other.
         ++grazing;
-        if (walk.hit) EXPECT_LE(map.distance(walk.point) - r, 1e-5f) << "ray " << i << " r " << r;
-        else EXPECT_GE(brute.smallest, -1e-5f) << "the walk missed a real crossing: ray " << i << " r " << r;
+        if (walk.hit)
+          EXPECT_LE(map.distance(walk.point) - r, 1e-5f) << "ray " << i << " r " << r;
+        else
+          EXPECT_GE(brute.smallest, -1e-5f)
+              << "the walk missed a real crossing: ray " << i << " r " << r;
         continue;
       }
       ++compared;
@@ -268,7 +276,8 @@ TEST(BrickmapTraversal, RaysMatchABruteForceFineMarch) {
       } else {
         EXPECT_LE(std::abs(map.distance(walk.point) - r), 1e-3f) << "ray " << i << " kind " << kind;
       }
-      EXPECT_NEAR(walk.distance, brute.distance, 1e-4f) << "ray " << i << " kind " << kind << " r " << r;
+      EXPECT_NEAR(walk.distance, brute.distance, 1e-4f)
+          << "ray " << i << " kind " << kind << " r " << r;
       EXPECT_NEAR(glm::length(walk.normal), 1.0f, 1e-4f);
     }
   }
@@ -296,7 +305,8 @@ TEST(BrickmapTraversal, SameRayGivesTheSameBitsAndMissesPastTheEnd) {
   ASSERT_TRUE(far.hit);
   EXPECT_NEAR(far.distance - 1e4f, a.distance, 4e-3f);
   EXPECT_GT(glm::dot(far.normal, a.normal), 0.999f);
-  const auto cast = map.raycast(o, d, 10.0f, 0.2f), farCast = map.raycast(o - d * 1e4f, d, 2e4f, 0.2f);
+  const auto cast = map.raycast(o, d, 10.0f, 0.2f),
+             farCast = map.raycast(o - d * 1e4f, d, 2e4f, 0.2f);
   ASSERT_TRUE(cast.hit && farCast.hit);
   EXPECT_LT(cast.distance, a.distance);
   EXPECT_NEAR(farCast.distance - 1e4f, cast.distance, 4e-3f);

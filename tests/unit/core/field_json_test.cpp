@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "field_test_util.h"
-#include "floptle/core/field/field_json.h"
 #include "floptle/core/field/field_glsl.h"
+#include "floptle/core/field/field_json.h"
 
 using namespace floptle;
 using namespace floptle::field;
@@ -21,7 +21,9 @@ Expected<MaterialIndex> resolve(const Json& id) {
   if (id == "ice") return MaterialIndex{4};
   return Error{"", "unknown material " + id.dump()};
 }
-Json materialId(MaterialIndex m) { return m == 3 ? Json("stone") : m == 4 ? Json("ice") : Json(m); }
+Json materialId(MaterialIndex m) {
+  return m == 3 ? Json("stone") : m == 4 ? Json("ice") : Json(m);
+}
 
 Expected<FieldNode> parse(const std::string& text, const std::string& where = "/nodes/2/shape") {
   return parseShape(Json::parse(text), where, resolve);
@@ -108,30 +110,41 @@ TEST(FieldJson, InvalidGraphsAreRefusedWithThePointer) {
        "/nodes/2/shape/children/1/radius", "negative"},
       {R"({"type": "union", "children": []})", "/nodes/2/shape/children", "at least 1"},
       {R"({"type": "union"})", "/nodes/2/shape/children", "children"},
-      {R"({"type": "transform", "children": [{"type": "sphere"}, {"type": "sphere"}]})", "/nodes/2/shape/children", "exactly 1"},
+      {R"({"type": "transform", "children": [{"type": "sphere"}, {"type": "sphere"}]})",
+       "/nodes/2/shape/children", "exactly 1"},
       {R"({"type": "blob"})", "/nodes/2/shape/type", "unknown"},
       {R"({"radius": 1})", "/nodes/2/shape/type", "type"},
-      {R"({"type": "box", "half_extents": [1, -1, 1]})", "/nodes/2/shape/half_extents/1", "half_extents"},
+      {R"({"type": "box", "half_extents": [1, -1, 1]})", "/nodes/2/shape/half_extents/1",
+       "half_extents"},
       {R"({"type": "box", "half_extents": [1, 1]})", "/nodes/2/shape/half_extents", "3 numbers"},
       {R"({"type": "sphere", "radius": "big"})", "/nodes/2/shape/radius", "number"},
       {R"({"type": "mandelbulb", "power": 100})", "/nodes/2/shape/power", "[2, 16]"},
       {R"({"type": "menger", "iterations": 11})", "/nodes/2/shape/iterations", ""},
       {R"({"type": "sphere", "radius": {"base": 0.2, "sine": {"amplitude": 0.5, "frequency": 1}}})",
        "/nodes/2/shape/radius", "driver spans"},
-      {R"({"type": "sphere", "radius": {"keys": [[0, 1], [1, -1]]}})", "/nodes/2/shape/radius", "negative"},
-      {R"({"type": "sphere", "radius": {"keys": [[1, 1], [0, 2]]}})", "/nodes/2/shape/radius/keys/1", "decrease"},
+      {R"({"type": "sphere", "radius": {"keys": [[0, 1], [1, -1]]}})", "/nodes/2/shape/radius",
+       "negative"},
+      {R"({"type": "sphere", "radius": {"keys": [[1, 1], [0, 2]]}})",
+       "/nodes/2/shape/radius/keys/1", "decrease"},
       {R"({"type": "sphere", "radius": {"keys": []}})", "/nodes/2/shape/radius/keys", "non-empty"},
-      {R"({"type": "sphere", "radius": {"keys": [[0, 1]], "interpolation": "cubic"}})", "/nodes/2/shape/radius/interpolation", "linear"},
-      {R"({"type": "sphere", "transform": {"scale": 0}})", "/nodes/2/shape/transform/scale", "scale"},
-      {R"({"type": "sphere", "transform": {"rotation": [0, 0, 0, 0]}})", "/nodes/2/shape/transform/rotation", "zero"},
-      {R"({"type": "round_box", "half_extents": [1, 0.2, 1], "radius": 0.5})", "/nodes/2/shape/radius", "smallest half extent"},
+      {R"({"type": "sphere", "radius": {"keys": [[0, 1]], "interpolation": "cubic"}})",
+       "/nodes/2/shape/radius/interpolation", "linear"},
+      {R"({"type": "sphere", "transform": {"scale": 0}})", "/nodes/2/shape/transform/scale",
+       "scale"},
+      {R"({"type": "sphere", "transform": {"rotation": [0, 0, 0, 0]}})",
+       "/nodes/2/shape/transform/rotation", "zero"},
+      {R"({"type": "round_box", "half_extents": [1, 0.2, 1], "radius": 0.5})",
+       "/nodes/2/shape/radius", "smallest half extent"},
       {R"({"type": "plane", "normal": [0, 0, 0]})", "/nodes/2/shape/normal", "zero"},
       {R"({"type": "mandelbox", "scale": 0.5})", "/nodes/2/shape/scale", "1.05"},
-      {R"({"type": "mandelbox", "min_radius": 2, "fixed_radius": 1})", "/nodes/2/shape/min_radius", "fixed_radius"},
+      {R"({"type": "mandelbox", "min_radius": 2, "fixed_radius": 1})", "/nodes/2/shape/min_radius",
+       "fixed_radius"},
       {R"({"type": "stairs", "steps": 0})", "/nodes/2/shape/steps", ""},
       {R"({"type": "sphere", "material": "lava"})", "/nodes/2/shape/material", "lava"},
-      {R"({"type": "smooth_subtraction", "k": -0.1, "children": [{"type": "sphere"}]})", "/nodes/2/shape/k", "negative"},
-      {R"({"type": "repeat", "period": [1, 0, -1], "children": [{"type": "sphere"}]})", "/nodes/2/shape/period/2", ""},
+      {R"({"type": "smooth_subtraction", "k": -0.1, "children": [{"type": "sphere"}]})",
+       "/nodes/2/shape/k", "negative"},
+      {R"({"type": "repeat", "period": [1, 0, -1], "children": [{"type": "sphere"}]})",
+       "/nodes/2/shape/period/2", ""},
       {R"({"type": "twist", "children": [{"type": "sphere", "transform": {"position": [0, {"base": 1, "sine": "x"}, 0]}}]})",
        "/nodes/2/shape/children/0/transform/position/1/sine", ""},
       {R"([1, 2])", "/nodes/2/shape", "object"},
@@ -140,7 +153,8 @@ TEST(FieldJson, InvalidGraphsAreRefusedWithThePointer) {
     auto r = parse(c.json);
     ASSERT_FALSE(r.ok()) << c.json;
     EXPECT_EQ(r.error().where, c.where) << c.json << " -> " << r.error().message();
-    EXPECT_NE(r.error().what.find(c.whatContains), std::string::npos) << c.json << " -> " << r.error().message();
+    EXPECT_NE(r.error().what.find(c.whatContains), std::string::npos)
+        << c.json << " -> " << r.error().message();
   }
 }
 

@@ -35,7 +35,8 @@ TEST(FieldMandelbulb, IntegerPowersEqualTheTrigonometricForm) {
       // Away from the surface both forms agree on the side; near it the 8 iterations of a
       // chaotic map may turn rounding differences into visible ones at a few points.
       if (std::abs(ref) > 0.02f) {
-        ASSERT_EQ(d > 0.0f, ref > 0.0f) << "power " << power << " at " << p.x << "," << p.y << "," << p.z;
+        ASSERT_EQ(d > 0.0f, ref > 0.0f)
+            << "power " << power << " at " << p.x << "," << p.y << "," << p.z;
       }
       close += std::abs(d - ref) <= 1e-5f + 1e-4f * std::abs(ref);
       ++total;
@@ -55,7 +56,8 @@ TEST(FieldMandelbulb, BatchEqualsPerPointForIntegerAndMorphingPowers) {
   for (float power : {8.0f, 3.0f, 7.5f}) {
     const FieldProgram bulb = compileOrDie(node(NodeType::Mandelbulb, {power, 8, 2}));
     bulb.distanceBatch(pts, 0, out);
-    for (std::size_t i = 0; i < pts.size(); ++i) ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "power " << power << " point " << i;
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "power " << power << " point " << i;
   }
   // A power animated across integers: both paths switch form at the same t.
   FieldNode morph = node(NodeType::Mandelbulb, {8, 8, 2});
@@ -64,7 +66,8 @@ TEST(FieldMandelbulb, BatchEqualsPerPointForIntegerAndMorphingPowers) {
   const FieldProgram bulb = compileOrDie(morph);
   for (double t : {0.0, 0.25, 1.0 / 3.0, 0.5, 1.0}) {
     bulb.distanceBatch(pts, t, out);
-    for (std::size_t i = 0; i < pts.size(); ++i) ASSERT_EQ(out[i], bulb.distance(pts[i], t)) << "t " << t << " point " << i;
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      ASSERT_EQ(out[i], bulb.distance(pts[i], t)) << "t " << t << " point " << i;
   }
 }
 
@@ -76,7 +79,8 @@ TEST(FieldMandelbulb, BatchEqualsPerPointForEveryIntegerPower) {
   for (int power = 2; power <= 16; ++power) {
     const FieldProgram bulb = compileOrDie(node(NodeType::Mandelbulb, {float(power), 8, 2}));
     bulb.distanceBatch(pts, 0, out);
-    for (std::size_t i = 0; i < pts.size(); ++i) ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "power " << power << " point " << i;
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "power " << power << " point " << i;
   }
 }
 
@@ -86,17 +90,21 @@ TEST(FieldMandelbulb, LoneTransformedBulbMatchesBatchAndItsLocalFrame) {
   const std::vector<Vec3> pts = ballPoints(401, 44, 3.0f);
   std::vector<float> out(pts.size());
   const Quat q = glm::angleAxis(0.7f, glm::normalize(Vec3(1, 2, 3)));
-  for (const FieldNode& n : {xform({1, 2, 3}, Quat(1, 0, 0, 0), 1.0f, node(NodeType::Mandelbulb, {8, 8, 2})),
-                             xform({0.5f, -0.2f, 0.1f}, q, 1.5f, node(NodeType::Mandelbulb, {8, 8, 2}))}) {
+  for (const FieldNode& n :
+       {xform({1, 2, 3}, Quat(1, 0, 0, 0), 1.0f, node(NodeType::Mandelbulb, {8, 8, 2})),
+        xform({0.5f, -0.2f, 0.1f}, q, 1.5f, node(NodeType::Mandelbulb, {8, 8, 2}))}) {
     const FieldProgram bulb = compileOrDie(n);
     bulb.distanceBatch(pts, 0, out);
-    for (std::size_t i = 0; i < pts.size(); ++i) ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "point " << i;
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      ASSERT_EQ(out[i], bulb.distance(pts[i], 0)) << "point " << i;
   }
   // Translation only: the point (1, 2, 3) + (5, 0, 0) is (5, 0, 0) locally, |p| - bailout = 3.
-  const FieldProgram moved = compileOrDie(xform({1, 2, 3}, Quat(1, 0, 0, 0), 1.0f, node(NodeType::Mandelbulb, {8, 8, 2})));
+  const FieldProgram moved =
+      compileOrDie(xform({1, 2, 3}, Quat(1, 0, 0, 0), 1.0f, node(NodeType::Mandelbulb, {8, 8, 2})));
   EXPECT_FLOAT_EQ(moved.distance({6, 2, 3}, 0), 3.0f);
   // Scaled by 1.5 about (0.5, -0.2, 0.1): 1.5 * the unscaled estimate at the local point.
-  const FieldProgram scaled = compileOrDie(xform({0.5f, -0.2f, 0.1f}, Quat(1, 0, 0, 0), 1.5f, node(NodeType::Mandelbulb, {8, 8, 2})));
+  const FieldProgram scaled = compileOrDie(
+      xform({0.5f, -0.2f, 0.1f}, Quat(1, 0, 0, 0), 1.5f, node(NodeType::Mandelbulb, {8, 8, 2})));
   EXPECT_NEAR(scaled.distance({0.5f + 1.5f * 6.0f, -0.2f, 0.1f}, 0), 1.5f * 4.0f, 1e-5f);
 }
 

@@ -13,7 +13,9 @@ using namespace floptle::field::test;
 
 namespace {
 
-float dist(const FieldNode& n, Vec3 p, double t = 0.0) { return compileOrDie(n).distance(p, t); }
+float dist(const FieldNode& n, Vec3 p, double t = 0.0) {
+  return compileOrDie(n).distance(p, t);
+}
 
 constexpr float kTol = 1e-5f;
 
@@ -42,7 +44,8 @@ TEST(FieldPrimitives, RoundBoxRoundsInsideTheHalfExtents) {
   EXPECT_NEAR(dist(b, {2, 0, 0}), 1.0f, kTol);  // faces stay at the half extents
   EXPECT_NEAR(dist(b, {0, 0, 0}), -1.0f, kTol);
   EXPECT_NEAR(dist(b, {2, 2, 2}), std::sqrt(3.0f) * 1.25f - 0.25f, kTol);  // rounded corner
-  EXPECT_NEAR(dist(b, {0.75f + 0.25f / std::sqrt(2.0f), 0.75f + 0.25f / std::sqrt(2.0f), 0}), 0.0f, kTol);
+  EXPECT_NEAR(dist(b, {0.75f + 0.25f / std::sqrt(2.0f), 0.75f + 0.25f / std::sqrt(2.0f), 0}), 0.0f,
+              kTol);
 }
 
 TEST(FieldPrimitives, Capsule) {
@@ -89,24 +92,25 @@ TEST(FieldPrimitives, WedgeIsARampRisingTowardPlusX) {
   EXPECT_NEAR(dist(w, {0.5f, -0.5f, 0}), -0.5f, kTol);
   EXPECT_NEAR(dist(w, {0.9f, -0.9f, 0.95f}), -0.05f, kTol);
   EXPECT_NEAR(dist(w, {0.5f, -0.5f, 2}), 1.0f, kTol);
-  EXPECT_NEAR(dist(w, {0, 0, 0}), 0.0f, kTol);  // on the slope
-  EXPECT_NEAR(dist(w, {-3, -1, 0}), 2.0f, kTol);  // beyond the low edge
+  EXPECT_NEAR(dist(w, {0, 0, 0}), 0.0f, kTol);             // on the slope
+  EXPECT_NEAR(dist(w, {-3, -1, 0}), 2.0f, kTol);           // beyond the low edge
   EXPECT_NEAR(dist(w, {2, 2, 0}), std::sqrt(2.0f), kTol);  // beyond the top edge
   // The box it is cut from bounds it: never closer than the box.
   EXPECT_GE(dist(w, {-0.9f, 0.9f, 0}), dist(box({1, 1, 1}), {-0.9f, 0.9f, 0}));
 }
 
 TEST(FieldPrimitives, StairsClosedForms) {
-  const FieldNode s = stairs(3, 1, 1, 1);  // steps of 1 m x 1 m, 3 of them, |z| <= 1
-  EXPECT_NEAR(dist(s, {0.5f, 2, 0}), 0.5f, kTol);    // above step 0, beside riser 1
-  EXPECT_NEAR(dist(s, {2.5f, 1, 0}), -0.5f, kTol);   // inside the last column
+  const FieldNode s = stairs(3, 1, 1, 1);           // steps of 1 m x 1 m, 3 of them, |z| <= 1
+  EXPECT_NEAR(dist(s, {0.5f, 2, 0}), 0.5f, kTol);   // above step 0, beside riser 1
+  EXPECT_NEAR(dist(s, {2.5f, 1, 0}), -0.5f, kTol);  // inside the last column
   EXPECT_NEAR(dist(s, {0.5f, 0.5f, 0}), -0.5f, kTol);
   EXPECT_NEAR(dist(s, {1.5f, 2.5f, 0}), 0.5f, kTol);  // above tread 1 at y = 2
   EXPECT_NEAR(dist(s, {-1, 0.5f, 0}), 1.0f, kTol);
   EXPECT_NEAR(dist(s, {4, 1, 0}), 1.0f, kTol);
   EXPECT_NEAR(dist(s, {1.5f, -2, 0}), 2.0f, kTol);
   EXPECT_NEAR(dist(s, {2.5f, 2.5f, 3}), 2.0f, kTol);  // beside, along z
-  EXPECT_NEAR(dist(s, {0.5f, 4, 0}), std::sqrt(2.25f + 1.0f), kTol);  // nearest: top outer corner (2, 3)
+  EXPECT_NEAR(dist(s, {0.5f, 4, 0}), std::sqrt(2.25f + 1.0f),
+              kTol);  // nearest: top outer corner (2, 3)
 }
 
 // Brute-force 2D staircase distance over every segment of the profile polygon.
@@ -131,10 +135,15 @@ float stairsBruteForce(float x, float y, int n, float rise, float run) {
 
 TEST(FieldPrimitives, StairsMatchBruteForcePolygonDistance) {
   std::mt19937 rng(7);
-  struct Case { int n; float rise, run; };
-  for (Case c : {Case{1, 0.3f, 0.5f}, Case{5, 0.2f, 0.4f}, Case{7, 0.8f, 0.1f}, Case{40, 0.15f, 0.3f}}) {
+  struct Case {
+    int n;
+    float rise, run;
+  };
+  for (Case c :
+       {Case{1, 0.3f, 0.5f}, Case{5, 0.2f, 0.4f}, Case{7, 0.8f, 0.1f}, Case{40, 0.15f, 0.3f}}) {
     const FieldProgram prog = compileOrDie(stairs(c.n, c.rise, c.run, 0.5f));
-    std::uniform_real_distribution<float> ux(-1.0f, c.n * c.run + 1.0f), uy(-1.0f, c.n * c.rise + 1.0f);
+    std::uniform_real_distribution<float> ux(-1.0f, c.n * c.run + 1.0f),
+        uy(-1.0f, c.n * c.rise + 1.0f);
     for (int i = 0; i < 3000; ++i) {
       const float x = ux(rng), y = uy(rng);
       const float expected2 = stairsBruteForce(x, y, c.n, c.rise, c.run);
@@ -158,16 +167,19 @@ TEST(FieldPrimitives, RotatedAndScaledTransformMatchesTheTransformedClosedForm) 
   for (int i = 0; i < 500; ++i) {
     const Vec3 p(u(rng), u(rng), u(rng));
     const Vec3 q2 = glm::abs(p - Vec3(1, 0, 0)) - Vec3(0.5f, 1, 2);
-    const float expected = glm::length(glm::max(q2, Vec3(0))) + std::min(std::max(q2.x, std::max(q2.y, q2.z)), 0.0f);
+    const float expected =
+        glm::length(glm::max(q2, Vec3(0))) + std::min(std::max(q2.x, std::max(q2.y, q2.z)), 0.0f);
     ASSERT_NEAR(prog.distance(p, 0), expected, 2e-5f) << p.x << "," << p.y << "," << p.z;
   }
   // A sphere scaled by 3: distances scale with it, inside too.
-  const FieldProgram s = compileOrDie(xform({0, 1, 0}, glm::angleAxis(0.4f, Vec3(1, 0, 0)), 3.0f, sphere(1.0f)));
+  const FieldProgram s =
+      compileOrDie(xform({0, 1, 0}, glm::angleAxis(0.4f, Vec3(1, 0, 0)), 3.0f, sphere(1.0f)));
   EXPECT_NEAR(s.distance({0, 1, 0}, 0), -3.0f, kTol);
   EXPECT_NEAR(s.distance({5, 1, 0}, 0), 2.0f, kTol);
   // Capsule rotated about Z by 90 degrees lies along X.
-  const FieldProgram c = compileOrDie(
-      xform({0, 0, 0}, glm::angleAxis(glm::radians(90.0f), Vec3(0, 0, 1)), 1.0f, capsule({0, -1, 0}, {0, 1, 0}, 0.5f)));
+  const FieldProgram c =
+      compileOrDie(xform({0, 0, 0}, glm::angleAxis(glm::radians(90.0f), Vec3(0, 0, 1)), 1.0f,
+                         capsule({0, -1, 0}, {0, 1, 0}, 0.5f)));
   EXPECT_NEAR(c.distance({3, 0, 0}, 0), 1.5f, kTol);
   EXPECT_NEAR(c.distance({0, 2, 0}, 0), 1.5f, kTol);
 }
@@ -175,7 +187,8 @@ TEST(FieldPrimitives, RotatedAndScaledTransformMatchesTheTransformedClosedForm) 
 TEST(FieldPrimitives, NestedTransformsCompose) {
   const Quat qa = glm::angleAxis(0.3f, glm::normalize(Vec3(1, 1, 0)));
   const Quat qb = glm::angleAxis(1.1f, glm::normalize(Vec3(0, 1, 1)));
-  const FieldProgram prog = compileOrDie(xform({1, 2, 3}, qa, 1.5f, xform({-1, 0, 0.5f}, qb, 0.5f, torus(1, 0.3f))));
+  const FieldProgram prog =
+      compileOrDie(xform({1, 2, 3}, qa, 1.5f, xform({-1, 0, 0.5f}, qb, 0.5f, torus(1, 0.3f))));
   const Transform ta{{1, 2, 3}, qa, 1.5f}, tb{{-1, 0, 0.5f}, qb, 0.5f};
   const Transform world = ta.compose(tb);
   std::mt19937 rng(5);
@@ -183,7 +196,8 @@ TEST(FieldPrimitives, NestedTransformsCompose) {
   for (int i = 0; i < 300; ++i) {
     const Vec3 p(u(rng), u(rng), u(rng));
     const Vec3 l = world.inverseApplyToPoint(p);
-    const float expected = (glm::length(Vec2(glm::length(Vec2(l.x, l.z)) - 1.0f, l.y)) - 0.3f) * world.scale;
+    const float expected =
+        (glm::length(Vec2(glm::length(Vec2(l.x, l.z)) - 1.0f, l.y)) - 0.3f) * world.scale;
     ASSERT_NEAR(prog.distance(p, 0), expected, 1e-4f);
   }
 }
@@ -191,7 +205,8 @@ TEST(FieldPrimitives, NestedTransformsCompose) {
 TEST(FieldPrimitives, FractalsAreNegativeInsideAndPositiveFarOutside) {
   const FieldProgram bulb = compileOrDie(node(NodeType::Mandelbulb, {8, 8, 2}));
   EXPECT_LT(bulb.distance({0, 0, 0}, 0), 0.0f);
-  EXPECT_GT(bulb.distance({3, 0, 0}, 0), 0.5f);  // the bulb reaches ~1.1 m; the estimate is halved for safety
+  EXPECT_GT(bulb.distance({3, 0, 0}, 0),
+            0.5f);  // the bulb reaches ~1.1 m; the estimate is halved for safety
   const FieldProgram menger = compileOrDie(node(NodeType::Menger, {3, 2.0f}));
   EXPECT_NEAR(menger.distance({5, 0, 0}, 0), 3.0f, kTol);  // outside the cube: the cube's distance
   // Centre of the hole: the nearest solid is (1/3, 1/3, 0) of the half size; the iterated
@@ -201,7 +216,8 @@ TEST(FieldPrimitives, FractalsAreNegativeInsideAndPositiveFarOutside) {
   EXPECT_LT(menger.distance({1.9f, 1.9f, 1.9f}, 0), 0.0f);  // solid corner
   const FieldProgram box = compileOrDie(node(NodeType::Mandelbox, {-1.5f, 10, 0.5f, 1.0f}));
   EXPECT_GT(box.distance({20, 0, 0}, 0), 1.0f);
-  for (float x = -5; x <= 5; x += 0.37f) EXPECT_TRUE(std::isfinite(box.distance({x, 0.3f, -0.2f}, 0)));
+  for (float x = -5; x <= 5; x += 0.37f)
+    EXPECT_TRUE(std::isfinite(box.distance({x, 0.3f, -0.2f}, 0)));
 }
 
 }  // namespace

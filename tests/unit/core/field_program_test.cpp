@@ -26,7 +26,8 @@ TEST(FieldSmoothMin, EqualsMinAsKGoesToZeroIsSymmetricAndNeverAboveMin) {
     EXPECT_GE(sdf::smax(a, b, k), std::max(a, b));
     EXPECT_EQ(sdf::smin(a, b, 0.0f), std::min(a, b));
   }
-  for (float k : {1e-2f, 1e-4f, 1e-6f}) EXPECT_NEAR(sdf::smin(0.3f, 0.3f, k), 0.3f, 0.25f * k + 1e-7f);
+  for (float k : {1e-2f, 1e-4f, 1e-6f})
+    EXPECT_NEAR(sdf::smin(0.3f, 0.3f, k), 0.3f, 0.25f * k + 1e-7f);
   // Known value: a = b, h = 1, smin = a - k/4.
   EXPECT_FLOAT_EQ(sdf::smin(1.0f, 1.0f, 0.4f), 0.9f);
 }
@@ -65,7 +66,8 @@ TEST(FieldCsg, MaterialOfTheNearerChildAndInheritance) {
   const FieldNode left = withMaterial(xform({-2, 0, 0}, Quat(1, 0, 0, 0), 1, sphere(1)), 1);
   const FieldNode right = withMaterial(xform({2, 0, 0}, Quat(1, 0, 0, 0), 1, sphere(1)), 2);
   const FieldNode plain = xform({0, 3, 0}, Quat(1, 0, 0, 0), 1, sphere(0.5f));  // inherits 7
-  const FieldProgram prog = compileOrDie(withMaterial(smooth(NodeType::SmoothUnion, 0.5f, {left, right, plain}), 7));
+  const FieldProgram prog =
+      compileOrDie(withMaterial(smooth(NodeType::SmoothUnion, 0.5f, {left, right, plain}), 7));
   EXPECT_EQ(prog.sample({-2.5f, 0, 0}, 0).material, 1);
   EXPECT_EQ(prog.sample({2.5f, 0.2f, 0}, 0).material, 2);
   EXPECT_EQ(prog.sample({0, 3.6f, 0}, 0).material, 7);
@@ -90,7 +92,8 @@ TEST(FieldGradient, UnitLengthAndEqualToAFiniteDifference) {
       xform({0, 0, 0}, q, 1.0f, cylinder(0.7f, 0.9f)),
       xform({0, 0, 0}, q, 2.0f, torus(0.8f, 0.2f)),
       plane({0.3f, 1, -0.2f}, 0.1f),
-      smooth(NodeType::SmoothUnion, 0.4f, {sphere(1), xform({1, 0, 0}, q, 1, box({0.5f, 0.5f, 0.5f}))}),
+      smooth(NodeType::SmoothUnion, 0.4f,
+             {sphere(1), xform({1, 0, 0}, q, 1, box({0.5f, 0.5f, 0.5f}))}),
       xform({0, 0, 0}, q, 1.0f, wedge({1, 0.6f, 0.5f})),
   };
   std::mt19937 rng(9);
@@ -108,14 +111,16 @@ TEST(FieldGradient, UnitLengthAndEqualToAFiniteDifference) {
       const Vec3 fd2 = finiteDifference(prog, p, 3e-3f);
       if (std::abs(glm::length(fd) - 1.0f) > 1e-3f || glm::length(fd - fd2) > 1e-3f) continue;
       ++compared;
-      EXPECT_NEAR(glm::dot(n, glm::normalize(fd)), 1.0f, 2e-3f) << "graph " << g << " at " << p.x << "," << p.y << "," << p.z;
+      EXPECT_NEAR(glm::dot(n, glm::normalize(fd)), 1.0f, 2e-3f)
+          << "graph " << g << " at " << p.x << "," << p.y << "," << p.z;
     }
     EXPECT_GT(compared, 200) << "graph " << g;
   }
 }
 
 TEST(FieldGradient, AnalyticSphereNormalIsExact) {
-  const FieldProgram s = compileOrDie(xform({1, 2, 3}, glm::angleAxis(0.5f, Vec3(0, 0, 1)), 2.0f, sphere(1)));
+  const FieldProgram s =
+      compileOrDie(xform({1, 2, 3}, glm::angleAxis(0.5f, Vec3(0, 0, 1)), 2.0f, sphere(1)));
   const Vec3 n = s.normal({4, 6, 3}, 0);
   EXPECT_NEAR(n.x, 0.6f, 1e-6f);
   EXPECT_NEAR(n.y, 0.8f, 1e-6f);
@@ -198,7 +203,8 @@ TEST(FieldAnimation, AnimatedParametersChangeTheFieldWithTime) {
   const FieldProgram bp = compileOrDie(bulb);
   int changed = 0;
   for (float x = 0.3f; x < 1.2f; x += 0.05f)
-    changed += std::abs(bp.distance({x, 0.2f, 0.1f}, 0.0) - bp.distance({x, 0.2f, 0.1f}, 0.5)) > 1e-4f;
+    changed +=
+        std::abs(bp.distance({x, 0.2f, 0.1f}, 0.0) - bp.distance({x, 0.2f, 0.1f}, 0.5)) > 1e-4f;
   EXPECT_GT(changed, 5);
   EXPECT_FALSE(compileOrDie(sphere(1)).animated());
 }
@@ -229,8 +235,9 @@ TEST(FieldBatch, BatchEqualsPerPointForEveryNodeType) {
 
 TEST(FieldBounds, ContainTheSurfaceAndAreInfiniteForPlanes) {
   const Quat q = glm::angleAxis(0.8f, glm::normalize(Vec3(1, 1, 1)));
-  const FieldProgram prog = compileOrDie(
-      smooth(NodeType::SmoothUnion, 0.4f, {xform({1, 2, 3}, q, 2, box({1, 0.5f, 0.2f})), xform({-1, 0, 0}, q, 1, torus(1, 0.3f))}));
+  const FieldProgram prog = compileOrDie(smooth(
+      NodeType::SmoothUnion, 0.4f,
+      {xform({1, 2, 3}, q, 2, box({1, 0.5f, 0.2f})), xform({-1, 0, 0}, q, 1, torus(1, 0.3f))}));
   const Aabb b = prog.bounds(0);
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> u(-8, 8);
@@ -246,14 +253,16 @@ TEST(FieldBounds, ContainTheSurfaceAndAreInfiniteForPlanes) {
 TEST(FieldProgram, ConcurrentEvaluationGivesTheSameResults) {
   const FieldProgram prog = compileOrDie(everyNodeScene());
   std::vector<Vec3> pts;
-  for (int i = 0; i < 400; ++i) pts.push_back({std::sin(i * 0.7f) * 4, std::cos(i * 0.3f) * 2, std::sin(i * 1.3f) * 4});
+  for (int i = 0; i < 400; ++i)
+    pts.push_back({std::sin(i * 0.7f) * 4, std::cos(i * 0.3f) * 2, std::sin(i * 1.3f) * 4});
   std::vector<float> expected(pts.size());
   for (std::size_t i = 0; i < pts.size(); ++i) expected[i] = prog.distance(pts[i], 0.1);
   std::vector<int> mismatches(4, 0);
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
-      for (std::size_t i = 0; i < pts.size(); ++i) mismatches[t] += prog.distance(pts[i], 0.1) != expected[i];
+      for (std::size_t i = 0; i < pts.size(); ++i)
+        mismatches[t] += prog.distance(pts[i], 0.1) != expected[i];
     });
   for (auto& th : threads) th.join();
   for (int m : mismatches) EXPECT_EQ(m, 0);

@@ -94,7 +94,8 @@ TEST(FieldUnionGroups, SmoothUnionsOfManyChildrenEqualTheirDefinition) {
     const FieldProgram prog = compileOrDie(smooth(NodeType::SmoothUnion, k, nodes));
     for (const Vec3& p : pts) {
       float expected = ch[0].distance(p);
-      for (std::size_t j = 1; j < ch.size(); ++j) expected = sdf::smin(expected, ch[j].distance(p), k);
+      for (std::size_t j = 1; j < ch.size(); ++j)
+        expected = sdf::smin(expected, ch[j].distance(p), k);
       ASSERT_NEAR(prog.distance(p, 0), expected, 2e-5f) << count << " children";
     }
     expectPathsAgree(prog, pts, 0.0);
@@ -103,12 +104,14 @@ TEST(FieldUnionGroups, SmoothUnionsOfManyChildrenEqualTheirDefinition) {
 
 TEST(FieldUnionGroups, EveryBinaryOpAgreesPerPointBatchedAndSampledBitForBit) {
   const std::vector<Vec3> pts = randomPoints(1000, 32);  // not a multiple of the block width
-  for (NodeType op : {NodeType::Union, NodeType::Intersection, NodeType::SmoothUnion,
-                      NodeType::SmoothIntersection, NodeType::Subtraction, NodeType::SmoothSubtraction}) {
+  for (NodeType op :
+       {NodeType::Union, NodeType::Intersection, NodeType::SmoothUnion,
+        NodeType::SmoothIntersection, NodeType::Subtraction, NodeType::SmoothSubtraction}) {
     for (int count : {4, 11, 40}) {
       std::vector<FieldNode> nodes;
       for (const Child& c : children(count)) nodes.push_back(c.node);
-      const bool hard = op == NodeType::Union || op == NodeType::Intersection || op == NodeType::Subtraction;
+      const bool hard =
+          op == NodeType::Union || op == NodeType::Intersection || op == NodeType::Subtraction;
       const FieldNode u = hard ? csg(op, nodes) : smooth(op, 0.15f, nodes);
       expectPathsAgree(compileOrDie(u), pts, 0.0);
       // Animated: a translation and a radius follow t, so the packed constants must too.

@@ -33,7 +33,8 @@ TEST(Transform, ComposeEqualsApplyingInSequence) {
   Transform parent{{1, 0, 0}, glm::angleAxis(0.4f, glm::normalize(Vec3(1, 2, 3))), 3.0f};
   Transform child{{0, 2, -1}, glm::angleAxis(-1.1f, Vec3(0, 0, 1)), 0.5f};
   Vec3 p{0.3f, -0.2f, 1.5f};
-  expectNear(parent.compose(child).applyToPoint(p), parent.applyToPoint(child.applyToPoint(p)), 1e-4f);
+  expectNear(parent.compose(child).applyToPoint(p), parent.applyToPoint(child.applyToPoint(p)),
+             1e-4f);
 }
 
 TEST(Transform, AabbOfRotatedUnitBoxIsItsCornersHull) {

@@ -15,7 +15,8 @@ namespace {
 TriangleMesh twoSlotMesh() {
   TriangleMesh mesh;
   mesh.materialSlots.push_back({"rock", {0.5f, 0.25f, 0.125f, 1.0f}});
-  mesh.materialSlots.push_back({"rock", {0.1f, 0.2f, 0.3f, 1.0f}});  // a second slot with the same name
+  mesh.materialSlots.push_back(
+      {"rock", {0.1f, 0.2f, 0.3f, 1.0f}});  // a second slot with the same name
   return mesh;
 }
 
@@ -40,9 +41,9 @@ TEST(MeshSceneEntries, OneMaterialPerSlotWithUniqueIdsAndTheNodeReferencingThem)
 }
 
 TEST(MeshSceneEntries, TakenIdsAndNamesGetSuffixesAndNoSceneDirGivesAnAbsolutePath) {
-  const MeshSceneEntries e = meshSceneEntries(twoSlotMesh(), "/data/house.obj", {},
-                                              MeshCollision::BakedField, {"rock", "rock#2"},
-                                              {"house", "house_2"});
+  const MeshSceneEntries e =
+      meshSceneEntries(twoSlotMesh(), "/data/house.obj", {}, MeshCollision::BakedField,
+                       {"rock", "rock#2"}, {"house", "house_2"});
   EXPECT_EQ(e.materials[0]["id"], "rock#3");
   EXPECT_EQ(e.materials[1]["id"], "rock#2#2");
   EXPECT_EQ(e.node["name"], "house_3");
@@ -52,17 +53,22 @@ TEST(MeshSceneEntries, TakenIdsAndNamesGetSuffixesAndNoSceneDirGivesAnAbsolutePa
 }
 
 TEST(MeshSceneEntries, TheImportOptionsAreWrittenUnlessTheyAreTheFormatsOwn) {
-  const MeshSceneEntries plain = meshSceneEntries(twoSlotMesh(), "m.obj", {}, MeshCollision::TriangleMesh);
+  const MeshSceneEntries plain =
+      meshSceneEntries(twoSlotMesh(), "m.obj", {}, MeshCollision::TriangleMesh);
   EXPECT_FALSE(plain.node["mesh"].contains("up_axis"));
   EXPECT_FALSE(plain.node["mesh"].contains("unit_scale"));
   ImportOptions options;
   options.upAxis = ImportOptions::UpAxis::Z;
   options.unitScale = 0.01f;
-  const MeshSceneEntries e = meshSceneEntries(twoSlotMesh(), "m.fbx", {}, MeshCollision::TriangleMesh, {}, {}, options);
+  const MeshSceneEntries e =
+      meshSceneEntries(twoSlotMesh(), "m.fbx", {}, MeshCollision::TriangleMesh, {}, {}, options);
   EXPECT_EQ(e.node["mesh"]["up_axis"], "z");
   EXPECT_NEAR(e.node["mesh"]["unit_scale"].get<double>(), 0.01, 1e-9);
   options.upAxis = ImportOptions::UpAxis::Y;
-  EXPECT_EQ(meshSceneEntries(twoSlotMesh(), "m.fbx", {}, MeshCollision::TriangleMesh, {}, {}, options).node["mesh"]["up_axis"], "y");
+  EXPECT_EQ(
+      meshSceneEntries(twoSlotMesh(), "m.fbx", {}, MeshCollision::TriangleMesh, {}, {}, options)
+          .node["mesh"]["up_axis"],
+      "y");
 }
 
 TEST(MeshSceneEntries, NonFiniteColoursAreWrittenAsZero) {

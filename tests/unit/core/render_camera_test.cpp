@@ -78,12 +78,14 @@ TEST(RenderCamera, ProjectInvertsRayThroughPixel) {
 TEST(RenderCamera, GlMatricesPutPointsOnTheSamePixel) {
   const Camera c = testCamera();
   const int w = 320, h = 180;
-  const Mat4 viewProj = c.projectionMatrix(float(w) / h, render::shading::kDepthNear,
-                                           render::shading::kDepthFar) * c.viewMatrix();
+  const Mat4 viewProj =
+      c.projectionMatrix(float(w) / h, render::shading::kDepthNear, render::shading::kDepthFar) *
+      c.viewMatrix();
   for (Vec3 p : {Vec3(0.0f), Vec3(1.0f, 0.5f, -2.0f), Vec3(-1.5f, 2.0f, 0.3f)}) {
     const Vec4 clip = viewProj * Vec4(p, 1.0f);
     const Vec2 ndc{clip.x / clip.w, clip.y / clip.w};
-    const Vec2 glPixel{(ndc.x + 1.0f) * 0.5f * w, (1.0f - ndc.y) * 0.5f * h};  // flipped to top-down
+    const Vec2 glPixel{(ndc.x + 1.0f) * 0.5f * w,
+                       (1.0f - ndc.y) * 0.5f * h};  // flipped to top-down
     Vec2 pixel;
     ASSERT_TRUE(c.project(p, w, h, pixel));
     EXPECT_NEAR(glPixel.x, pixel.x, 1e-3f);

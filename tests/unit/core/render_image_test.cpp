@@ -19,10 +19,11 @@ using namespace floptle;
 namespace {
 
 field::FieldProgram compileShape(const char* json) {
-  auto shape = field::parseShape(nlohmann::ordered_json::parse(json), "/shape",
-                                 [](const nlohmann::ordered_json& id) -> Expected<field::MaterialIndex> {
-                                   return field::MaterialIndex(id.get<int>());
-                                 });
+  auto shape =
+      field::parseShape(nlohmann::ordered_json::parse(json), "/shape",
+                        [](const nlohmann::ordered_json& id) -> Expected<field::MaterialIndex> {
+                          return field::MaterialIndex(id.get<int>());
+                        });
   EXPECT_TRUE(shape.ok()) << (shape.ok() ? "" : shape.error().message());
   auto program = field::FieldProgram::compile(*shape);
   EXPECT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message());
@@ -44,8 +45,8 @@ float sphereHit(const Ray& ray, Vec3 c, float r, float margin) {
 }  // namespace
 
 TEST(RenderImage, SpherePixelsAreWhereProjectionSays) {
-  const field::FieldProgram sphere =
-      compileShape(R"({"type": "sphere", "radius": 1.0, "transform": {"position": [0.5, 0.25, 0]}})");
+  const field::FieldProgram sphere = compileShape(
+      R"({"type": "sphere", "radius": 1.0, "transform": {"position": [0.5, 0.25, 0]}})");
   render::Camera camera;
   camera.position = {0.0f, 1.0f, 6.0f};
   camera.lookAt = {0.0f, 0.0f, 0.0f};
@@ -79,7 +80,8 @@ TEST(RenderImage, SpherePixelsAreWhereProjectionSays) {
   // The sphere's centre projects onto a sphere pixel, a corner of the image onto sky.
   Vec2 pixel;
   ASSERT_TRUE(camera.project(centre, settings.width, settings.height, pixel));
-  EXPECT_TRUE(std::isfinite(image->depth[std::size_t(pixel.y) * settings.width + std::size_t(pixel.x)]));
+  EXPECT_TRUE(
+      std::isfinite(image->depth[std::size_t(pixel.y) * settings.width + std::size_t(pixel.x)]));
   EXPECT_TRUE(std::isinf(image->depth[0]));
 }
 
@@ -104,14 +106,16 @@ TEST(RenderImage, SkyPixelsHaveTheSkyColour) {
 TEST(RenderImage, MaterialColourComesFromTheTable) {
   // A big red floor below the camera: the pixel straight down the view is lit red, so its
   // red channel dominates; with no table it is grey (equal channels up to the sky tint).
-  const field::FieldProgram floor = compileShape(R"({"type": "plane", "normal": [0, 1, 0], "material": 1})");
+  const field::FieldProgram floor =
+      compileShape(R"({"type": "plane", "normal": [0, 1, 0], "material": 1})");
   render::Camera camera;
   camera.position = {0.0f, 3.0f, 0.0f};
   camera.lookAt = {0.5f, 0.0f, 0.2f};
   render::RenderSettings settings;
   settings.width = 8;
   settings.height = 8;
-  auto red = render::renderImage(floor, camera, {render::shading::kDefaultAlbedo, {0.9f, 0.05f, 0.05f}}, settings);
+  auto red = render::renderImage(floor, camera,
+                                 {render::shading::kDefaultAlbedo, {0.9f, 0.05f, 0.05f}}, settings);
   ASSERT_TRUE(red.ok());
   const std::uint8_t* p = red->pixel(4, 4);
   EXPECT_GT(int(p[0]), int(p[1]) + 60);
@@ -138,13 +142,15 @@ TEST(RenderImage, ThreadCountDoesNotChangeThePixels) {
 }
 
 TEST(RenderImage, MarchRayHitsAtTheAnalyticDistance) {
-  const field::FieldProgram sphere = compileShape(R"({"type": "sphere", "radius": 1.0, "material": 3})");
+  const field::FieldProgram sphere =
+      compileShape(R"({"type": "sphere", "radius": 1.0, "material": 3})");
   const Ray ray{{0.0f, 0.0f, 5.0f}, {0.0f, 0.0f, -1.0f}};
   auto hit = render::marchRay(sphere, ray, 0.0);
   ASSERT_TRUE(hit.has_value());
   EXPECT_NEAR(hit->distance, 4.0f, 0.01f);
   EXPECT_EQ(hit->material, 3);
-  EXPECT_FALSE(render::marchRay(sphere, {{0.0f, 3.0f, 5.0f}, {0.0f, 0.0f, -1.0f}}, 0.0).has_value());
+  EXPECT_FALSE(
+      render::marchRay(sphere, {{0.0f, 3.0f, 5.0f}, {0.0f, 0.0f, -1.0f}}, 0.0).has_value());
   EXPECT_FALSE(render::marchRay(sphere, ray, 0.0, 3.5f).has_value());  // beyond maxDistance
 }
 
@@ -182,9 +188,12 @@ TEST(RenderImage, PngRoundTripKeepsEveryByte) {
 
 TEST(RenderGlsl, ShadersCarryTheFieldAndTheConstants) {
   const field::FieldProgram sphere = compileShape(R"({"type": "sphere", "radius": 1.25})");
-  const std::string viewport = render::viewportFragmentShader("vec2 map(vec3 p, float t) { return vec2(length(p) - FP(0), 0.0); }", 1);
+  const std::string viewport = render::viewportFragmentShader(
+      "vec2 map(vec3 p, float t) { return vec2(length(p) - FP(0), 0.0); }", 1);
   EXPECT_EQ(viewport.rfind("#version 330 core", 0), 0u);
-  EXPECT_NE(viewport.find("const int kMaxSteps = " + std::to_string(render::shading::kMaxSteps) + ";"), std::string::npos);
+  EXPECT_NE(
+      viewport.find("const int kMaxSteps = " + std::to_string(render::shading::kMaxSteps) + ";"),
+      std::string::npos);
   EXPECT_NE(viewport.find("gl_FragDepth"), std::string::npos);
   const std::string standalone = render::standaloneFragmentShader(sphere, {}, {}, 0.0);
   EXPECT_NE(standalone.find("1.25"), std::string::npos);  // the radius baked as a constant

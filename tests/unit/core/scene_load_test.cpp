@@ -22,7 +22,9 @@ Error refuse(const std::string& text) {
   return result.ok() ? Error{} : result.error();
 }
 
-Error refuse(const Json& document) { return refuse(document.dump(2)); }
+Error refuse(const Json& document) {
+  return refuse(document.dump(2));
+}
 
 TEST(SceneLoad, AcceptsTheMinimalScene) {
   auto result = parseSceneText(minimalScene().dump(2));

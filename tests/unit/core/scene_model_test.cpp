@@ -68,9 +68,8 @@ TEST(SceneModel, TreeOrderParentsAndWorldTransforms) {
   Json doc = test::minimalScene();
   // Parent: at (1, 2, 3), turned +90 degrees about +Y, scaled 2. Child at local (0, 0, 2).
   const float half = std::sqrt(0.5f);
-  doc["nodes"][0]["transform"] = {{"position", {1, 2, 3}},
-                                  {"rotation", {0, half, 0, half}},
-                                  {"scale", 2}};
+  doc["nodes"][0]["transform"] = {
+      {"position", {1, 2, 3}}, {"rotation", {0, half, 0, half}}, {"scale", 2}};
   const Scene scene = build(doc);
   ASSERT_EQ(scene.nodes.size(), 2u);
   EXPECT_EQ(scene.nodes[0].name, "ball");
@@ -117,14 +116,14 @@ TEST(SceneModel, SampleScenesHaveWhatTheyPromise) {
   auto showcase = loadSceneFile(std::filesystem::path(FLOPTLE_SOURCE_DIR) / "scenes/showcase.json");
   ASSERT_TRUE(showcase.ok()) << showcase.error().message();
   const Scene scene = build(*showcase);
-  for (const char* name : {"ground", "ramp", "stairs", "mandelbulb_island", "sculpture", "planet",
-                           "player_spawn"}) {
+  for (const char* name :
+       {"ground", "ramp", "stairs", "mandelbulb_island", "sculpture", "planet", "player_spawn"}) {
     EXPECT_GE(scene.findNode(name), 0) << name;
   }
   EXPECT_TRUE(scene.nodes[static_cast<std::size_t>(scene.findNode("planet"))].hasComponent(
       "gravity_source"));
-  EXPECT_TRUE(
-      scene.nodes[static_cast<std::size_t>(scene.findNode("player_spawn"))].hasComponent("character"));
+  EXPECT_TRUE(scene.nodes[static_cast<std::size_t>(scene.findNode("player_spawn"))].hasComponent(
+      "character"));
   EXPECT_NE(scene.findCamera("overview"), nullptr);
   EXPECT_GE(scene.materials.size(), 5u);
   EXPECT_GE(scene.interactions.size(), 3u);
@@ -156,10 +155,11 @@ TEST(SceneModel, SampleScenesHaveWhatTheyPromise) {
 }
 
 TEST(SceneModel, BuildSceneNeverThrowsOnGarbage) {
-  for (const char* text : {"null", "[]", "{}", R"({"nodes": 3})", R"({"nodes": [3, "x", null]})",
-                           R"({"materials": [{"id": {}}], "nodes": [{"name": 5, "children": 1}]})",
-                           R"({"interactions": [{"a": [], "b": null, "rule": 1}]})",
-                           R"({"nodes": [{"name": "a", "transform": [], "shape": 1, "collider": 2}]})"}) {
+  for (const char* text :
+       {"null", "[]", "{}", R"({"nodes": 3})", R"({"nodes": [3, "x", null]})",
+        R"({"materials": [{"id": {}}], "nodes": [{"name": 5, "children": 1}]})",
+        R"({"interactions": [{"a": [], "b": null, "rule": 1}]})",
+        R"({"nodes": [{"name": "a", "transform": [], "shape": 1, "collider": 2}]})"}) {
     auto result = buildScene(Json::parse(text));
     EXPECT_FALSE(result.ok() && std::string(text) != "{}") << text;
     EXPECT_FALSE(checkSceneDocument(Json::parse(text)).empty()) << text;
@@ -188,8 +188,9 @@ TEST(SceneFormatDoc, TheExampleInTheFormatDocumentIsValid) {
 }
 
 TEST(SceneSchema, EmbeddedSchemaIsTheResourceFile) {
-  EXPECT_EQ(std::string(sceneSchemaText()),
-            test::readBytes(std::filesystem::path(FLOPTLE_SOURCE_DIR) / "resources/scene.schema.json"));
+  EXPECT_EQ(
+      std::string(sceneSchemaText()),
+      test::readBytes(std::filesystem::path(FLOPTLE_SOURCE_DIR) / "resources/scene.schema.json"));
 }
 
 }  // namespace

@@ -99,9 +99,9 @@ TEST(SceneSave, NonFiniteNumbersAreRefusedAndNothingIsWritten) {
   const auto path = dir.path() / "scene.json";
   ASSERT_TRUE(saveSceneFile(path, test::minimalScene()).ok());
   const std::string before = readBytes(path);
-  for (double bad : {std::numeric_limits<double>::quiet_NaN(),
-                     std::numeric_limits<double>::infinity(),
-                     -std::numeric_limits<double>::infinity()}) {
+  for (double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity()}) {
     Json doc = test::minimalScene();
     doc["nodes"][0]["children"][0]["transform"]["position"][1] = bad;
     auto saved = saveSceneFile(path, doc);

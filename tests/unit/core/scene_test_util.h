@@ -1,10 +1,10 @@
 #pragma once
 // Helpers for the scene tests: a minimal valid document and problem-line checks.
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 

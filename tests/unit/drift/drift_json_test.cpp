@@ -117,8 +117,8 @@ TEST(DriftJson, ReplayInputsAreValidatedAndOrderedByTick) {
   EXPECT_EQ((*inputs)[1].position, (Vec2d{1.0, 2.0}));  // Same tick: file order kept.
   EXPECT_EQ((*inputs)[2].position, (Vec2d{5.0, 6.0}));
 
-  auto bad = replayInputsFromJson(nlohmann::json::parse(R"([{"tick": -1, "place": [1, 2]}])"),
-                                     "in.json");
+  auto bad =
+      replayInputsFromJson(nlohmann::json::parse(R"([{"tick": -1, "place": [1, 2]}])"), "in.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().where, "in.json: /0/tick");
   bad = replayInputsFromJson(nlohmann::json::parse(R"([{"tick": 1, "place": [1]}])"), "in.json");
@@ -136,10 +136,10 @@ TEST(DriftReplay, TuningChangesAreTickAddressedAndValidated) {
   setup.start.velocity = {2.0, 0.0};
   ReplayOptions options;
   options.ticks = 90;
-  auto inputs = replayInputsFromJson(
-      nlohmann::json::parse(R"([{"tick": 30, "tuning": {"drag_rate": 0.7,
+  auto inputs =
+      replayInputsFromJson(nlohmann::json::parse(R"([{"tick": 30, "tuning": {"drag_rate": 0.7,
                                                           "water_velocity": [0.5, 0]}}])"),
-      "in.json");
+                           "in.json");
   ASSERT_TRUE(inputs.ok()) << inputs.error().message();
   options.inputs = *inputs;
   std::string trace;

@@ -97,8 +97,8 @@ TEST(LinearDrag, InvalidCoefficientInputsAreRefusedAndLeaveTheOutputAlone) {
   DragCoefficients sentinel;
   sentinel.rate = 42.0;
   sentinel.velocityFactor = 0.125;
-  for (auto [rate, step] : {std::pair{-0.1, kDt}, {kNaN, kDt}, {kInf, kDt}, {0.7, -kDt},
-                            {0.7, kNaN}, {0.7, kInf}}) {
+  for (auto [rate, step] :
+       {std::pair{-0.1, kDt}, {kNaN, kDt}, {kInf, kDt}, {0.7, -kDt}, {0.7, kNaN}, {0.7, kInf}}) {
     DragCoefficients c = sentinel;
     EXPECT_EQ(makeDragCoefficients(rate, step, c), DragStatus::invalidInput);
     EXPECT_EQ(c.rate, 42.0);
@@ -136,8 +136,7 @@ TEST(LinearDrag, OverflowIsANumericFailureThatLeavesTheOutputAlone) {
   {  // Relative velocity overflows: v0 - u = 2 DBL_MAX.
     const DragCoefficients c = coefficients(0.7, kDt);
     Vec2d outX{9.0, 9.0}, outV{8.0, 8.0};
-    EXPECT_EQ(advanceDrag(c, {-big, 0.0}, {}, {big, 0.0}, outX, outV),
-              DragStatus::numericFailure);
+    EXPECT_EQ(advanceDrag(c, {-big, 0.0}, {}, {big, 0.0}, outX, outV), DragStatus::numericFailure);
     EXPECT_EQ(outX, (Vec2d{9.0, 9.0}));
     EXPECT_EQ(outV, (Vec2d{8.0, 8.0}));
   }

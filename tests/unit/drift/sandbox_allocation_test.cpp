@@ -35,16 +35,30 @@ void* operator new[](std::size_t size) {
   if (void* p = countedAllocate(size)) return p;
   throw std::bad_alloc();
 }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return countedAllocate(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return countedAllocate(size);
+}
 void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
   return countedAllocate(size);
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
 #pragma GCC diagnostic pop
 
 namespace floptle::drift {
@@ -60,8 +74,8 @@ TEST(DriftSandboxAllocation, TicksFramesAndViewsAllocateNothing) {
   const long before = gAllocations.load();
   for (int i = 0; i < kMaxRipples; ++i) {
     const double angle = 0.39 * i;
-    ASSERT_TRUE(s->queuePlacement({(1.0 + 0.2 * i) * std::cos(angle),
-                                   (1.0 + 0.2 * i) * std::sin(angle)}));
+    ASSERT_TRUE(
+        s->queuePlacement({(1.0 + 0.2 * i) * std::cos(angle), (1.0 + 0.2 * i) * std::sin(angle)}));
   }
   std::uint64_t hash = 0;
   for (int i = 0; i < 120; ++i) {

@@ -72,7 +72,7 @@ TEST(DriftSandbox, ARipplePushesTheBoatOnceRadiallyWithAttenuation) {
 }
 
 TEST(DriftSandbox, RipplesExpireAtTheEndOfTheirLifetime) {
-  auto s = makeSandbox(stillWater());  // 2.5 s = 150 ticks.
+  auto s = makeSandbox(stillWater());           // 2.5 s = 150 ticks.
   ASSERT_TRUE(s->queuePlacement({40.0, 0.0}));  // Far away: no contact.
   for (int i = 0; i < 149; ++i) s->tick();
   EXPECT_EQ(s->rippleCount(), 1);

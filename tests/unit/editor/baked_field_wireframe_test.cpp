@@ -20,8 +20,9 @@ TEST(BakedFieldWireframe, WiresLieOnTheBakedSphereWhereTheNodeIsPlaced) {
   const fs::path dir = fs::temp_directory_path() / "floptle_baked_field_wireframe_test";
   fs::create_directories(dir);
   // A sphere of radius 0.5 at the origin, baked at 0.05 m cells and written as a level set.
-  auto sphere = field::parseShape(nlohmann::ordered_json{{"type", "sphere"}, {"radius", 0.5}}, "/shape",
-                                  [](const nlohmann::ordered_json&) { return Expected<field::MaterialIndex>(0); });
+  auto sphere = field::parseShape(
+      nlohmann::ordered_json{{"type", "sphere"}, {"radius", 0.5}}, "/shape",
+      [](const nlohmann::ordered_json&) { return Expected<field::MaterialIndex>(0); });
   ASSERT_TRUE(sphere.ok()) << sphere.error().message();
   auto collider = physics::FieldCollider::make(sphere.value(), Transform{});
   ASSERT_TRUE(collider.ok()) << collider.error().message();
@@ -32,12 +33,15 @@ TEST(BakedFieldWireframe, WiresLieOnTheBakedSphereWhereTheNodeIsPlaced) {
   ASSERT_TRUE(writeBrickMapVdb(map.value(), dir / "ball.vdb").ok());
 
   const nlohmann::ordered_json document = {
-      {"format", "floptle.scene"}, {"version", 1}, {"materials", nlohmann::ordered_json::array()},
+      {"format", "floptle.scene"},
+      {"version", 1},
+      {"materials", nlohmann::ordered_json::array()},
       {"interactions", nlohmann::ordered_json::array()},
-      {"nodes", {{{"name", "rock"},
-                  {"transform", {{"position", {2.0, 1.0, 0.0}}}},
-                  {"baked_field", {{"file", "ball.vdb"}}},
-                  {"collider", {{"body", "static"}, {"collidable", true}}}}}}};
+      {"nodes",
+       {{{"name", "rock"},
+         {"transform", {{"position", {2.0, 1.0, 0.0}}}},
+         {"baked_field", {{"file", "ball.vdb"}}},
+         {"collider", {{"body", "static"}, {"collidable", true}}}}}}};
   auto scene = scene::buildScene(document);
   ASSERT_TRUE(scene.ok()) << scene.error().message();
   const int rock = scene->findNode("rock");
@@ -49,7 +53,8 @@ TEST(BakedFieldWireframe, WiresLieOnTheBakedSphereWhereTheNodeIsPlaced) {
   // cell of the true one, and the drawn vertices within a tenth of a wire cell of the field.
   // (The collider's box is the baked grid's, moved with the node; the wire cell follows it.)
   const Aabb grid = map->gridBounds();
-  const float wireCell = wireframeCellSize(Aabb{grid.min + Vec3(2, 1, 0), grid.max + Vec3(2, 1, 0)});
+  const float wireCell =
+      wireframeCellSize(Aabb{grid.min + Vec3(2, 1, 0), grid.max + Vec3(2, 1, 0)});
   ASSERT_LT(wireCell, 0.2f);
   for (const OverlayLine& line : *lines)
     for (Vec3 p : {line.a, line.b})

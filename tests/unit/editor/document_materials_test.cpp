@@ -15,8 +15,8 @@ TEST(DocumentMaterials, AddMaterialDoUndoRedo) {
   });
   EXPECT_EQ(after["materials"].size(), 4u);
   EXPECT_EQ(document.materialIds().last(), id);
-  for (const char* key : {"color", "density", "friction", "restitution", "bulk_modulus",
-                          "yield_strength"})
+  for (const char* key :
+       {"color", "density", "friction", "restitution", "bulk_modulus", "yield_strength"})
     EXPECT_TRUE(after["materials"][3].contains(key)) << key;
 }
 

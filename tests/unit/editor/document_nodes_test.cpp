@@ -2,8 +2,8 @@
 #include <cmath>
 
 #include "document_fixture.h"
-#include "floptle/editor/derived_scene.h"
 #include "floptle/core/field/node_spec.h"
+#include "floptle/editor/derived_scene.h"
 
 namespace floptle::editor::test {
 namespace {
@@ -21,9 +21,9 @@ TEST(DocumentNodes, ListsEveryNodeWithItsPointerAndParent) {
 TEST(DocumentNodes, AddNodeOfEveryShapeTypeDoUndoRedo) {
   EditorDocument document;
   openSmallScene(document);
-  for (field::NodeType type : {field::NodeType::Sphere, field::NodeType::Box,
-                               field::NodeType::Capsule, field::NodeType::Torus,
-                               field::NodeType::Mandelbulb, field::NodeType::SmoothUnion}) {
+  for (field::NodeType type :
+       {field::NodeType::Sphere, field::NodeType::Box, field::NodeType::Capsule,
+        field::NodeType::Torus, field::NodeType::Mandelbulb, field::NodeType::SmoothUnion}) {
     QString added;
     const Json after = expectDoUndoRedo(document, [&] {
       Expected<QString> name = document.addNode(type);

@@ -134,8 +134,9 @@ bool randomEdit(EditorDocument& document, std::mt19937& rng, int serial) {
   const unsigned kind = nodes.size() > 40 ? 3 : rng() % 10;  // keep the scene small
   switch (nodes.isEmpty() ? 0 : kind) {
     case 0:
-      return document.addNode(rng() % 2 ? field::NodeType::Sphere : field::NodeType::Box,
-                              nodes.isEmpty() || rng() % 2 ? QString() : pick(nodes))
+      return document
+          .addNode(rng() % 2 ? field::NodeType::Sphere : field::NodeType::Box,
+                   nodes.isEmpty() || rng() % 2 ? QString() : pick(nodes))
           .ok();
     case 1:
       return document.renameNode(pick(nodes), QStringLiteral("n%1").arg(serial)).ok();
@@ -146,8 +147,8 @@ bool randomEdit(EditorDocument& document, std::mt19937& rng, int serial) {
     case 4:
       return document.reparentNode(pick(nodes), rng() % 3 ? pick(nodes) : QString()).ok();
     case 5:
-      return document.setValue(document.nodePointer(pick(nodes)) + "/material",
-                               pick(materials).toStdString())
+      return document
+          .setValue(document.nodePointer(pick(nodes)) + "/material", pick(materials).toStdString())
           .ok();
     case 6:
       return document.addMaterial().ok();

@@ -21,9 +21,8 @@ TEST(DocumentValues, SetValueDoUndoRedo) {
 TEST(DocumentValues, InsertingAMissingKeyUndoesToAbsence) {
   EditorDocument document;
   openSmallScene(document);
-  const Json after = expectDoUndoRedo(document, [&] {
-    ASSERT_TRUE(document.setValue("/nodes/2/transform/scale", 2.0).ok());
-  });
+  const Json after = expectDoUndoRedo(
+      document, [&] { ASSERT_TRUE(document.setValue("/nodes/2/transform/scale", 2.0).ok()); });
   EXPECT_EQ(after["nodes"][2]["transform"]["scale"], 2.0);
   document.undoStack()->undo();
   EXPECT_FALSE(document.json()["nodes"][2]["transform"].contains("scale"));
@@ -113,8 +112,8 @@ TEST(DocumentValues, NumberChangeIsParameterOnlyAndNodeTypeChangeIsStructural) {
   ASSERT_TRUE(document.setValue("/nodes/1/shape/radius", 1.5).ok());
   EXPECT_EQ(parameters.count(), 1);
   EXPECT_EQ(structure.count(), 0);
-  ASSERT_TRUE(document.setValue("/nodes/1/shape", Json{{"type", "box"},
-                                                     {"half_extents", {1, 1, 1}}}).ok());
+  ASSERT_TRUE(
+      document.setValue("/nodes/1/shape", Json{{"type", "box"}, {"half_extents", {1, 1, 1}}}).ok());
   EXPECT_EQ(parameters.count(), 1);
   EXPECT_EQ(structure.count(), 1);
   document.undoStack()->undo();  // undoing a structural edit is structural too

@@ -63,7 +63,8 @@ class GlFieldEvaluator {
     surface_ = std::make_unique<QOffscreenSurface>();
     surface_->setFormat(context_->format());
     surface_->create();
-    if (!surface_->isValid() || !context_->makeCurrent(surface_.get())) return why = "cannot make the context current", false;
+    if (!surface_->isValid() || !context_->makeCurrent(surface_.get()))
+      return why = "cannot make the context current", false;
     gl_ = context_->extraFunctions();
     return true;
   }
@@ -75,11 +76,13 @@ void main() {
   vec2 v = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
   gl_Position = vec4(v * 2.0 - 1.0, 0.0, 1.0);
 })";
-    const std::string fs = "#version 330 core\nuniform sampler2D u_points;\nuniform float u_params[" +
-                           std::to_string(std::max(paramCount, 1)) + "];\nuniform float u_time;\n#define FP(i) u_params[i]\n" +
-                           glsl +
-                           "\nout vec4 fragColor;\nvoid main() {\n  vec3 p = texelFetch(u_points, ivec2(gl_FragCoord.xy), 0).xyz;\n"
-                           "  vec2 r = map(p, u_time);\n  fragColor = vec4(r, 0.0, 1.0);\n}\n";
+    const std::string fs =
+        "#version 330 core\nuniform sampler2D u_points;\nuniform float u_params[" +
+        std::to_string(std::max(paramCount, 1)) +
+        "];\nuniform float u_time;\n#define FP(i) u_params[i]\n" + glsl +
+        "\nout vec4 fragColor;\nvoid main() {\n  vec3 p = texelFetch(u_points, "
+        "ivec2(gl_FragCoord.xy), 0).xyz;\n"
+        "  vec2 r = map(p, u_time);\n  fragColor = vec4(r, 0.0, 1.0);\n}\n";
     auto shader = [&](GLenum type, const std::string& src) -> GLuint {
       GLuint s = gl_->glCreateShader(type);
       const char* text = src.c_str();
@@ -133,7 +136,9 @@ void main() {
     gl_->glActiveTexture(GL_TEXTURE0);
     gl_->glBindTexture(GL_TEXTURE_2D, tex);
     gl_->glUniform1i(gl_->glGetUniformLocation(program_, "u_points"), 0);
-    if (!params.empty()) gl_->glUniform1fv(gl_->glGetUniformLocation(program_, "u_params"), GLsizei(params.size()), params.data());
+    if (!params.empty())
+      gl_->glUniform1fv(gl_->glGetUniformLocation(program_, "u_params"), GLsizei(params.size()),
+                        params.data());
     gl_->glUniform1f(gl_->glGetUniformLocation(program_, "u_time"), time);
     gl_->glDrawArrays(GL_TRIANGLES, 0, 3);
     std::vector<float> rgba(std::size_t(kW) * kH * 4);
@@ -176,7 +181,8 @@ struct Comparison {
   float worst = 0.0f;
 };
 
-Comparison compare(const FieldProgram& prog, GlFieldEvaluator& gpu, const std::vector<Vec3>& pts, double t) {
+Comparison compare(const FieldProgram& prog, GlFieldEvaluator& gpu, const std::vector<Vec3>& pts,
+                   double t) {
   const GpuResult r = gpu.evaluate(pts, prog.parameterValues(t), float(t));
   Comparison c;
   for (std::size_t i = 0; i < pts.size(); ++i) {
@@ -188,8 +194,10 @@ Comparison compare(const FieldProgram& prog, GlFieldEvaluator& gpu, const std::v
     c.signMismatchFar += std::abs(s.distance) > 0.05f && (r.distance[i] < 0) != (s.distance < 0);
     c.materialMismatch += err <= 1e-3f && std::lround(r.material[i]) != s.material;
   }
-  std::printf("  GPU vs CPU at t = %.2f s: %d of %d points within tolerance, worst %.3g m, %d material ties\n", t,
-              c.withinTolerance, c.total, c.worst, c.materialMismatch);
+  std::printf(
+      "  GPU vs CPU at t = %.2f s: %d of %d points within tolerance, worst %.3g m, %d material "
+      "ties\n",
+      t, c.withinTolerance, c.total, c.worst, c.materialMismatch);
   return c;
 }
 
@@ -208,7 +216,8 @@ TEST(FieldGlslGl, EmittedShaderMatchesTheCpuProgramForEveryAnalyticNodeType) {
   parts[0].params[0].frequency = 0.7f;
   const FieldProgram prog = compileOrDie(scene);
   std::string log;
-  ASSERT_TRUE(gpu.compile(emitGlsl(prog), prog.parameterCount(), log)) << log << "\n" << emitGlsl(prog);
+  ASSERT_TRUE(gpu.compile(emitGlsl(prog), prog.parameterCount(), log)) << log << "\n"
+                                                                       << emitGlsl(prog);
   for (double t : {0.0, 0.6}) {
     const Comparison c = compare(prog, gpu, samplePoints({-5, -3, -4}, {5, 4, 3}, 17), t);
     EXPECT_EQ(c.withinTolerance, c.total) << "worst error " << c.worst << " m at t = " << t;
@@ -226,7 +235,8 @@ TEST(FieldGlslGl, EmittedShaderMatchesTheCpuProgramForTheFractals) {
   std::string log;
   ASSERT_TRUE(gpu.compile(emitGlsl(prog), prog.parameterCount(), log)) << log;
   // The fractal row of the scene: Mandelbulb, Menger, Mandelbox around z = -4.
-  const Comparison c = compare(prog, gpu, samplePoints({-4.5f, -1.5f, -5.5f}, {5, 1.5f, -2.5f}, 23), 0.0);
+  const Comparison c =
+      compare(prog, gpu, samplePoints({-4.5f, -1.5f, -5.5f}, {5, 1.5f, -2.5f}, 23), 0.0);
   EXPECT_GE(c.withinTolerance, c.total * 97 / 100) << "worst error " << c.worst;
   EXPECT_EQ(c.signMismatchFar, 0);
   EXPECT_LE(c.materialMismatch, c.total / 100);

@@ -27,10 +27,14 @@ render::Camera topCamera() {
   return camera;
 }
 
-Ray downAt(float x, float z) { return Ray{{x, 10.0f, z}, {0.0f, -1.0f, 0.0f}}; }
+Ray downAt(float x, float z) {
+  return Ray{{x, 10.0f, z}, {0.0f, -1.0f, 0.0f}};
+}
 
 /// A ray along -Z through (x, y) (for handles along X seen from the front).
-Ray forwardAt(float x, float y) { return Ray{{x, y, 10.0f}, {0.0f, 0.0f, -1.0f}}; }
+Ray forwardAt(float x, float y) {
+  return Ray{{x, y, 10.0f}, {0.0f, 0.0f, -1.0f}};
+}
 
 GizmoSnap noSnap() {
   GizmoSnap snap;
@@ -73,7 +77,7 @@ TEST(GizmoRotate, SnapRoundsTheAngleTo15Degrees) {
   Gizmo gizmo;
   gizmo.setMode(GizmoMode::Rotate);
   gizmo.setPivot(Vec3(0.0f));
-  gizmo.setSnap(GizmoSnap{});  // default: 15 degree steps
+  gizmo.setSnap(GizmoSnap{});                  // default: 15 degree steps
   const float dragged = 52.0f * kPi / 180.0f;  // nearest step: 45 degrees
   ASSERT_TRUE(gizmo.beginDrag(1, downAt(1.0f, 0.0f), topCamera()));
   const GizmoDelta delta = gizmo.drag(downAt(std::cos(-dragged), std::sin(-dragged)));
@@ -93,7 +97,8 @@ TEST(GizmoScale, OneHandleLengthOfTravelDoublesTheSize) {
   camera.lookAt = pivot;
   const float length = gizmo.handleLength(camera);
   // Closed form of handleLength: 2 * depth * tan(fov/2) * kScreenFraction.
-  EXPECT_NEAR(length, 2.0f * 10.0f * std::tan(30.0f * kPi / 180.0f) * Gizmo::kScreenFraction, 1e-4f);
+  EXPECT_NEAR(length, 2.0f * 10.0f * std::tan(30.0f * kPi / 180.0f) * Gizmo::kScreenFraction,
+              1e-4f);
   ASSERT_TRUE(gizmo.beginDrag(0, forwardAt(0.4f * length, 1.0f), camera));
   EXPECT_NEAR(gizmo.drag(forwardAt(1.4f * length, 1.0f)).scale, 2.0f, 1e-4f);
   EXPECT_NEAR(gizmo.drag(forwardAt(0.9f * length, 1.0f)).scale, 1.5f, 1e-4f);

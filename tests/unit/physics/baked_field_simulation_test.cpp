@@ -22,8 +22,10 @@ TEST(BakedFieldSimulation, RebakeFollowsAGrowingFieldNearTheBodies) {
   // step or two the re-bake may lag (0.25 m/s x 2/60 s).
   const float lag = 0.25f * 2.0f / 60.0f;
   const Vec3 atBody = sim.bodies().state(0).position;
-  EXPECT_LT(glm::length(atBody - nearBody), 1e-3f) << "the pebble stays put (no gravity, no contact)";
-  EXPECT_NEAR(blob.distance(atBody, t), glm::length(atBody) - GrowingSphere::radius(t), 0.5f * kCell + lag);
+  EXPECT_LT(glm::length(atBody - nearBody), 1e-3f)
+      << "the pebble stays put (no gravity, no contact)";
+  EXPECT_NEAR(blob.distance(atBody, t), glm::length(atBody) - GrowingSphere::radius(t),
+              0.5f * kCell + lag);
   EXPECT_NEAR(sim.world().closest(atBody, t).value()->distance, 0.05f, 0.5f * kCell + lag);
   // Out of the re-bake radius the field is still the t = 0 bake: the budget went to the body.
   EXPECT_GE(blob.brickMap().distance(farAway), 0.29f);

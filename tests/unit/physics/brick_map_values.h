@@ -21,7 +21,8 @@ inline std::vector<std::uint32_t> samplesOf(const BrickMap& map) {
         const int brick = map.brickAt(cell);
         if (brick < 0) continue;
         for (int c = 0; c < BrickMap::kBrickSamples; ++c)
-          bits.push_back(std::bit_cast<std::uint32_t>(map.brickSample(brick, c % 9, (c / 9) % 9, c / 81)));
+          bits.push_back(
+              std::bit_cast<std::uint32_t>(map.brickSample(brick, c % 9, (c / 9) % 9, c / 81)));
       }
   return bits;
 }

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "floptle/core/brickmap/brick_map.h"
 #include "brick_map_values.h"
+#include "floptle/core/brickmap/brick_map.h"
 #include "floptle/physics/baked_field_collider.h"
 
 namespace floptle::physics {
@@ -13,7 +13,8 @@ namespace {
 
 DistanceBatchFn sphereField(Vec3 centre, float radius) {
   return [=](std::span<const Vec3> points, float, std::span<float> out) {
-    for (std::size_t i = 0; i < points.size(); ++i) out[i] = glm::length(points[i] - centre) - radius;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      out[i] = glm::length(points[i] - centre) - radius;
   };
 }
 
@@ -32,7 +33,9 @@ class GrowingSphere final : public CollisionShape {
   explicit GrowingSphere(float r0) : r0_(r0) {}
   float distance(Vec3 p, double t) const override { return glm::length(p) - (r0_ + float(t)); }
   Vec3 normal(Vec3 p, double) const override { return glm::normalize(p); }
-  Aabb aabb(double t) const override { return Aabb::fromCenterHalf(Vec3(0.0f), Vec3(r0_ + float(t))); }
+  Aabb aabb(double t) const override {
+    return Aabb::fromCenterHalf(Vec3(0.0f), Vec3(r0_ + float(t)));
+  }
 
  private:
   float r0_;
@@ -54,7 +57,8 @@ TEST(Brickmap, BakedSphereMatchesTheFieldWithinHalfACell) {
   auto map = bakeSphere(c, R, h, R, 2);
   ASSERT_TRUE(map.ok()) << map.error().message();
   const glm::ivec3 dims = map->dims();
-  EXPECT_LT(map->brickCount(), dims.x * dims.y * dims.z) << "empty space is stored once, not as bricks";
+  EXPECT_LT(map->brickCount(), dims.x * dims.y * dims.z)
+      << "empty space is stored once, not as bricks";
   EXPECT_GT(map->brickCount(), 0);
   // Empty cell at the centre: inside, stored as one negative value.
   const glm::ivec3 mid = glm::ivec3(glm::floor((c - map->origin()) / (8.0f * h)));
@@ -104,11 +108,14 @@ TEST(Brickmap, StoredSamplesAreTheFieldToHalfAStepAndAgreeAcrossBricks) {
         for (int k = 0; k < BrickMap::kSamples; ++k)
           for (int j = 0; j < BrickMap::kSamples; ++j)
             for (int i = 0; i < BrickMap::kSamples; ++i) {
-              const glm::dvec3 p = glm::dvec3(map->origin()) + glm::dvec3(cell * BrickMap::kCells + glm::ivec3(i, j, k)) * double(h);
+              const glm::dvec3 p =
+                  glm::dvec3(map->origin()) +
+                  glm::dvec3(cell * BrickMap::kCells + glm::ivec3(i, j, k)) * double(h);
               const double exact = glm::length(p - glm::dvec3(c)) - R;
               const float stored = map->brickSample(b, i, j, k);
               largest = std::max(largest, std::abs(stored));
-              ASSERT_LE(std::abs(stored - exact), 0.5 * step + 1e-6) << "brick " << x << "," << y << "," << z;
+              ASSERT_LE(std::abs(stored - exact), 0.5 * step + 1e-6)
+                  << "brick " << x << "," << y << "," << z;
             }
         // The +x neighbour's low face is this brick's high face, sample for sample.
         if (x + 1 < dims.x && map->brickAt({x + 1, y, z}) >= 0) {
@@ -121,7 +128,8 @@ TEST(Brickmap, StoredSamplesAreTheFieldToHalfAStepAndAgreeAcrossBricks) {
       }
   EXPECT_GT(sharedFaces, 10);
   EXPECT_GT(largest, 0.5f) << "samples far from the surface are kept, not clamped to the band";
-  const std::size_t sampleBytes = std::size_t(bricks) * BrickMap::kBrickSamples * sizeof(std::int16_t);
+  const std::size_t sampleBytes =
+      std::size_t(bricks) * BrickMap::kBrickSamples * sizeof(std::int16_t);
   EXPECT_GE(map->memoryBytes(), sampleBytes);
   EXPECT_LT(map->memoryBytes(), sampleBytes + std::size_t(bricks) * BrickMap::kBrickSamples);
 }
@@ -142,7 +150,8 @@ TEST(Brickmap, BeyondTheBandAndTheGridTheDistanceKeepsToTheSurface) {
   int outside = 0;
   for (int i = 0; i < 2000; ++i) {
     const Vec3 dir = glm::normalize(Vec3(u(rng), u(rng), u(rng)) + Vec3(1e-4f));
-    const float exact = gap(rng);  // beyond the band (0.3 m): in the grid's empty cells or outside it
+    const float exact =
+        gap(rng);  // beyond the band (0.3 m): in the grid's empty cells or outside it
     const Vec3 p = c + dir * (R + exact);
     Vec3 point, normal;
     const float d = map->closestPoint(p, point, normal);
@@ -201,7 +210,8 @@ TEST(Brickmap, RebakeRefreshesTheBricksNearestTheBodiesFirst) {
   const Vec3 probe(1.1f, 0.3f, 0.3f), body = probe, farProbe(-1.1f, 0.3f, 0.3f);
   EXPECT_NEAR(map->distance(probe), glm::length(probe) - 1.0f, 0.05f);
   // The surface grows to 1.2 m; one brick's budget, nearest the body.
-  const int done = map->rebakeNearest(sphereField(Vec3(0.0f), 1.2f), std::span<const Vec3>(&body, 1), 1, 4.0f);
+  const int done =
+      map->rebakeNearest(sphereField(Vec3(0.0f), 1.2f), std::span<const Vec3>(&body, 1), 1, 4.0f);
   EXPECT_EQ(done, 1);
   EXPECT_NEAR(map->distance(probe), glm::length(probe) - 1.2f, 0.05f) << "near the body: refreshed";
   EXPECT_NEAR(map->distance(farProbe), glm::length(farProbe) - 1.0f, 0.05f) << "far side: not yet";
@@ -226,17 +236,21 @@ TEST(Brickmap, RebakeFromABrokenFieldKeepsTheCellsAsTheyWere) {
   // The same sphere, except NaN on the brick faces normal to x (sample index a multiple of 8):
   // the top cells' centres (index 4 mod 8) stay finite, while every brick sampled holds NaN.
   const Vec3 origin = map->origin();
-  const DistanceBatchFn broken = [origin](std::span<const Vec3> points, float, std::span<float> out) {
+  const DistanceBatchFn broken = [origin](std::span<const Vec3> points, float,
+                                          std::span<float> out) {
     for (std::size_t i = 0; i < points.size(); ++i) {
       const long index = std::lround((points[i].x - origin.x) / 0.1f);
-      out[i] = index % 8 == 0 ? std::numeric_limits<float>::quiet_NaN() : glm::length(points[i]) - 1.0f;
+      out[i] =
+          index % 8 == 0 ? std::numeric_limits<float>::quiet_NaN() : glm::length(points[i]) - 1.0f;
     }
   };
   const Vec3 body(1.1f, 0.3f, 0.3f);
-  for (int step = 0; step < 20; ++step) map->rebakeNearest(broken, std::span<const Vec3>(&body, 1), 8, 1.0f);
+  for (int step = 0; step < 20; ++step)
+    map->rebakeNearest(broken, std::span<const Vec3>(&body, 1), 8, 1.0f);
   EXPECT_EQ(testing::samplesOf(*map), before) << "a cell took part of a broken sampling";
   EXPECT_NEAR(map->distance(body), glm::length(body) - 1.0f, 0.05f);
-  EXPECT_EQ(map->rebakeNearest(broken, std::span<const Vec3>(&body, 1), 8, 1.0f), 8) << "cells were visited";
+  EXPECT_EQ(map->rebakeNearest(broken, std::span<const Vec3>(&body, 1), 8, 1.0f), 8)
+      << "cells were visited";
 }
 
 TEST(Brickmap, BakedFieldColliderIsExactNearBodiesAndBakedBeyond) {

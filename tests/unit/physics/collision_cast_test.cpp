@@ -38,8 +38,8 @@ TEST(Raycast, SpheresAtRandomPosesMatchClosedForm) {
     // Even cases: the closed-form sphere cast; odd cases: the sphere-marched field.
     auto w = worldWith(i % 2 ? marchedSphereNode(R) : sphereNode(R), pose(c, randomRotation(rng)),
                        "ball");
-    const Ray ray = aimedRay(rng, c, c + randomUnit(rng) * (0.95f * R * U(rng)),
-                             R + 0.5f + 15.0f * U(rng));
+    const Ray ray =
+        aimedRay(rng, c, c + randomUnit(rng) * (0.95f * R * U(rng)), R + 0.5f + 15.0f * U(rng));
     auto ref = rayEnterSphere(toD(ray.origin), toD(ray.direction), toD(c), R);
     ASSERT_TRUE(ref);
     auto hit = w.world.raycast(ray, 100.0f, 0.0);
@@ -100,8 +100,8 @@ TEST(Raycast, PlanesAtRandomOrientationsMatchClosedForm) {
     if (glm::dot(d, n) > 0) d = -d;
     if (glm::dot(d, n) > -0.15f) d = glm::normalize(d - n * (glm::dot(d, n) + 0.3f));
     ray.direction = d;
-    const double ref =
-        (glm::dot(toD(n), toD(ray.origin)) - worldOffset) / -glm::dot(toD(n), glm::normalize(toD(d)));
+    const double ref = (glm::dot(toD(n), toD(ray.origin)) - worldOffset) /
+                       -glm::dot(toD(n), glm::normalize(toD(d)));
     auto hit = w.world.raycast(ray, 1000.0f, 0.0);
     ASSERT_TRUE(hit.ok());
     ASSERT_TRUE(hit.value().has_value()) << "case " << i;
@@ -122,8 +122,8 @@ TEST(Raycast, CapsulesAtRandomPosesMatchClosedForm) {
     auto w = worldWith(capsuleNode(a, b, R), pose(c, q), "pill");
     const Vec3 target = c + q * (a + (b - a) * U(rng) + randomUnit(rng) * (0.9f * R * U(rng)));
     const Ray ray = aimedRay(rng, c, target, 3.0f + R + 10.0f * U(rng));
-    auto ref = rayEnterCapsule(toD(ray.origin), toD(ray.direction), toD(c + q * a),
-                               toD(c + q * b), R);
+    auto ref =
+        rayEnterCapsule(toD(ray.origin), toD(ray.direction), toD(c + q * a), toD(c + q * b), R);
     ASSERT_TRUE(ref);
     auto hit = w.world.raycast(ray, 100.0f, 0.0);
     ASSERT_TRUE(hit.ok());
@@ -241,15 +241,16 @@ TEST(Spherecast, SpheresBoxesPlanesCapsulesMatchMinkowskiClosedForms) {
       Vec3 d = randomUnit(rng);
       if (glm::dot(d, n) > -0.1f) d = glm::normalize(d - n * (glm::dot(d, n) + 0.3f));
       ray.direction = d;
-      ref = (glm::dot(toD(n), toD(ray.origin) - cd) - r) / -glm::dot(toD(n), glm::normalize(toD(d)));
+      ref =
+          (glm::dot(toD(n), toD(ray.origin) - cd) - r) / -glm::dot(toD(n), glm::normalize(toD(d)));
     } else {
       const Vec3 a = (Vec3(U(rng), U(rng), U(rng)) - 0.5f) * 2.0f;
       const Vec3 b = (Vec3(U(rng), U(rng), U(rng)) - 0.5f) * 2.0f;
       const float R = 0.1f + 0.5f * U(rng);
       world.add(placed(capsuleNode(a, b, R), pose(c, q)), "s");
       ray = aimedRay(rng, c, c + q * (a + (b - a) * U(rng)), 3 + R + r + 10 * U(rng));
-      ref = rayEnterCapsule(toD(ray.origin), toD(ray.direction), cd + qd * toD(a),
-                            cd + qd * toD(b), double(R) + r);
+      ref = rayEnterCapsule(toD(ray.origin), toD(ray.direction), cd + qd * toD(a), cd + qd * toD(b),
+                            double(R) + r);
     }
     ASSERT_TRUE(ref) << "case " << i;
     auto hit = world.spherecast(ray.origin, ray.direction, r, 100.0f, 0.0);
@@ -277,8 +278,8 @@ TEST(Spherecast, BulletSpeedDoesNotTunnelThroughACentimetreWall) {
     EXPECT_GT(glm::dot(hit.value()->normal, Vec3(-1, 0, 0)), 0.999f);
     EXPECT_EQ(world.nodeName(*hit.value()), "wall");
     // Also as a sweep of the motion of one 1/60 s step at 600 km/s.
-    auto swept = world.sweep(SweepShape::sphere(Vec3(0.0f, 0.3f, 0.0f), r),
-                             Vec3(10000.0f, 0, 0), 0.0);
+    auto swept =
+        world.sweep(SweepShape::sphere(Vec3(0.0f, 0.3f, 0.0f), r), Vec3(10000.0f, 0, 0), 0.0);
     ASSERT_TRUE(swept.ok() && swept.value());
     EXPECT_NEAR(swept.value()->toi, (500.0 - 0.005 - r) / 10000.0, 1e-6);
   }
@@ -302,8 +303,9 @@ TEST(Casts, BadArgumentsAreErrorsNeverNaNHits) {
   EXPECT_FALSE(world.capsuleOverlap(Vec3(0), Vec3(nan), 1.0f, 0.0).ok());
   EXPECT_FALSE(world.capsuleOverlap(Vec3(0), Vec3(1), -1.0f, 0.0).ok());
   EXPECT_FALSE(world.sweep(SweepShape::sphere(Vec3(0, 0, 5), 0.1f), Vec3(0), 0.0).ok());
-  EXPECT_FALSE(world.sweep(SweepShape::capsule(Vec3(0, 0, 5), Vec3(0, 1, 5), -0.1f),
-                           Vec3(0, 0, -1), 0.0).ok());
+  EXPECT_FALSE(
+      world.sweep(SweepShape::capsule(Vec3(0, 0, 5), Vec3(0, 1, 5), -0.1f), Vec3(0, 0, -1), 0.0)
+          .ok());
   // The error names the argument.
   auto e = world.raycast(Ray{Vec3(0, 0, 5), Vec3(0)}, 10.0f, 0.0);
   EXPECT_EQ(e.error().where, "dir");

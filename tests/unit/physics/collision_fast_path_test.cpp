@@ -12,8 +12,8 @@
 #include <cmath>
 #include <random>
 
-#include "collision_fixtures.h"
 #include "brute_force_ray.h"
+#include "collision_fixtures.h"
 #include "floptle/physics/tri_mesh_collider.h"
 
 namespace floptle::physics::testing {
@@ -22,8 +22,7 @@ namespace {
 TEST(LoneSphereNormal, EqualsTheProgramNormalBitForBit) {
   std::mt19937 rng(21);
   std::uniform_real_distribution<float> u(-3.0f, 3.0f), scale(0.5f, 2.0f);
-  const Transform poses[3] = {Transform{}, pose(Vec3(1.5f, -2.0f, 0.25f)),
-                              [&] {
+  const Transform poses[3] = {Transform{}, pose(Vec3(1.5f, -2.0f, 0.25f)), [&] {
                                 Transform t = pose(Vec3(-0.5f, 1.0f, 2.0f), randomRotation(rng));
                                 t.scale = scale(rng);
                                 return t;
@@ -74,14 +73,17 @@ TEST(SphereFastPath, AgreesWithMarchingOnRandomRaysAndSphereCasts) {
     for (int k = 0; k < 200; ++k) {
       // A quarter start inside the sphere, the rest on a shell around it.
       const bool startInside = k % 4 == 0;
-      const Vec3 o = where.position + randomUnit(rng) * (startInside ? 0.9f * worldR * std::abs(u(rng))
-                                                                     : worldR * (1.5f + 3.0f * std::abs(u(rng))));
+      const Vec3 o = where.position +
+                     randomUnit(rng) * (startInside ? 0.9f * worldR * std::abs(u(rng))
+                                                    : worldR * (1.5f + 3.0f * std::abs(u(rng))));
       const Vec3 target = where.position + Vec3(u(rng), u(rng), u(rng)) * worldR * 1.3f;
       const Vec3 d = glm::normalize(target - o);
       const float r = k % 3 == 0 ? 0.3f : 0.0f;  // every third a sphere cast
       if (std::abs(closestApproach(o, d, where.position) - (worldR + r)) < 1e-3f) continue;
-      auto a = r > 0.0f ? fast.spherecast(o, d, r, 50.0f, 0.0) : fast.raycast(Ray{o, d}, 50.0f, 0.0);
-      auto b = r > 0.0f ? marched.spherecast(o, d, r, 50.0f, 0.0) : marched.raycast(Ray{o, d}, 50.0f, 0.0);
+      auto a =
+          r > 0.0f ? fast.spherecast(o, d, r, 50.0f, 0.0) : fast.raycast(Ray{o, d}, 50.0f, 0.0);
+      auto b = r > 0.0f ? marched.spherecast(o, d, r, 50.0f, 0.0)
+                        : marched.raycast(Ray{o, d}, 50.0f, 0.0);
       ASSERT_TRUE(a.ok());
       ASSERT_TRUE(b.ok());
       ++compared;
@@ -108,7 +110,6 @@ TEST(SphereFastPath, AgreesWithMarchingOnRandomRaysAndSphereCasts) {
   EXPECT_GT(inside, 500);
 }
 
-
 TEST(WideMeshBvh, VertexAndEdgeHitsEqualTheScalarScan) {
   // A bumpy 24 x 24 grid (1152 triangles: several levels of eight-wide nodes and leaf blocks).
   asset::TriangleMesh m;
@@ -129,7 +130,8 @@ TEST(WideMeshBvh, VertexAndEdgeHitsEqualTheScalarScan) {
   const auto collider = std::move(TriMeshCollider::create(m)).value();
   std::mt19937 rng(23);
   std::uniform_real_distribution<float> u(-14.0f, 14.0f), y(2.0f, 10.0f);
-  std::uniform_int_distribution<int> vertex(0, n * n - 1), tri(0, static_cast<int>(m.triangles.size()) - 1);
+  std::uniform_int_distribution<int> vertex(0, n * n - 1),
+      tri(0, static_cast<int>(m.triangles.size()) - 1);
   int hits = 0;
   for (int k = 0; k < 4000; ++k) {
     // Targets: a vertex, the midpoint of a triangle edge, or a random point of a triangle.
@@ -137,9 +139,15 @@ TEST(WideMeshBvh, VertexAndEdgeHitsEqualTheScalarScan) {
     const auto& t = m.triangles[static_cast<std::size_t>(tri(rng))];
     const Vec3 a = m.positions[t[0]], b = m.positions[t[1]], c = m.positions[t[2]];
     switch (k % 3) {
-      case 0: target = m.positions[static_cast<std::size_t>(vertex(rng))]; break;
-      case 1: target = 0.5f * ((k % 2 ? a : c) + b); break;
-      default: target = (a + b + c) / 3.0f; break;
+      case 0:
+        target = m.positions[static_cast<std::size_t>(vertex(rng))];
+        break;
+      case 1:
+        target = 0.5f * ((k % 2 ? a : c) + b);
+        break;
+      default:
+        target = (a + b + c) / 3.0f;
+        break;
     }
     const Vec3 o(u(rng), y(rng), u(rng));
     Vec3 d = glm::normalize(target - o);

@@ -169,6 +169,8 @@ inline double sdBox(DV p, DV h) {
   return glm::length(glm::max(q, DV(0.0))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0);
 }
 
-inline DV toD(Vec3 v) { return DV(v); }
+inline DV toD(Vec3 v) {
+  return DV(v);
+}
 
 }  // namespace floptle::physics::testing

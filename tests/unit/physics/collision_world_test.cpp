@@ -162,17 +162,18 @@ TEST(Sweep, CapsuleSweepsMatchClosedForms) {
   EXPECT_GT(glm::dot(drop.value()->normal, Vec3(0, 1, 0)), 0.9999f);
   // A standing capsule swept at the ball: its middle (not an end) touches first, when the
   // axis passes 0.75 m from the ball's centre.
-  auto side = world.sweep(SweepShape::capsule(Vec3(0, 1, -3), Vec3(0, 3, -3), 0.25f),
-                          Vec3(0, 0, 6), 0.0);
+  auto side =
+      world.sweep(SweepShape::capsule(Vec3(0, 1, -3), Vec3(0, 3, -3), 0.25f), Vec3(0, 0, 6), 0.0);
   ASSERT_TRUE(side.ok() && side.value());
   EXPECT_NEAR(side.value()->toi, (3.0 - 0.75) / 6.0, 1e-5);
   EXPECT_EQ(world.nodeName(*side.value()), "ball");
   EXPECT_NEAR(side.value()->point.y, 2.0f, 1e-3f);
   // A sweep that clears everything, and one that starts overlapping.
-  EXPECT_FALSE(world.sweep(SweepShape::capsule(Vec3(5, 1, 0), Vec3(5, 2, 0), 0.2f),
-                           Vec3(0, 0, 3), 0.0).value());
-  auto stuck = world.sweep(SweepShape::capsule(Vec3(5, 0.1f, 0), Vec3(5, 2, 0), 0.2f),
-                           Vec3(1, 0, 0), 0.0);
+  EXPECT_FALSE(
+      world.sweep(SweepShape::capsule(Vec3(5, 1, 0), Vec3(5, 2, 0), 0.2f), Vec3(0, 0, 3), 0.0)
+          .value());
+  auto stuck =
+      world.sweep(SweepShape::capsule(Vec3(5, 0.1f, 0), Vec3(5, 2, 0), 0.2f), Vec3(1, 0, 0), 0.0);
   ASSERT_TRUE(stuck.ok() && stuck.value());
   EXPECT_TRUE(stuck.value()->inside);
   EXPECT_EQ(stuck.value()->toi, 0.0f);

@@ -53,7 +53,8 @@ TEST(DrawnSurface, EveryTriangleCentreLiesOnTheColliderThroughTheNodeTransform) 
     outward += glm::dot(n, shape.normal(centre, 0.0)) > 0.0f;
   }
   EXPECT_LE(worst, limit);
-  EXPECT_EQ(outward, static_cast<int>(mesh->triangleCount())) << "wound counter-clockwise seen from outside";
+  EXPECT_EQ(outward, static_cast<int>(mesh->triangleCount()))
+      << "wound counter-clockwise seen from outside";
   // Closed: a collider built from the drawn triangles agrees with the field.
   auto drawn = TriMeshCollider::create(*mesh, TriMeshCollider::Settings{false});
   ASSERT_TRUE(drawn.ok());
@@ -73,7 +74,8 @@ TEST(DrawnSurface, MeshCollidersAreDrawnToo) {
   ASSERT_GT(mesh->triangleCount(), 500u);
   for (std::size_t i = 0; i < mesh->triangleCount(); ++i) {
     const auto c = mesh->corners(i);
-    EXPECT_LE(std::abs((*sphere)->distance((c[0] + c[1] + c[2]) / 3.0f, 0.0)), 0.1f * settings.cellSize);
+    EXPECT_LE(std::abs((*sphere)->distance((c[0] + c[1] + c[2]) / 3.0f, 0.0)),
+              0.1f * settings.cellSize);
   }
 }
 

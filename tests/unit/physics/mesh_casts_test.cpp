@@ -47,7 +47,8 @@ TEST(MeshCasts, RaysAgainstRotatedBoxesMatchTheSlabTest) {
       // From a random point 8 m away, aimed at a random point inside the box.
       const Vec3 targetLocal = b.half * Vec3(u(rng), u(rng), u(rng)) * 0.9f;
       const Vec3 target = b.xf.applyToPoint(targetLocal);
-      const Vec3 origin = target + 8.0f * glm::normalize(Vec3(u(rng), u(rng), u(rng)) + Vec3(1e-3f));
+      const Vec3 origin =
+          target + 8.0f * glm::normalize(Vec3(u(rng), u(rng), u(rng)) + Vec3(1e-3f));
       const Vec3 dir = glm::normalize(target - origin);
       const Ray local{b.xf.inverseApplyToPoint(origin), b.xf.inverseApplyToDirection(dir)};
       float tIn = 0, tOut = 0;
@@ -75,7 +76,8 @@ TEST(MeshCasts, SphereCastsAgainstRotatedBoxesMatchTheRoundedBoxField) {
     for (int i = 0; i < 30; ++i) {
       const float r = radius(rng);
       const Vec3 target = b.xf.applyToPoint(b.half * Vec3(u(rng), u(rng), u(rng)) * 0.5f);
-      const Vec3 origin = target + 10.0f * glm::normalize(Vec3(u(rng), u(rng), u(rng)) + Vec3(1e-3f));
+      const Vec3 origin =
+          target + 10.0f * glm::normalize(Vec3(u(rng), u(rng), u(rng)) + Vec3(1e-3f));
       const Vec3 dir = glm::normalize(target - origin);
       // Closed form: the first s where the box's exact distance equals r (march to 1e-7).
       float s = 0.0f;
@@ -114,7 +116,9 @@ TEST(MeshCasts, GlancingRaysAndStartingContact) {
 }
 
 TEST(MeshCasts, BulletSpeedSphereDoesNotTunnelThroughACentimetreWall) {
-  auto wall = std::move(TriMeshCollider::create(floptle::testing::boxMesh(Vec3(0.005f, 2.0f, 2.0f)))).value();
+  auto wall =
+      std::move(TriMeshCollider::create(floptle::testing::boxMesh(Vec3(0.005f, 2.0f, 2.0f))))
+          .value();
   // 1000 m in one cast (a bullet's step at any frame rate).
   const auto hit = wall->sphereCast(Vec3(-500.0f, 0.1f, 0.2f), Vec3(1, 0, 0), 0.02f, 1000.0f);
   ASSERT_TRUE(hit.hit);

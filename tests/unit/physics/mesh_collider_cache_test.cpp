@@ -29,8 +29,9 @@ using Json = nlohmann::ordered_json;
 void writeCube(const std::filesystem::path& file, float half) {
   std::string obj;
   for (int i = 0; i < 8; ++i)
-    obj += "v " + std::to_string((i & 1) ? half : -half) + " " + std::to_string((i & 2) ? half : -half) + " " +
-           std::to_string((i & 4) ? half : -half) + "\n";
+    obj += "v " + std::to_string((i & 1) ? half : -half) + " " +
+           std::to_string((i & 2) ? half : -half) + " " + std::to_string((i & 4) ? half : -half) +
+           "\n";
   obj += "f 1 5 7 3\nf 2 4 8 6\nf 1 2 6 5\nf 1 3 4 2\nf 5 6 8 7\nf 3 7 8 4\n";
   floptle::testing::writeText(file, obj);
 }
@@ -45,11 +46,11 @@ std::vector<std::uint32_t> answers(const CollisionShape& shape) {
         bits.push_back(std::bit_cast<std::uint32_t>(shape.distance(p, 0.0)));
         const Vec3 dir = glm::normalize(-p + Vec3(0.05f, 0.02f, 0.0f));
         const auto hit = shape.castSphere(p, dir, 0.0f, 10.0f, 0.0);
-        bits.push_back(hit.handled && hit.hit ? std::bit_cast<std::uint32_t>(hit.distance) : 0xffffffffu);
+        bits.push_back(hit.handled && hit.hit ? std::bit_cast<std::uint32_t>(hit.distance)
+                                              : 0xffffffffu);
       }
   return bits;
 }
-
 
 // share(): a second collider over the same BVH, answering the same bits, alive after the
 // original is gone (the state is shared, not borrowed).
@@ -180,7 +181,8 @@ TEST_F(MeshColliderCacheTest, SecondFieldIsAHitWithoutASecondBake) {
   auto first = make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}});
   ASSERT_TRUE(first);
   EXPECT_EQ(cache_.stats().bakes, 1u);
-  auto second = make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}, {"near_radius", 3}});
+  auto second =
+      make({{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}, {"near_radius", 3}});
   ASSERT_TRUE(second);
   const MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.bakes, 1u) << "the second world baked again";
@@ -244,7 +246,8 @@ TEST_F(MeshColliderCacheTest, EditedMtlOrBinBesideTheMeshIsReadAgain) {
   // The .mtl alone rewritten: the same size, a later write time; cube.obj untouched.
   const auto obj = std::filesystem::last_write_time(dir_ / "cube.obj");
   const auto mtl = std::filesystem::last_write_time(dir_ / "cube.mtl");
-  floptle::testing::writeText(dir_ / "cube.mtl", "newmtl grass\nKd 0.9 0.8 0.2\n\nnewmtl rock\nKd 0.5 0.5 0.5\n");
+  floptle::testing::writeText(dir_ / "cube.mtl",
+                              "newmtl grass\nKd 0.9 0.8 0.2\n\nnewmtl rock\nKd 0.5 0.5 0.5\n");
   std::filesystem::last_write_time(dir_ / "cube.mtl", mtl + std::chrono::seconds(2));
   ASSERT_EQ(std::filesystem::last_write_time(dir_ / "cube.obj"), obj);
   auto after = make({{"file", "cube.obj"}});
@@ -264,7 +267,8 @@ TEST_F(MeshColliderCacheTest, EditedMtlOrBinBesideTheMeshIsReadAgain) {
   EXPECT_NEAR(dynamic_cast<const TriMeshCollider&>(*low).mesh().bounds().max.y, 1.0f, 1e-6f);
   const auto bin = std::filesystem::last_write_time(dir_ / "two.bin");
   const float raised[18] = {0, 2, 0, 1, 2, 0, 0, 3, 0, 3, 2, 0, 4, 2, 0, 3, 3, 0};
-  floptle::testing::writeText(dir_ / "two.bin", std::string(reinterpret_cast<const char*>(raised), sizeof(raised)));
+  floptle::testing::writeText(dir_ / "two.bin",
+                              std::string(reinterpret_cast<const char*>(raised), sizeof(raised)));
   std::filesystem::last_write_time(dir_ / "two.bin", bin + std::chrono::seconds(2));
   auto high = make({{"file", "two.gltf"}});
   ASSERT_TRUE(high);
@@ -341,10 +345,10 @@ TEST_F(MeshColliderCacheTest, LeastRecentlyUsedGoesBeyondTheBudget) {
   ASSERT_GT(one, 0u);
   ASSERT_TRUE(make({{"file", "b.obj"}}));
   EXPECT_EQ(cache_.stats().bytes, 2 * one);
-  cache_.setBudget(2 * one + one / 2);            // room for two
-  ASSERT_TRUE(make({{"file", "a.obj"}}));         // a is now the most recent
+  cache_.setBudget(2 * one + one / 2);     // room for two
+  ASSERT_TRUE(make({{"file", "a.obj"}}));  // a is now the most recent
   EXPECT_EQ(cache_.stats().hits, 1u);
-  ASSERT_TRUE(make({{"file", "c.obj"}}));         // b goes
+  ASSERT_TRUE(make({{"file", "c.obj"}}));  // b goes
   MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.entries, 2u);
   EXPECT_EQ(s.evictions, 1u);
@@ -438,7 +442,8 @@ TEST_F(MeshColliderCacheTest, ConcurrentRequestsAgreeAndKeepOneEntry) {
     });
   for (auto& t : threads) t.join();
   for (const auto& s : shapes) ASSERT_TRUE(s);
-  for (std::size_t i = 1; i < shapes.size(); ++i) EXPECT_EQ(answers(*shapes[i]), answers(*shapes[0]));
+  for (std::size_t i = 1; i < shapes.size(); ++i)
+    EXPECT_EQ(answers(*shapes[i]), answers(*shapes[0]));
   const MeshColliderCacheStats s = cache_.stats();
   EXPECT_EQ(s.entries, 1u);
   EXPECT_EQ(s.hits + s.misses, 4u);

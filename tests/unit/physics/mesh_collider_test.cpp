@@ -48,8 +48,12 @@ TEST(MeshCollider, IcosphereAgreesWithTheSphereFieldWithinItsFacetError) {
     const float exact = glm::length(p) - 1.0f;
     const float d = (*collider)->distance(p, 0.0);
     EXPECT_NEAR(d, exact, facet + 1e-5f) << p.x << "," << p.y << "," << p.z;
-    if (std::abs(exact) > 2.0f * facet) { EXPECT_EQ(d < 0.0f, exact < 0.0f); }
-    if (glm::length(p) > 1.2f) { EXPECT_GT(glm::dot((*collider)->normal(p, 0.0), glm::normalize(p)), 0.99f); }
+    if (std::abs(exact) > 2.0f * facet) {
+      EXPECT_EQ(d < 0.0f, exact < 0.0f);
+    }
+    if (glm::length(p) > 1.2f) {
+      EXPECT_GT(glm::dot((*collider)->normal(p, 0.0), glm::normalize(p)), 0.99f);
+    }
   }
   // The hierarchical winding number is first order (dipole far field): within 0.03 of the exact
   // 1 inside and 0 outside, far from the 1/2 the sign test uses.
@@ -78,12 +82,14 @@ TEST(MeshCollider, WindingNumberGivesAHoledSphereASensibleInside) {
   ASSERT_TRUE(collider.ok());
   const auto& c = **collider;
   // Inside, including right under the hole where the nearest feature is the hole's rim.
-  for (Vec3 p : {Vec3(0.0f), Vec3(0, -0.5f, 0), Vec3(0, 0.7f, 0), Vec3(0.1f, 0.7f, 0.05f), Vec3(0.5f, 0.3f, 0.2f)}) {
+  for (Vec3 p : {Vec3(0.0f), Vec3(0, -0.5f, 0), Vec3(0, 0.7f, 0), Vec3(0.1f, 0.7f, 0.05f),
+                 Vec3(0.5f, 0.3f, 0.2f)}) {
     EXPECT_LT(c.distance(p, 0.0), 0.0f) << p.x << "," << p.y << "," << p.z;
     EXPECT_GT(c.windingNumber(p), 0.5f);
   }
   // Outside, including just above the hole.
-  for (Vec3 p : {Vec3(0, 1.2f, 0), Vec3(0.2f, 1.05f, 0.0f), Vec3(2, 0, 0), Vec3(0, -1.5f, 0.3f), Vec3(0.6f, 0.95f, 0.0f)}) {
+  for (Vec3 p : {Vec3(0, 1.2f, 0), Vec3(0.2f, 1.05f, 0.0f), Vec3(2, 0, 0), Vec3(0, -1.5f, 0.3f),
+                 Vec3(0.6f, 0.95f, 0.0f)}) {
     EXPECT_GT(c.distance(p, 0.0), 0.0f) << p.x << "," << p.y << "," << p.z;
     EXPECT_LT(c.windingNumber(p), 0.5f);
   }
@@ -125,14 +131,15 @@ TEST(MeshCollider, FactoryLoadsTheFileUnderTheNodeTransform) {
   world.rotation = glm::angleAxis(0.5f, glm::normalize(Vec3(0, 1, 0)));
   auto shape = makeMeshCollider(nlohmann::ordered_json{{"file", "cube.obj"}}, dir, world);
   ASSERT_TRUE(shape.ok()) << shape.error().message();
-  EXPECT_NEAR((*shape)->distance(Vec3(10, 0, 0), 0.0), -1.0f, 1e-5f);   // half extent 0.5 * 2
-  EXPECT_NEAR((*shape)->distance(Vec3(10, 3, 0), 0.0), 2.0f, 1e-5f);    // above the top face
+  EXPECT_NEAR((*shape)->distance(Vec3(10, 0, 0), 0.0), -1.0f, 1e-5f);  // half extent 0.5 * 2
+  EXPECT_NEAR((*shape)->distance(Vec3(10, 3, 0), 0.0), 2.0f, 1e-5f);   // above the top face
   auto label = (*shape)->faceLabel(Vec3(10, 1.5f, 0));
   ASSERT_TRUE(label.has_value());
   EXPECT_EQ((*shape)->labelName(*label), "grass");
 
-  auto field = makeMeshCollider(nlohmann::ordered_json{{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}},
-                                dir, world);
+  auto field = makeMeshCollider(
+      nlohmann::ordered_json{{"file", "cube.obj"}, {"collision", "field"}, {"cell_size", 0.1}}, dir,
+      world);
   ASSERT_TRUE(field.ok()) << field.error().message();
   EXPECT_NEAR((*field)->distance(Vec3(10, 1.1f, 0), 0.0), 0.1f, 0.05f);
   EXPECT_NEAR((*field)->distance(Vec3(10, 0.9f, 0), 0.0), -0.1f, 0.05f);
@@ -141,38 +148,46 @@ TEST(MeshCollider, FactoryLoadsTheFileUnderTheNodeTransform) {
   auto missing = makeMeshCollider(nlohmann::ordered_json{{"file", "gone.obj"}}, dir, world);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().where, "mesh/file");
-  auto badMode = makeMeshCollider(nlohmann::ordered_json{{"file", "cube.obj"}, {"collision", "voxels"}}, dir, world);
+  auto badMode = makeMeshCollider(
+      nlohmann::ordered_json{{"file", "cube.obj"}, {"collision", "voxels"}}, dir, world);
   ASSERT_FALSE(badMode.ok());
   EXPECT_EQ(badMode.error().where, "mesh/collision");
-  auto badCell = makeMeshCollider(nlohmann::ordered_json{{"file", "cube.obj"}, {"cell_size", -1}}, dir, world);
+  auto badCell =
+      makeMeshCollider(nlohmann::ordered_json{{"file", "cube.obj"}, {"cell_size", -1}}, dir, world);
   ASSERT_FALSE(badCell.ok());
   EXPECT_EQ(badCell.error().where, "mesh/cell_size");
   std::filesystem::remove_all(dir);
 }
 
 TEST(MeshCollider, TerrainCollidesWithItsDrawnTrianglesOrItsField) {
-  auto drawn = makeTerrainCollider(nlohmann::ordered_json{{"collision", "drawn"}, {"cell_size", 0.1}},
-                                   std::make_unique<SphereShape>(Vec3(0.0f), 1.0f));
+  auto drawn =
+      makeTerrainCollider(nlohmann::ordered_json{{"collision", "drawn"}, {"cell_size", 0.1}},
+                          std::make_unique<SphereShape>(Vec3(0.0f), 1.0f));
   ASSERT_TRUE(drawn.ok()) << drawn.error().message();
   EXPECT_NEAR((*drawn)->distance(Vec3(0, 1.5f, 0), 0.0), 0.5f, 0.01f);
-  EXPECT_NEAR((*drawn)->distance(Vec3(0.3f, 0.2f, 0.1f), 0.0), glm::length(Vec3(0.3f, 0.2f, 0.1f)) - 1.0f, 0.01f);
+  EXPECT_NEAR((*drawn)->distance(Vec3(0.3f, 0.2f, 0.1f), 0.0),
+              glm::length(Vec3(0.3f, 0.2f, 0.1f)) - 1.0f, 0.01f);
   EXPECT_FALSE((*drawn)->faceLabel(Vec3(0, 1.5f, 0)).has_value()) << "a terrain has one surface";
 
   auto sphere = std::make_unique<SphereShape>(Vec3(0.0f), 1.0f);
   const CollisionShape* raw = sphere.get();
-  auto field = makeTerrainCollider(nlohmann::ordered_json{{"collision", "field"}}, std::move(sphere));
+  auto field =
+      makeTerrainCollider(nlohmann::ordered_json{{"collision", "field"}}, std::move(sphere));
   ASSERT_TRUE(field.ok());
   EXPECT_EQ(field->get(), raw);
 
-  auto unbounded = makeTerrainCollider(nlohmann::ordered_json::object(), std::make_unique<PlaneShape>());
+  auto unbounded =
+      makeTerrainCollider(nlohmann::ordered_json::object(), std::make_unique<PlaneShape>());
   ASSERT_FALSE(unbounded.ok());
   EXPECT_EQ(unbounded.error().where, "terrain/bounds");
   auto bounded = makeTerrainCollider(
-      nlohmann::ordered_json{{"cell_size", 0.5}, {"bounds", {{"min", {-4, -1, -4}}, {"max", {4, 1, 4}}}}},
+      nlohmann::ordered_json{{"cell_size", 0.5},
+                             {"bounds", {{"min", {-4, -1, -4}}, {"max", {4, 1, 4}}}}},
       std::make_unique<PlaneShape>());
   ASSERT_TRUE(bounded.ok()) << bounded.error().message();
   EXPECT_NEAR((*bounded)->distance(Vec3(1, 2, 1), 0.0), 2.0f, 1e-4f);
-  auto badMode = makeTerrainCollider(nlohmann::ordered_json{{"collision", "mesh"}}, std::make_unique<PlaneShape>());
+  auto badMode = makeTerrainCollider(nlohmann::ordered_json{{"collision", "mesh"}},
+                                     std::make_unique<PlaneShape>());
   ASSERT_FALSE(badMode.ok());
   EXPECT_EQ(badMode.error().where, "terrain/collision");
 }

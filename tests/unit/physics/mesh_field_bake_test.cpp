@@ -61,8 +61,10 @@ TEST(MeshFieldBake, HoledMeshStillHasAnInside) {
   settings.cellSize = 0.05f;
   auto map = bakeMeshField(**mesh, settings);
   ASSERT_TRUE(map.ok());
-  for (Vec3 p : {Vec3(0.0f), Vec3(0, 0.7f, 0), Vec3(0.5f, -0.5f, 0.1f)}) EXPECT_LT(map->distance(p), 0.0f);
-  for (Vec3 p : {Vec3(0, 1.2f, 0), Vec3(1.5f, 0, 0), Vec3(0, -1.3f, 0)}) EXPECT_GT(map->distance(p), 0.0f);
+  for (Vec3 p : {Vec3(0.0f), Vec3(0, 0.7f, 0), Vec3(0.5f, -0.5f, 0.1f)})
+    EXPECT_LT(map->distance(p), 0.0f);
+  for (Vec3 p : {Vec3(0, 1.2f, 0), Vec3(1.5f, 0, 0), Vec3(0, -1.3f, 0)})
+    EXPECT_GT(map->distance(p), 0.0f);
 }
 
 TEST(MeshFieldBake, CancelAndBadSettings) {

@@ -13,7 +13,6 @@
 namespace floptle::physics {
 namespace {
 
-
 asset::TriangleMesh wavyTerrainAndCloud() {
   asset::TriangleMesh m;
   constexpr int n = 41;  // vertices per side, 1 m apart
@@ -50,7 +49,7 @@ TEST(MeshRayBvh, NearestHitEqualsBruteForce) {
   for (int k = 0; k < 3000; ++k) {
     const Vec3 o(u(rng), y(rng), u(rng));
     Vec3 d = glm::normalize(Vec3(u(rng), y(rng) - 4.0f, u(rng)));
-    if (k % 10 == 0) d = Vec3(0.0f, -1.0f, 0.0f);                   // straight down: x, z components 0
+    if (k % 10 == 0) d = Vec3(0.0f, -1.0f, 0.0f);  // straight down: x, z components 0
     if (k % 10 == 1) d = Vec3(k % 20 == 1 ? 1.0f : -1.0f, 0.0f, 0.0f);  // along an axis
     const float maxDistance = len(rng);
     const testing::BruteRayHit want = testing::bruteForceRay(mesh, o, d, maxDistance);
@@ -78,8 +77,8 @@ TEST(MeshRayBvh, SharedEdgeTieGoesToTheLowerTriangle) {
   // Two triangles sharing the edge x = 0 of a flat square; a ray straight down onto that edge
   // hits both at the same distance. The answer is the lower input index, whichever the order.
   asset::TriangleMesh m;
-  m.positions = {{-1.0f, 0.0f, -1.0f}, {0.0f, 0.0f, -1.0f}, {0.0f, 0.0f, 1.0f}, {1.0f, 0.0f, 1.0f}, {-1.0f, 0.0f, 1.0f},
-                 {1.0f, 0.0f, -1.0f}};
+  m.positions = {{-1.0f, 0.0f, -1.0f}, {0.0f, 0.0f, -1.0f}, {0.0f, 0.0f, 1.0f},
+                 {1.0f, 0.0f, 1.0f},   {-1.0f, 0.0f, 1.0f}, {1.0f, 0.0f, -1.0f}};
   m.triangles = {{0, 1, 2}, {1, 5, 2}, {0, 2, 4}, {5, 3, 2}};
   m.triangleSlots.assign(m.triangles.size(), 0);
   m.materialSlots.push_back({"all", {}});

@@ -93,8 +93,9 @@ float stepRun(float stepHeightOfLedge, float& finalX) {
   tw.add(plane(Vec3(0, 1, 0)), {0.8f, 0.0f});
   // Face at x = 1; the ledge runs to x = 11, beyond the 7.5 m that 90 ticks at 5 m/s cover
   // (a 4 m ledge was walked off its far end by a correct climb).
-  tw.add(box(Vec3(6.0f, 0.5f * stepHeightOfLedge, 0.0f), Vec3(5.0f, 0.5f * stepHeightOfLedge, 5.0f)),
-         {0.8f, 0.0f}, false, "ledge");
+  tw.add(
+      box(Vec3(6.0f, 0.5f * stepHeightOfLedge, 0.0f), Vec3(5.0f, 0.5f * stepHeightOfLedge, 5.0f)),
+      {0.8f, 0.0f}, false, "ledge");
   Simulation sim = tw.simulation({});
   sim.addCharacter(capsule(Vec3(0.0f)));
   sim.characterInput(0).move = Vec2(1.0f, 0.0f);

@@ -84,10 +84,12 @@ TEST(PlayDeterminism, InputEventsParseAndBadOnesNameWhere) {
   ASSERT_EQ(ok->size(), 2u);
   EXPECT_TRUE((*ok)[0].jump);
   EXPECT_FLOAT_EQ((*ok)[1].steer.value(), -0.5f);
-  auto bad = parseInputEvents(nlohmann::json::parse(R"([{"tick": 1, "node": "p", "move": [3, 0]}])"));
+  auto bad =
+      parseInputEvents(nlohmann::json::parse(R"([{"tick": 1, "node": "p", "move": [3, 0]}])"));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().where, "/0/move");
-  auto badThrottle = parseInputEvents(nlohmann::json::parse(R"([{"tick": 1, "node": "c", "throttle": 2}])"));
+  auto badThrottle =
+      parseInputEvents(nlohmann::json::parse(R"([{"tick": 1, "node": "c", "throttle": 2}])"));
   ASSERT_FALSE(badThrottle.ok());
   EXPECT_EQ(badThrottle.error().where, "/0/throttle");
 }

@@ -46,7 +46,8 @@ SlideRun runSlope(float mu, float theta, double hz, int iterations, float second
   r.alongSlope = glm::dot(sim.bodies().state(id).position - box.position, downSlope(theta));
   const float a = (tan(theta) <= mu && slopeLimitDeg > theta * 180.0f / kPi)
                       ? 0.0f
-                      : kG * (std::sin(theta) - (theta * 180.0f / kPi < slopeLimitDeg ? mu : 0.0f) * std::cos(theta));
+                      : kG * (std::sin(theta) -
+                              (theta * 180.0f / kPi < slopeLimitDeg ? mu : 0.0f) * std::cos(theta));
   const float t = float(ticks) / float(hz);
   r.expected = 0.5f * a * t * t;
   return r;

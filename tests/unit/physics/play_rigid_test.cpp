@@ -120,7 +120,8 @@ TEST(PlayRigid, ShapesHaveClosedFormVolumeAndInertia) {
   auto program = field::FieldProgram::compile(field::makeDefaultNode(field::NodeType::Sphere));
   ASSERT_TRUE(program.ok());
   Vec3 com(1.0f);
-  auto convex = BodyShape::convexField(std::make_shared<const field::FieldProgram>(std::move(program.value())), com);
+  auto convex = BodyShape::convexField(
+      std::make_shared<const field::FieldProgram>(std::move(program.value())), com);
   ASSERT_TRUE(convex.ok()) << convex.error().message();
   EXPECT_NEAR(convex->volume(), sphere.volume(), 0.03f * sphere.volume());
   EXPECT_LT(glm::length(com), 0.01f);
@@ -134,7 +135,8 @@ TEST(PlayRigid, ConvexFieldBodyLandsOnThePlane) {
   auto program = field::FieldProgram::compile(rounded);
   ASSERT_TRUE(program.ok());
   Vec3 com(0.0f);
-  auto shape = BodyShape::convexField(std::make_shared<const field::FieldProgram>(std::move(program.value())), com);
+  auto shape = BodyShape::convexField(
+      std::make_shared<const field::FieldProgram>(std::move(program.value())), com);
   ASSERT_TRUE(shape.ok());
   Simulation sim = flatWorld({0.8f, 0.0f});
   RigidBodyDesc d;

@@ -14,7 +14,9 @@
 namespace floptle::physics::testing {
 
 inline constexpr float kPi = 3.14159265358979f;
-inline float degrees(float d) { return d * kPi / 180.0f; }
+inline float degrees(float d) {
+  return d * kPi / 180.0f;
+}
 
 inline void setParam(field::FieldNode& node, const char* key, std::vector<float> values) {
   const int offset = field::paramSlotOffset(node.type, key);
@@ -106,8 +108,12 @@ struct TestWorld {
 };
 
 /// A slope through the origin descending towards +x at angle theta (rad).
-inline Vec3 slopeNormal(float theta) { return Vec3(std::sin(theta), std::cos(theta), 0.0f); }
+inline Vec3 slopeNormal(float theta) {
+  return Vec3(std::sin(theta), std::cos(theta), 0.0f);
+}
 /// Unit vector down the slope.
-inline Vec3 downSlope(float theta) { return Vec3(std::cos(theta), -std::sin(theta), 0.0f); }
+inline Vec3 downSlope(float theta) {
+  return Vec3(std::cos(theta), -std::sin(theta), 0.0f);
+}
 
 }  // namespace floptle::physics::testing

@@ -62,7 +62,8 @@ TEST(PlayVehicle, ThrottleDrivesForwardAndSteeringTurnsLeft) {
   EXPECT_GT(s.position.z, 4.0f);
   EXPECT_LT(s.position.z, 7.0f);
   // No rolling resistance or drag: the drive alone, z = (F / m) t^2 / 2, within 3%.
-  EXPECT_NEAR(s.position.z, 0.5f * 4000.0f / 1200.0f * 4.0f, 0.03f * 0.5f * 4000.0f / 1200.0f * 4.0f);
+  EXPECT_NEAR(s.position.z, 0.5f * 4000.0f / 1200.0f * 4.0f,
+              0.03f * 0.5f * 4000.0f / 1200.0f * 4.0f);
   EXPECT_NEAR(s.linearVelocity.z, 4000.0f / 1200.0f * 2.0f, 0.03f * 4000.0f / 1200.0f * 2.0f);
   sim.vehicleInput(0).steer = 1.0f;
   for (int i = 0; i < 60; ++i) sim.step();

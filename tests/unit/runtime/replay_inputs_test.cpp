@@ -10,7 +10,9 @@
 namespace floptle::runtime {
 namespace {
 
-std::string nested(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+std::string nested(int depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
 
 TEST(ReplayInputsText, AValidFileParses) {
   auto inputs = parseInputsText(R"([{"tick": 5, "place": [-1.2, 0.3]}])", "inputs.json");

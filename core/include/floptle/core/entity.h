@@ -86,7 +86,10 @@ class ComponentStore {
     auto lo = entries_.begin(), hi = entries_.end();
     while (lo < hi) {
       auto mid = lo + (hi - lo) / 2;
-      if (mid->first < id) lo = mid + 1; else hi = mid;
+      if (mid->first < id)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     return lo;
   }

@@ -32,7 +32,8 @@ struct HugePageAllocator {
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugeThreshold)
-      return static_cast<T*>(::operator new(bytes, std::align_val_t(alignof(T) < 64 ? 64 : alignof(T))));
+      return static_cast<T*>(
+          ::operator new(bytes, std::align_val_t(alignof(T) < 64 ? 64 : alignof(T))));
     const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
     void* p = std::aligned_alloc(kHugePage, rounded);
     if (!p) throw std::bad_alloc();
@@ -48,7 +49,9 @@ struct HugePageAllocator {
       std::free(p);
   }
   template <class U>
-  bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
+  bool operator==(const HugePageAllocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 template <class T>

@@ -52,7 +52,9 @@ struct Aabb {
            min.z <= o.max.z && max.z >= o.min.z;
   }
   /// Euclidean distance from p to the box (m); 0 inside.
-  float distance(Vec3 p) const { return glm::length(glm::max(glm::max(min - p, p - max), Vec3(0))); }
+  float distance(Vec3 p) const {
+    return glm::length(glm::max(glm::max(min - p, p - max), Vec3(0)));
+  }
 };
 
 /// A ray: origin (m) and unit direction.
@@ -85,7 +87,9 @@ struct Transform {
   Vec3 applyToDirection(Vec3 d) const { return rotation * (d * scale); }
   /// Unit normals only rotate.
   Vec3 applyToNormal(Vec3 n) const { return rotation * n; }
-  Vec3 inverseApplyToPoint(Vec3 p) const { return (glm::conjugate(rotation) * (p - position)) / scale; }
+  Vec3 inverseApplyToPoint(Vec3 p) const {
+    return (glm::conjugate(rotation) * (p - position)) / scale;
+  }
   Vec3 inverseApplyToDirection(Vec3 d) const { return (glm::conjugate(rotation) * d) / scale; }
 
   /// this * child: apply child first, then this.

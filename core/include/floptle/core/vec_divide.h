@@ -1,6 +1,6 @@
 #pragma once
-// v / s (and 1 / v) for the three components in one vector division. The quotients are the same IEEE
-// single-precision divisions glm's `v / s` performs one by one, so the bits are identical;
+// v / s (and 1 / v) for the three components in one vector division. The quotients are the same
+// IEEE single-precision divisions glm's `v / s` performs one by one, so the bits are identical;
 // only the latency changes (one divide instead of three queued ones), which matters on the
 // short dependency chains of single queries (normalize the ray, hit the sphere, normalize the
 // normal, normalize again in the hit builder).

@@ -52,7 +52,10 @@ class EventTrace {
   int size() const noexcept { return count_; }
   /// The i-th held event, 0 = oldest. Requires 0 <= i < size().
   const Event& operator[](int i) const noexcept;
-  void clear() noexcept { count_ = 0; first_ = 0; }
+  void clear() noexcept {
+    count_ = 0;
+    first_ = 0;
+  }
   /// Events overwritten because the ring was full (-).
   std::uint64_t dropped() const noexcept { return dropped_; }
 

@@ -123,18 +123,18 @@ class Sandbox {
     double fraction = 0.0;  // (-)
     std::uint64_t ripple = 0;
     int slot = 0;
-    Vec2d point{};   // (m)
-    Vec2d normal{};  // (-)
+    Vec2d point{};     // (m)
+    Vec2d normal{};    // (-)
     double age = 0.0;  // Ripple age at the contact (s).
   };
 
   void installTuning(const Tuning& tuning) noexcept;
   void stopTime() noexcept;
-  void consumePlacements() noexcept;                       // Stage 1.
-  void integrateDrag(Vec2d& endPosition, Vec2d& endVelocity) noexcept;  // Stage 2.
-  int collectContacts(Vec2d endPosition, Contact* contacts) const noexcept;  // Stage 3.
+  void consumePlacements() noexcept;                                              // Stage 1.
+  void integrateDrag(Vec2d& endPosition, Vec2d& endVelocity) noexcept;            // Stage 2.
+  int collectContacts(Vec2d endPosition, Contact* contacts) const noexcept;       // Stage 3.
   void applyContacts(Contact* contacts, int count, Vec2d& endVelocity) noexcept;  // Stage 4.
-  void commit(Vec2d endPosition, Vec2d endVelocity) noexcept;  // Stage 5.
+  void commit(Vec2d endPosition, Vec2d endVelocity) noexcept;                     // Stage 5.
   double rippleAgeTicks(const Ripple& ripple) const noexcept;
 
   Tuning tuning_{};

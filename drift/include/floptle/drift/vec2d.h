@@ -12,12 +12,24 @@ struct Vec2d {
   double z = 0.0;
 };
 
-constexpr Vec2d operator+(Vec2d a, Vec2d b) noexcept { return {a.x + b.x, a.z + b.z}; }
-constexpr Vec2d operator-(Vec2d a, Vec2d b) noexcept { return {a.x - b.x, a.z - b.z}; }
-constexpr Vec2d operator*(Vec2d a, double s) noexcept { return {a.x * s, a.z * s}; }
-constexpr Vec2d operator*(double s, Vec2d a) noexcept { return {a.x * s, a.z * s}; }
-constexpr bool operator==(Vec2d a, Vec2d b) noexcept { return a.x == b.x && a.z == b.z; }
-constexpr double dot(Vec2d a, Vec2d b) noexcept { return a.x * b.x + a.z * b.z; }
+constexpr Vec2d operator+(Vec2d a, Vec2d b) noexcept {
+  return {a.x + b.x, a.z + b.z};
+}
+constexpr Vec2d operator-(Vec2d a, Vec2d b) noexcept {
+  return {a.x - b.x, a.z - b.z};
+}
+constexpr Vec2d operator*(Vec2d a, double s) noexcept {
+  return {a.x * s, a.z * s};
+}
+constexpr Vec2d operator*(double s, Vec2d a) noexcept {
+  return {a.x * s, a.z * s};
+}
+constexpr bool operator==(Vec2d a, Vec2d b) noexcept {
+  return a.x == b.x && a.z == b.z;
+}
+constexpr double dot(Vec2d a, Vec2d b) noexcept {
+  return a.x * b.x + a.z * b.z;
+}
 
 /// Euclidean length without intermediate overflow (std::hypot) (same unit as the vector).
 double length(Vec2d v) noexcept;

@@ -141,13 +141,14 @@ class EditorDocument : public QObject {
   std::filesystem::path sceneFolder() const;
   /// How the subtree of `meshFile` was imported (what to read it again with), or nullopt when
   /// no subtree of the document holds that file.
-  std::optional<asset::SubtreeSource> meshSubtreeSource(const std::filesystem::path& meshFile) const;
+  std::optional<asset::SubtreeSource> meshSubtreeSource(
+      const std::filesystem::path& meshFile) const;
   /// Brings the subtree of `meshFile` up to date with `tree` (the file read again with
   /// meshSubtreeSource's options) as one undo step, the user's edits kept
   /// (asset::resyncMeshSubtree); nothing is pushed when nothing changes. Error when no subtree
   /// holds the file or the result is refused.
   Expected<asset::ResyncReport> reloadMeshSubtree(const std::filesystem::path& meshFile,
-                                                   const asset::MeshObjectTree& tree);
+                                                  const asset::MeshObjectTree& tree);
 
   // ---- selection (Document_Selection.cpp; not undoable) ----
   QStringList selection() const { return selection_; }

@@ -24,8 +24,8 @@
 // mesh handed over by prime() one built on the first pick and kept with the mesh).
 #include <QObject>
 #include <QSet>
-#include <QTimer>
 #include <QString>
+#include <QTimer>
 
 #include <filesystem>
 #include <map>
@@ -45,7 +45,7 @@
 namespace floptle::physics {
 class MeshColliderCache;
 class TriMeshCollider;
-}
+}  // namespace floptle::physics
 
 template <class T>
 class QFutureWatcher;
@@ -69,7 +69,8 @@ class ImportedMeshView : public QObject {
   void prime(const std::string& cacheKey, asset::TriangleMesh mesh);
   /// Key of a mesh file as loaded: its absolute path and the import options (as its mesh
   /// component records them).
-  static std::string meshCacheKey(const std::string& absolutePath, const asset::ImportOptions& options);
+  static std::string meshCacheKey(const std::string& absolutePath,
+                                  const asset::ImportOptions& options);
 
   /// Nearest drawn mesh along `ray` (world, unit direction) within maxDistance (m): its node,
   /// the distance along the ray (m) and the point. Meshes still loading are not hit.
@@ -106,7 +107,8 @@ class ImportedMeshView : public QObject {
     asset::ImportOptions options;
   };
   /// A component's Source, resolved against the scene's folder; nothing without a file name.
-  static std::optional<Source> sourceOf(const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir);
+  static std::optional<Source> sourceOf(const nlohmann::ordered_json& component,
+                                        const std::filesystem::path& sceneDir);
   void startLoad(const std::string& key, const Source& source);
   /// Watches the files `key` was read from (or, when it could not be read, its folder).
   void watch(const std::string& key, const std::vector<std::filesystem::path>& files);
@@ -135,7 +137,7 @@ class ImportedMeshView : public QObject {
   /// Per shown layer: the mesh key and colours it was uploaded with (upload only on change).
   std::map<QString, std::string> shownSignature_;
   struct ShownMesh {
-    std::string key;  ///< into meshes_
+    std::string key;       ///< into meshes_
     Mat4 transform{1.0f};  ///< node local -> world
   };
   /// Per node drawn (node name, sorted: picks are deterministic): what pick() casts against.

@@ -22,10 +22,10 @@
 //    draws the hull, each ring's physical band (r +- (half width + boat radius)), the last
 //    contact's fraction and normal and the water velocity; the ocean's pattern scrolls with
 //    its own velocity (drift component key "ocean_pattern_velocity"), not the water's.
-#include <set>
-#include <vector>
 #include <memory>
 #include <optional>
+#include <set>
+#include <vector>
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -151,8 +151,8 @@ class PlayMode : public QObject {
   std::set<int> keys_;
   bool turning_ = false;
   QPointF lastMouse_;
-  double yaw_ = 0.0;     ///< view direction about up, 0 = looking along -Z (rad)
-  double pitch_ = 0.35;  ///< camera above the horizon (rad)
+  double yaw_ = 0.0;       ///< view direction about up, 0 = looking along -Z (rad)
+  double pitch_ = 0.35;    ///< camera above the horizon (rad)
   double distance_ = 7.0;  ///< (m)
   Vec3 cameraUp_{0.0f, 1.0f, 0.0f};
   double lastFrameSeconds_ = 0.0;

@@ -48,7 +48,7 @@ class QFutureWatcher;
 namespace floptle::physics {
 class MeshColliderCache;
 class Simulation;
-}
+}  // namespace floptle::physics
 namespace floptle::drift {
 class Sandbox;
 }

@@ -57,10 +57,10 @@ struct GizmoDelta {
   GizmoMode mode = GizmoMode::None;
   /// Dragged handle: 0 = X, 1 = Y, 2 = Z; -1 when none.
   int axis = -1;
-  Vec3 pivot{0.0f};          ///< (m)
-  Vec3 translation{0.0f};    ///< (m)
+  Vec3 pivot{0.0f};        ///< (m)
+  Vec3 translation{0.0f};  ///< (m)
   Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
-  float scale = 1.0f;        ///< (-)
+  float scale = 1.0f;  ///< (-)
 };
 
 /// A coloured line segment of an overlay (world space (m); colour RGBA, display-referred).
@@ -82,10 +82,10 @@ enum class OverlayDepth {
 /// depth (so mesh and field hide each other). Flat-shaded with the field's sun and sky;
 /// `triangleColors` are linear albedos (as render::MaterialColors), one per triangle.
 struct OverlayMesh {
-  std::vector<Vec3> positions;                    ///< local space (m)
+  std::vector<Vec3> positions;                          ///< local space (m)
   std::vector<std::array<std::uint32_t, 3>> triangles;  ///< indices into positions
-  std::vector<Vec3> triangleColors;               ///< one per triangle; missing = grey
-  Mat4 transform{1.0f};                           ///< local -> world
+  std::vector<Vec3> triangleColors;                     ///< one per triangle; missing = grey
+  Mat4 transform{1.0f};                                 ///< local -> world
 };
 
 struct OverlayLayers;

@@ -43,12 +43,12 @@ class BakedFieldCollider final : public CollisionShape {
  public:
   /// Bakes `exact` over its aabb(t) grown by the band (errors: unbounded or non-finite aabb,
   /// bad settings, cancellation). `exact` is kept for the near field and re-bakes.
-  static Expected<std::unique_ptr<BakedFieldCollider>> bake(std::unique_ptr<CollisionShape> exact,
-                                                            const BakedFieldSettings& settings, double t,
-                                                            const BakeProgress& progress = {},
-                                                            const std::atomic<bool>* cancel = nullptr);
+  static Expected<std::unique_ptr<BakedFieldCollider>> bake(
+      std::unique_ptr<CollisionShape> exact, const BakedFieldSettings& settings, double t,
+      const BakeProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
   /// Wraps an existing map (a mesh bake); `exact` may be null (then no near field, no re-bake).
-  BakedFieldCollider(BrickMap map, std::unique_ptr<CollisionShape> exact, const BakedFieldSettings& settings);
+  BakedFieldCollider(BrickMap map, std::unique_ptr<CollisionShape> exact,
+                     const BakedFieldSettings& settings);
 
   /// Positions of the bodies that matter this step (m). Non-finite entries are ignored.
   void setActiveBodies(std::span<const Vec3> positions);
@@ -77,7 +77,8 @@ class BakedFieldCollider final : public CollisionShape {
   Aabb aabb(double t) const override;
   /// Baked-field fast path (empty-space skipping) when the cast stays clear of the near field
   /// and radius < band; otherwise not handled (the world sphere-marches distance()).
-  CastResult castSphere(Vec3 origin, Vec3 unitDir, float radius, float maxDistance, double t) const override;
+  CastResult castSphere(Vec3 origin, Vec3 unitDir, float radius, float maxDistance,
+                        double t) const override;
 
   /// True when p is within nearRadius of an active body and an exact shape is kept.
   bool inNearField(Vec3 p) const;

@@ -26,9 +26,9 @@
 namespace floptle::physics {
 
 /// The scene component above -> a collider. `world` is the node's full world transform.
-Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(const nlohmann::ordered_json& component,
-                                                                     const std::filesystem::path& sceneDir,
-                                                                     const Transform& world);
+Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(
+    const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir,
+    const Transform& world);
 
 /// The mesh bake's settings (cell, band, threads) and the time a field is sampled at.
 struct ColliderBakeSettings : MeshFieldBakeSettings {
@@ -40,7 +40,8 @@ struct ColliderBakeSettings : MeshFieldBakeSettings {
 /// bakeMeshField (winding-number sign, BVH distance), a baked field by re-sampling its own
 /// distance, any other shape by sampling distance(p, t) over its aabb(t). Errors: bad
 /// settings, an unbounded shape (a plane: bake a bounded node), cancellation.
-Expected<BrickMap> bakeColliderField(const CollisionShape& shape, const ColliderBakeSettings& settings,
+Expected<BrickMap> bakeColliderField(const CollisionShape& shape,
+                                     const ColliderBakeSettings& settings,
                                      const BakeProgress& progress = {},
                                      const std::atomic<bool>* cancel = nullptr);
 

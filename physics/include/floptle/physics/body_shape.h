@@ -70,10 +70,10 @@ class BodyShape {
 
  private:
   BodyShapeKind kind_ = BodyShapeKind::Sphere;
-  float radius_ = 0.5f;        // sphere, capsule (m)
-  Vec3 halfExtents_{0.5f};     // box (m)
-  float halfSegment_ = 0.0f;   // capsule (m)
-  Vec3 fieldOffset_{0.0f};     // convex field: field-frame position of the body origin (m)
+  float radius_ = 0.5f;       // sphere, capsule (m)
+  Vec3 halfExtents_{0.5f};    // box (m)
+  float halfSegment_ = 0.0f;  // capsule (m)
+  Vec3 fieldOffset_{0.0f};    // convex field: field-frame position of the body origin (m)
   std::shared_ptr<const field::FieldProgram> field_;
   float volume_ = 0.0f;
   Vec3 unitInertia_{0.0f};

@@ -28,18 +28,18 @@ namespace floptle::physics {
 /// The "character" component.
 struct CharacterDesc {
   std::string name;
-  float radius = 0.3f;       ///< capsule radius (m), > 0
-  float height = 1.8f;       ///< capsule height end to end (m), >= 2 radius
-  float speed = 5.0f;        ///< walking speed at full input (m/s)
-  float jumpSpeed = 5.0f;    ///< upward speed a jump starts with (m/s)
+  float radius = 0.3f;            ///< capsule radius (m), > 0
+  float height = 1.8f;            ///< capsule height end to end (m), >= 2 radius
+  float speed = 5.0f;             ///< walking speed at full input (m/s)
+  float jumpSpeed = 5.0f;         ///< upward speed a jump starts with (m/s)
   float slopeLimit = 1.0471976f;  ///< steepest walkable surface (rad); 60 degrees by default
-  float stepHeight = 0.3f;   ///< highest ledge climbed by walking into it (m)
-  float mass = 80.0f;        ///< what it weighs on and pushes dynamic bodies with (kg), > 0
-  float gravityResponse = 1.0f;  ///< fraction of the sampled gravity it obeys (-)
+  float stepHeight = 0.3f;        ///< highest ledge climbed by walking into it (m)
+  float mass = 80.0f;             ///< what it weighs on and pushes dynamic bodies with (kg), > 0
+  float gravityResponse = 1.0f;   ///< fraction of the sampled gravity it obeys (-)
   /// How fast up turns towards -g each step (1/s): a step turns 1 - exp(-rate dt) of the
   /// angle; 0 keeps the up it has. At placement up is -g at once.
   float alignRate = 10.0f;
-  Vec3 position{0.0f};       ///< capsule centre at the start (m)
+  Vec3 position{0.0f};  ///< capsule centre at the start (m)
 
   float halfSegment() const { return std::max(0.0f, 0.5f * height - radius); }
 };
@@ -55,7 +55,7 @@ struct CharacterInput {
 
 /// What the controller integrates (hot).
 struct CharacterState {
-  Vec3 position{0.0f};         ///< capsule centre (m)
+  Vec3 position{0.0f};  ///< capsule centre (m)
   /// The character's up (unit): -g / |g| of the gravity it obeys; kept where g is zero.
   Vec3 up{0.0f, 1.0f, 0.0f};
   /// The move frame's forward (unit, perpendicular to up), carried along as up turns
@@ -79,15 +79,15 @@ struct CharacterState {
 /// The character walked into a dynamic body's collider this step (scratch, not state).
 struct CharacterPush {
   ColliderId collider;
-  Vec3 point{0.0f};     ///< contact on the body's surface (m)
-  Vec3 normal{0.0f};    ///< out of the body, towards the character
-  float speed = 0.0f;   ///< the character's velocity into the body along -normal (m/s), > 0
+  Vec3 point{0.0f};    ///< contact on the body's surface (m)
+  Vec3 normal{0.0f};   ///< out of the body, towards the character
+  float speed = 0.0f;  ///< the character's velocity into the body along -normal (m/s), > 0
 };
 
 struct CharacterCounters {
   std::uint32_t sweeps = 0;
   std::uint32_t slideHits = 0;
-  std::uint32_t steps = 0;         ///< ledges climbed by the step offset
+  std::uint32_t steps = 0;  ///< ledges climbed by the step offset
   std::uint32_t depenetrations = 0;
 };
 
@@ -125,7 +125,8 @@ class CharacterController {
   /// Advances one fixed step of dt (s) ending at time tEnd (s): the world must be refit at
   /// tEnd. `gravity` (m/s^2): what the character obeys this step; it orients the character
   /// first (orient). Consumes input.jump.
-  void step(const CollisionWorld& world, double tEnd, float dt, Vec3 gravity, CharacterInput& input);
+  void step(const CollisionWorld& world, double tEnd, float dt, Vec3 gravity,
+            CharacterInput& input);
 
   /// Runs the feet once at the start pose (time t), as if the body stood last step: a
   /// character placed on the ground is grounded from its first tick.
@@ -145,7 +146,8 @@ class CharacterController {
   std::optional<Hit> landStep(const CollisionWorld& world, double t, Vec3& p, Vec3 dir,
                               float forward, float rise, Vec3 up);
   Vec3 depenetrate(const CollisionWorld& world, double t, Vec3 position, Vec3 up);
-  std::optional<Hit> sweepCapsule(const CollisionWorld& world, double t, Vec3 centre, Vec3 motion, Vec3 up);
+  std::optional<Hit> sweepCapsule(const CollisionWorld& world, double t, Vec3 centre, Vec3 motion,
+                                  Vec3 up);
 
   CharacterDesc desc_;
   CharacterState state_;

@@ -113,9 +113,8 @@ class ColliderBvh {
 
 // ---- traversal (templates, in the header so visitors inline) -----------------------------
 
-
 [[gnu::always_inline]] inline bool ColliderBvh::rayBox(const Aabb& b, Vec3 origin, Vec3 invDir,
-                                                     float maxT, float& tEnter, float& tExit) {
+                                                       float maxT, float& tEnter, float& tExit) {
   if (b.empty()) return false;
   float t0 = 0.0f, t1 = maxT;
   for (int axis = 0; axis < 3; ++axis) {
@@ -186,10 +185,10 @@ void ColliderBvh::forEachOnRay(const Ray& ray, float inflate, MaxDistance&& maxD
       continue;
     }
     float ea = 0.0f, xa = 0.0f, eb = 0.0f, xb = 0.0f;
-    bool hitA = rayBox(nodes_[static_cast<std::size_t>(n.first)].box.inflated(inflate),
-                             ray.origin, invDir, maxT, ea, xa);
-    bool hitB = rayBox(nodes_[static_cast<std::size_t>(n.second)].box.inflated(inflate),
-                             ray.origin, invDir, maxT, eb, xb);
+    bool hitA = rayBox(nodes_[static_cast<std::size_t>(n.first)].box.inflated(inflate), ray.origin,
+                       invDir, maxT, ea, xa);
+    bool hitB = rayBox(nodes_[static_cast<std::size_t>(n.second)].box.inflated(inflate), ray.origin,
+                       invDir, maxT, eb, xb);
     // Push the farther child first so the nearer one is visited first; equal entries keep
     // the tree order (first child first).
     assert(top + 2 <= kStackSize);

@@ -67,7 +67,9 @@ struct SweepShape {
   Vec3 a{0.0f};
   Vec3 b{0.0f};
   float radius = 0.0f;
-  static SweepShape sphere(Vec3 centre, float radius) { return {Kind::Sphere, centre, centre, radius}; }
+  static SweepShape sphere(Vec3 centre, float radius) {
+    return {Kind::Sphere, centre, centre, radius};
+  }
   static SweepShape capsule(Vec3 a, Vec3 b, float radius) { return {Kind::Capsule, a, b, radius}; }
 };
 
@@ -175,8 +177,8 @@ class CollisionWorld {
   /// Moves a sphere of radius r from origin along dir up to maxDistance: hit when f < r,
   /// steps by f - r, so it cannot tunnel whatever the distance. Starting overlapping gives
   /// distance 0 with `inside` set.
-  Expected<std::optional<Hit>> spherecast(Vec3 origin, Vec3 dir, float radius,
-                                          float maxDistance, double t) const;
+  Expected<std::optional<Hit>> spherecast(Vec3 origin, Vec3 dir, float radius, float maxDistance,
+                                          double t) const;
   /// Sweeps a sphere or capsule by `motion` (m); toi in [0, 1] is the fraction travelled.
   Expected<std::optional<Hit>> sweep(const SweepShape& shape, Vec3 motion, double t) const;
 
@@ -193,8 +195,8 @@ class CollisionWorld {
 
   /// The one builder of hits: guards the normal (a degenerate gradient falls back to
   /// `fallbackNormal`) and every number, so no NaN leaves a query.
-  static Hit makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance,
-                     bool inside, Vec3 fallbackNormal, float toi = 0.0f);
+  static Hit makeHit(ColliderId collider, Vec3 point, Vec3 normal, float distance, bool inside,
+                     Vec3 fallbackNormal, float toi = 0.0f);
 
  private:
   /// The nearest collidable collider's signed distance at p and its slot; NaN when none.

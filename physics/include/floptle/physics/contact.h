@@ -32,12 +32,12 @@ struct Contact {
   Vec3 surfaceVelocity{0.0f};       ///< velocity of the world surface at point, df/dt (m/s)
   float restitution = 0.0f;         ///< combined (-)
   // solver scratch
-  Vec3 rA{0.0f}, rB{0.0f};      ///< point relative to the centres of mass (m)
+  Vec3 rA{0.0f}, rB{0.0f};          ///< point relative to the centres of mass (m)
   Vec3 localA{0.0f}, localB{0.0f};  ///< point in A's / B's body frame (m), for position correction
-  float normalMass = 0.0f;      ///< 1 / (n . K n) (kg)
-  float targetVelocity = 0.0f;  ///< smallest allowed separating speed after the solve (m/s)
-  float normalImpulse = 0.0f;   ///< accumulated this step (N s)
-  float bounceFix = 0.0f;       ///< position fix along normal for a bounce inside the step (m)
+  float normalMass = 0.0f;          ///< 1 / (n . K n) (kg)
+  float targetVelocity = 0.0f;      ///< smallest allowed separating speed after the solve (m/s)
+  float normalImpulse = 0.0f;       ///< accumulated this step (N s)
+  float bounceFix = 0.0f;           ///< position fix along normal for a bounce inside the step (m)
   bool bounces = false;
 };
 
@@ -47,20 +47,20 @@ struct FrictionPatch {
   std::int32_t bodyB = -1;
   std::int32_t worldCollider = -1;
   std::uint32_t firstContact = 0, contactCount = 0;  ///< range in the contact list
-  float friction = 0.0f;       ///< combined Coulomb coefficient (-)
-  bool carriesWeight = true;   ///< normal within slope_limit of up
+  float friction = 0.0f;                             ///< combined Coulomb coefficient (-)
+  bool carriesWeight = true;                         ///< normal within slope_limit of up
   Vec3 normal{0.0f, 1.0f, 0.0f};
   Vec3 tangent1{1.0f, 0.0f, 0.0f}, tangent2{0.0f, 0.0f, 1.0f};
-  Vec3 rA{0.0f}, rB{0.0f};     ///< anchor (mean contact point) relative to the centres (m)
-  Vec3 surfaceVelocity{0.0f};  ///< (m/s)
+  Vec3 rA{0.0f}, rB{0.0f};           ///< anchor (mean contact point) relative to the centres (m)
+  Vec3 surfaceVelocity{0.0f};        ///< (m/s)
   float mass1 = 0.0f, mass2 = 0.0f;  ///< effective masses along the tangents (kg)
-  Vec3 impulse{0.0f};          ///< accumulated tangential impulse, world vector (N s)
+  Vec3 impulse{0.0f};                ///< accumulated tangential impulse, world vector (N s)
   /// Twist (torsional) friction about the normal: the patch's contacts spread over a mean
   /// distance twistRadius from the anchor resist spinning with at most
   /// mu x load x twistRadius; without it a stacked box spins freely about the vertical.
-  float twistRadius = 0.0f;    ///< (m)
-  float twistMass = 0.0f;      ///< 1 / (n . (IA^-1 + IB^-1) n) (kg m^2)
-  float twistImpulse = 0.0f;   ///< accumulated angular impulse about the normal (N m s)
+  float twistRadius = 0.0f;   ///< (m)
+  float twistMass = 0.0f;     ///< 1 / (n . (IA^-1 + IB^-1) n) (kg m^2)
+  float twistImpulse = 0.0f;  ///< accumulated angular impulse about the normal (N m s)
 };
 
 /// Impulses kept from the last step to warm-start this one (sorted by key: deterministic).
@@ -74,8 +74,9 @@ struct WarmStartEntry {
 inline constexpr std::uint32_t kPatchFeature = 0xFFFFFu;
 inline std::uint64_t warmStartKey(std::uint32_t bodyA, std::int32_t bodyB,
                                   std::int32_t worldCollider, std::uint32_t feature) {
-  std::uint64_t other = bodyB >= 0 ? std::uint64_t(bodyB) : (std::uint64_t(1) << 21) |
-                                                                 std::uint64_t(worldCollider & 0xFFFFF);
+  std::uint64_t other = bodyB >= 0
+                            ? std::uint64_t(bodyB)
+                            : (std::uint64_t(1) << 21) | std::uint64_t(worldCollider & 0xFFFFF);
   return (std::uint64_t(bodyA & 0xFFFFF) << 42) | ((other & 0x3FFFFF) << 20) |
          std::uint64_t(feature & 0xFFFFF);
 }

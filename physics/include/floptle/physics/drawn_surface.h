@@ -31,7 +31,8 @@ struct DrawnSurfaceSettings {
 /// Triangles wound counter-clockwise seen from outside (d > 0), one material slot (0, none
 /// named). Errors: a cell size <= 0, an unbounded or non-finite region, more than 2^30 cells,
 /// cancellation.
-Expected<asset::TriangleMesh> drawnSurface(const CollisionShape& shape, const DrawnSurfaceSettings& settings,
+Expected<asset::TriangleMesh> drawnSurface(const CollisionShape& shape,
+                                           const DrawnSurfaceSettings& settings,
                                            const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace floptle::physics

@@ -65,8 +65,8 @@ Expected<std::unique_ptr<CollisionShape>> makeMeshCollider(
     const Transform& world, const ColliderBuildOptions& options = {});
 
 /// `field` is the terrain node's analytic field collider (its shape under its full transform).
-Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(const nlohmann::ordered_json& terrainComponent,
-                                                              std::unique_ptr<CollisionShape> field,
-                                                              double t = 0.0);
+Expected<std::unique_ptr<CollisionShape>> makeTerrainCollider(
+    const nlohmann::ordered_json& terrainComponent, std::unique_ptr<CollisionShape> field,
+    double t = 0.0);
 
 }  // namespace floptle::physics

@@ -54,8 +54,8 @@ struct BodyState {
 
 /// Mass properties the solver reads (derived once from the desc).
 struct BodyMass {
-  float inverseMass = 0.0f;      ///< (1/kg); 0 for kinematic bodies
-  Vec3 inverseInertia{0.0f};     ///< principal, body axes (1/(kg m^2)); 0 for kinematic
+  float inverseMass = 0.0f;   ///< (1/kg); 0 for kinematic bodies
+  Vec3 inverseInertia{0.0f};  ///< principal, body axes (1/(kg m^2)); 0 for kinematic
 };
 
 /// Inverse inertia tensor in world axes for a body at `rotation` (1/(kg m^2)).

@@ -84,7 +84,9 @@ class RigidBodySystem {
   void wake(std::uint32_t i);
 
   /// Friction/restitution per world collider; colliders past the end use the default.
-  void setWorldMaterials(std::vector<SurfaceMaterial> materials) { worldMaterials_ = std::move(materials); }
+  void setWorldMaterials(std::vector<SurfaceMaterial> materials) {
+    worldMaterials_ = std::move(materials);
+  }
 
   /// External force (N) on a body's centre of mass and torque (N m) for the next step only
   /// (the vehicle's tyres and suspension).
@@ -150,14 +152,14 @@ class RigidBodySystem {
   std::vector<RigidBodyDesc> descs_;
   std::vector<BodyMass> masses_;
   std::vector<BodyState> states_;
-  std::vector<BodyState> startStates_;  ///< states at the start of the step (scratch)
-  std::vector<Vec3> forces_, torques_;  ///< accumulated for the next step
-  std::vector<Mat3> inverseInertiaWorld_;  ///< per body, this step (scratch)
-  std::vector<Vec3> gravity_;              ///< per body, this step (m/s^2) (scratch)
-  std::vector<std::uint8_t> pushed_;       ///< body got a normal impulse this step (scratch)
-  std::vector<std::uint8_t> moving_;       ///< dynamic and awake at the step's start (scratch)
-  std::vector<float> bounceFix_;           ///< per body bounce fix (m) (scratch)
-  std::vector<Vec3> bounceNormal_;         ///< per body bounce fix direction (scratch)
+  std::vector<BodyState> startStates_;       ///< states at the start of the step (scratch)
+  std::vector<Vec3> forces_, torques_;       ///< accumulated for the next step
+  std::vector<Mat3> inverseInertiaWorld_;    ///< per body, this step (scratch)
+  std::vector<Vec3> gravity_;                ///< per body, this step (m/s^2) (scratch)
+  std::vector<std::uint8_t> pushed_;         ///< body got a normal impulse this step (scratch)
+  std::vector<std::uint8_t> moving_;         ///< dynamic and awake at the step's start (scratch)
+  std::vector<float> bounceFix_;             ///< per body bounce fix (m) (scratch)
+  std::vector<Vec3> bounceNormal_;           ///< per body bounce fix direction (scratch)
   std::vector<std::uint32_t> wakeNextStep_;  ///< sleepers touched by moving bodies (scratch)
   std::vector<SurfaceMaterial> worldMaterials_;
   std::vector<Contact> contacts_;
@@ -167,8 +169,12 @@ class RigidBodySystem {
 };
 
 /// Coulomb coefficients of two touching materials: sqrt(mu_a mu_b) (gives mu when both are mu).
-inline float combineFriction(float a, float b) { return std::sqrt(std::max(0.0f, a) * std::max(0.0f, b)); }
+inline float combineFriction(float a, float b) {
+  return std::sqrt(std::max(0.0f, a) * std::max(0.0f, b));
+}
 /// Restitution of two touching materials: the larger (-).
-inline float combineRestitution(float a, float b) { return std::max(a, b); }
+inline float combineRestitution(float a, float b) {
+  return std::max(a, b);
+}
 
 }  // namespace floptle::physics

@@ -256,7 +256,7 @@ class Simulation {
   std::vector<Vec3> bodyGravity_;       ///< per rigid body, last tick (m/s^2)
   bool collidersCurrent_ = false;       ///< updateColliders ran for the coming tick
   RigidBodySystem bodies_;
-  std::vector<std::uint32_t> freeBodies_;  ///< rigid bodies that are not vehicle chassis
+  std::vector<std::uint32_t> freeBodies_;     ///< rigid bodies that are not vehicle chassis
   std::vector<ColliderId> bodyColliders_;     ///< world collider of each body (characters)
   std::vector<std::int32_t> bodyOfCollider_;  ///< by collider index: its body, or -1
   std::vector<CharacterController> characters_;

@@ -9,10 +9,10 @@
 // wound mesh, Baerentzen & Aanaes 2005). Where that feature touches a boundary or non-manifold
 // edge (a hole, a crack, an open sheet) the pseudo-normal means nothing, and the sign comes
 // from the generalized winding number w (Jacobson et al. 2013, evaluated hierarchically with
-// the first-order dipole far field of Barill et al. 2018, good to a few hundredths): a mesh whose area-weighted normals nearly cancel
-// is a closed surface, possibly leaky, and p is inside where w > 1/2; an open sheet (a terrain,
-// |sum of area normals| > 1/2 of its area) has w = +-1/2 on its two sides and p is inside
-// where w > 0, i.e. behind its faces.
+// the first-order dipole far field of Barill et al. 2018, good to a few hundredths): a mesh whose
+// area-weighted normals nearly cancel is a closed surface, possibly leaky, and p is inside where w
+// > 1/2; an open sheet (a terrain, |sum of area normals| > 1/2 of its area) has w = +-1/2 on its
+// two sides and p is inside where w > 0, i.e. behind its faces.
 //
 // The collider is built in world space (the node's transform applied to the vertices), is
 // immutable, and every query is const and thread-safe. Its state (mesh, BVH, sign data) is
@@ -41,7 +41,7 @@ class TriMeshCollider final : public CollisionShape {
   /// Builds from a world-space mesh. Errors: no triangles, non-finite vertices, an index out
   /// of range, labels and slots of different sizes.
   static Expected<std::unique_ptr<TriMeshCollider>> create(const asset::TriangleMesh& worldMesh,
-                                                          Settings settings);
+                                                           Settings settings);
   static Expected<std::unique_ptr<TriMeshCollider>> create(const asset::TriangleMesh& worldMesh) {
     return create(worldMesh, Settings{});
   }
@@ -64,21 +64,21 @@ class TriMeshCollider final : public CollisionShape {
                         double t) const override;
 
   struct Closest {
-    bool found = false;         ///< false when nothing lies within maxDistance
-    float distance = 0.0f;      ///< signed (m), negative inside
-    Vec3 point{0.0f};           ///< nearest surface point (m)
-    Vec3 normal{0.0f};          ///< outward unit normal of the signed distance at the query
-    std::uint32_t triangle = 0; ///< index into the input mesh's triangles
+    bool found = false;          ///< false when nothing lies within maxDistance
+    float distance = 0.0f;       ///< signed (m), negative inside
+    Vec3 point{0.0f};            ///< nearest surface point (m)
+    Vec3 normal{0.0f};           ///< outward unit normal of the signed distance at the query
+    std::uint32_t triangle = 0;  ///< index into the input mesh's triangles
   };
   /// Nearest surface point within maxDistance (m) of p.
   Closest closest(Vec3 p, float maxDistance = std::numeric_limits<float>::infinity()) const;
 
   struct Hit {
     bool hit = false;
-    float distance = 0.0f;      ///< along the unit direction (m)
-    Vec3 point{0.0f};           ///< contact point on the mesh (m)
-    Vec3 normal{0.0f};          ///< unit normal facing the caster
-    std::uint32_t triangle = 0; ///< index into the input mesh's triangles
+    float distance = 0.0f;       ///< along the unit direction (m)
+    Vec3 point{0.0f};            ///< contact point on the mesh (m)
+    Vec3 normal{0.0f};           ///< unit normal facing the caster
+    std::uint32_t triangle = 0;  ///< index into the input mesh's triangles
   };
   /// First triangle along origin + s * unitDir, s in [0, maxDistance]; both faces count.
   Hit raycast(Vec3 origin, Vec3 unitDir, float maxDistance) const;

@@ -22,15 +22,15 @@
 namespace floptle::physics {
 
 struct WheelDesc {
-  Vec3 position{0.0f};       ///< suspension mount, chassis frame (m)
-  float radius = 0.35f;      ///< (m), > 0
-  float restLength = 0.4f;   ///< mount to wheel centre at rest (m)
-  float travel = 0.2f;       ///< further droop below rest the cast reaches (m)
+  Vec3 position{0.0f};         ///< suspension mount, chassis frame (m)
+  float radius = 0.35f;        ///< (m), > 0
+  float restLength = 0.4f;     ///< mount to wheel centre at rest (m)
+  float travel = 0.2f;         ///< further droop below rest the cast reaches (m)
   float stiffness = 30000.0f;  ///< spring rate (N/m)
   float damping = 3000.0f;     ///< damper rate (N s/m)
-  float grip = 1.0f;         ///< tyre friction coefficient (-)
-  float drive = 0.0f;        ///< drive force at full throttle (N); 0 = undriven wheel
-  float steer = 0.0f;        ///< steering angle at full lock (rad); 0 = fixed wheel
+  float grip = 1.0f;           ///< tyre friction coefficient (-)
+  float drive = 0.0f;          ///< drive force at full throttle (N); 0 = undriven wheel
+  float steer = 0.0f;          ///< steering angle at full lock (rad); 0 = fixed wheel
 };
 
 /// The "vehicle" component.
@@ -42,7 +42,7 @@ struct VehicleDesc {
   float friction = 0.5f;               ///< chassis body against the world (-)
   float gravityResponse = 1.0f;        ///< fraction of the sampled gravity obeyed (-)
   std::vector<WheelDesc> wheels;
-  Vec3 position{0.0f};                 ///< chassis centre at the start (m)
+  Vec3 position{0.0f};  ///< chassis centre at the start (m)
   Quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
 };
 

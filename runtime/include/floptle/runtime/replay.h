@@ -16,7 +16,7 @@
 namespace floptle::physics {
 class MeshColliderCache;
 class Simulation;
-}
+}  // namespace floptle::physics
 
 namespace floptle::runtime {
 

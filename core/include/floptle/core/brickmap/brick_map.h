@@ -56,8 +56,8 @@ struct BrickMapSettings {
 
 class BrickMap {
  public:
-  static constexpr int kCells = 8;                                   ///< fine cells per brick edge
-  static constexpr int kSamples = kCells + 1;                        ///< samples per brick edge
+  static constexpr int kCells = 8;             ///< fine cells per brick edge
+  static constexpr int kSamples = kCells + 1;  ///< samples per brick edge
   static constexpr int kBrickSamples = kSamples * kSamples * kSamples;  ///< 729 samples a brick
 
   /// Bakes `distance` over the settings' region. Errors: non-finite or empty bounds, a cell
@@ -137,7 +137,9 @@ class BrickMap {
   static constexpr int kMaxEmptyReach = 30;
   /// Sample (i, j, k) in [0, 8]^3 of a brick (m), as stored: a multiple of sampleStep().
   float brickSample(int brick, int i, int j, int k) const {
-    return pool_[static_cast<std::size_t>(brick) * kBrickSamples + i + kSamples * (j + kSamples * k)] * sampleStep_;
+    return pool_[static_cast<std::size_t>(brick) * kBrickSamples + i +
+                 kSamples * (j + kSamples * k)] *
+           sampleStep_;
   }
   /// The quantum of the stored samples (m): (bandWidth + 2 * brick edge) / 32767, so the
   /// 16 bits span every distance a brick of an exact field holds (its centre is within half a
@@ -170,13 +172,19 @@ class BrickMap {
   static constexpr int kSurfaceWords = 8;    ///< per brick: one 64-bit word a 4^3-cell block
   /// Where fine cell (i, j, k) in [0, 7]^3 of a brick keeps its surface bit: word (its 4^3
   /// block), byte in the word (its 2^3 block in that) and bit in the byte (the cell in that).
-  static constexpr int surfaceWord(int i, int j, int k) { return (i >> 2) + 2 * ((j >> 2) + 2 * (k >> 2)); }
+  static constexpr int surfaceWord(int i, int j, int k) {
+    return (i >> 2) + 2 * ((j >> 2) + 2 * (k >> 2));
+  }
   static constexpr int surfaceByte(int i, int j, int k) {
     return ((i >> 1) & 1) + 2 * (((j >> 1) & 1) + 2 * ((k >> 1) & 1));
   }
-  static constexpr int surfaceBit(int i, int j, int k) { return (i & 1) + 2 * ((j & 1) + 2 * (k & 1)); }
+  static constexpr int surfaceBit(int i, int j, int k) {
+    return (i & 1) + 2 * ((j & 1) + 2 * (k & 1));
+  }
   /// The cell's bit in its word.
-  static constexpr int surfaceShift(int i, int j, int k) { return 8 * surfaceByte(i, j, k) + surfaceBit(i, j, k); }
+  static constexpr int surfaceShift(int i, int j, int k) {
+    return 8 * surfaceByte(i, j, k) + surfaceBit(i, j, k);
+  }
   /// f(p) >= offset * blockStep_ + cellSize_ * (slope / 64) . (p - c) throughout a 2^3-cell block,
   /// p and the block's centre c in fine cells: slope in 1/64 m per m, offset in blockStep_
   /// (rounded down, saturated at 127; -128: no bound, it would lie under -1.27 bands).
@@ -188,7 +196,9 @@ class BrickMap {
   /// Where a brick keeps the plane of the 2^3 block holding fine cell (i, j, k) in [0, 7]^3: by
   /// 4^3 block, then 2^3 block in that, as the surface bits, so a 4^3 block's eight planes
   /// share half a cache line.
-  static constexpr int planeIndex(int i, int j, int k) { return 8 * surfaceWord(i, j, k) + surfaceByte(i, j, k); }
+  static constexpr int planeIndex(int i, int j, int k) {
+    return 8 * surfaceWord(i, j, k) + surfaceByte(i, j, k);
+  }
   RayHit raycastMarch(Vec3 origin, Vec3 unitDir, float maxDistance, float radius) const;
   /// Recomputes a brick's smallest sample, block minima, surface bits and block planes from its
   /// samples.
@@ -207,7 +217,9 @@ class BrickMap {
   void noteOccupied(int cell);
   int cellIndex(glm::ivec3 c) const { return c.x + dims_.x * (c.y + dims_.y * c.z); }
   /// The inverse of cellIndex.
-  glm::ivec3 cellCoords(int cell) const { return {cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y)}; }
+  glm::ivec3 cellCoords(int cell) const {
+    return {cell % dims_.x, (cell / dims_.x) % dims_.y, cell / (dims_.x * dims_.y)};
+  }
   Vec3 cellMin(glm::ivec3 c) const { return origin_ + Vec3(c) * brickSize_; }
   float emptyDistance(Vec3 p, Vec3* gradient) const;
   /// The surface point the field at p (value d > 0, unit normal n) points to: p - d n, then
@@ -229,7 +241,7 @@ class BrickMap {
   /// in each of many random bricks).
   HugePageVector<std::int16_t> pool_;
   float sampleStep_ = 1.0f, invSampleStep_ = 1.0f;  ///< m per stored step, and its inverse
-  std::vector<float> brickMin_;         ///< per pool brick: its smallest sample (m)
+  std::vector<float> brickMin_;                     ///< per pool brick: its smallest sample (m)
   /// Per top cell, its brick's brickMin_ (m; unused where it has none): the walk reads it
   /// beside brickOf_ instead of after it (one dependent load less a step).
   std::vector<float> cellBrickMin_;
@@ -256,7 +268,7 @@ class BrickMap {
   /// few steps. (A grid is baked tight around its surface, so the space above a terrain is
   /// mostly outside it: there the reach rarely exceeds 0.)
   std::vector<std::uint8_t> emptyReach_;
-  double blockStep_ = 0.0075;           ///< bandWidth / kBlockSteps (m)
+  double blockStep_ = 0.0075;  ///< bandWidth / kBlockSteps (m)
   std::vector<std::int32_t> freeBricks_;
   std::uint32_t epoch_ = 0;
   int liveBricks_ = 0;

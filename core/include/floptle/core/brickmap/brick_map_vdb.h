@@ -54,7 +54,8 @@ Expected<void> writeBrickMapVdb(const BrickMap& map, const std::filesystem::path
                                 const VdbWriteOptions& options = {});
 
 /// Reads a float level-set grid of `file` into a BrickMap (see the header comment).
-Expected<BrickMap> readBrickMapVdb(const std::filesystem::path& file, const VdbReadOptions& options = {},
+Expected<BrickMap> readBrickMapVdb(const std::filesystem::path& file,
+                                   const VdbReadOptions& options = {},
                                    const BakeProgress& progress = {});
 
 }  // namespace floptle

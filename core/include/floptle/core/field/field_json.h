@@ -30,7 +30,6 @@ Expected<AnimatedScalar> parseAnimatedScalar(const nlohmann::ordered_json& scala
 
 /// Writes a FieldNode back in canonical form. `materialId` maps an index to its JSON id.
 nlohmann::ordered_json shapeToJson(
-    const FieldNode& node,
-    const std::function<nlohmann::ordered_json(MaterialIndex)>& materialId);
+    const FieldNode& node, const std::function<nlohmann::ordered_json(MaterialIndex)>& materialId);
 
 }  // namespace floptle::field

@@ -26,6 +26,7 @@ std::vector<FileReference> referencedFiles(const Scene& scene);
 /// One error per referenced file that is not a readable regular file, resolved against
 /// sceneFolder: where = the member's pointer, what = the path as written and why
 /// ("rock.vdb: file not found", "models: not a regular file", "...: cannot be read").
-std::vector<Error> missingReferencedFiles(const Scene& scene, const std::filesystem::path& sceneFolder);
+std::vector<Error> missingReferencedFiles(const Scene& scene,
+                                          const std::filesystem::path& sceneFolder);
 
 }  // namespace floptle::scene

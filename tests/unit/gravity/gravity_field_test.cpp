@@ -228,11 +228,17 @@ TEST(GravityField, TheBlurRoundsTheInnerCornersPull) {
       EXPECT_GE(angle, last - 1e-3f) << "s = " << s;
       EXPECT_LT(angle - last, 0.12f) << "s = " << s;
     }
-    if (i == 16) EXPECT_NEAR(angle, 0.25f * kPi, 0.15f);
+    if (i == 16) {
+      EXPECT_NEAR(angle, 0.25f * kPi, 0.15f);
+    }
     // A blur of 0.25 m rounds the corner about that far: a quarter metre off the bisector the pull
     // is still turned from either face's normal (the unblurred grid's is not).
-    if (i == 6) EXPECT_GT(angle, 0.1f);
-    if (i == 26) EXPECT_LT(angle, 0.5f * kPi - 0.1f);
+    if (i == 6) {
+      EXPECT_GT(angle, 0.1f);
+    }
+    if (i == 26) {
+      EXPECT_LT(angle, 0.5f * kPi - 0.1f);
+    }
     last = angle;
   }
   const Vec3 nearFloor = glm::normalize(field.sample(Vec3(7.1f, 0.1f, 0), 0.0));

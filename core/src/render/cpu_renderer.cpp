@@ -21,36 +21,43 @@ float hitEpsilon(float t) {
   return kHitEpsilonBase + kHitEpsilonPerMeter * t;
 }
 
+/// The distance the renderer marches (UnionField::renderSample: the shader's map()).
+float mapDistance(const field::UnionField& field, Vec3 p, double time) {
+  return field.renderSample(p, time).distance;
+}
+
 /// Tetrahedron-tap normal (same taps and epsilon as the shader's calcNormal).
-Vec3 calcNormal(const field::FieldProgram& program, Vec3 p, double time) {
+Vec3 calcNormal(const field::UnionField& field, Vec3 p, double time) {
   const Vec3 kxyy{1, -1, -1}, kyyx{-1, -1, 1}, kyxy{-1, 1, -1}, kxxx{1, 1, 1};
   const float e = kNormalEpsilon;
-  const Vec3 n =
-      kxyy * program.distance(p + kxyy * e, time) + kyyx * program.distance(p + kyyx * e, time) +
-      kyxy * program.distance(p + kyxy * e, time) + kxxx * program.distance(p + kxxx * e, time);
+  const Vec3 n = kxyy * mapDistance(field, p + kxyy * e, time) +
+                 kyyx * mapDistance(field, p + kyyx * e, time) +
+                 kyxy * mapDistance(field, p + kyxy * e, time) +
+                 kxxx * mapDistance(field, p + kxxx * e, time);
   const float len = glm::length(n);
   return len > 0.0f && std::isfinite(len) ? n / len : kUp;
 }
 
 /// Soft shadow factor towards the sun (0 = fully shadowed).
-float softShadow(const field::FieldProgram& program, Vec3 ro, Vec3 rd, double time) {
+float softShadow(const field::UnionField& field, Vec3 ro, Vec3 rd, double time) {
   float result = 1.0f;
   float t = kShadowMinT;
   for (int i = 0; i < kShadowSteps && t < kShadowMaxT; ++i) {
-    const float h = program.distance(ro + rd * t, time);
+    const float h = mapDistance(field, ro + rd * t, time);
     if (h < kHitEpsilonBase) return 0.0f;
     result = std::min(result, kShadowSharpness * h / t);
+    if (result < kShadowDark) return 0.0f;
     t += std::clamp(h, kShadowMinStep, kShadowMaxStep);
   }
   return std::clamp(result, 0.0f, 1.0f);
 }
 
-float ambientOcclusion(const field::FieldProgram& program, Vec3 p, Vec3 n, double time) {
+float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time) {
   float occlusion = 0.0f;
   float weight = 1.0f;
   for (int i = 0; i < kAoSamples; ++i) {
     const float h = kAoStart + kAoSpacing * float(i);
-    const float d = program.distance(p + n * h, time);
+    const float d = mapDistance(field, p + n * h, time);
     occlusion += (h - d) * weight;
     weight *= kAoDecay;
   }
@@ -68,21 +75,31 @@ std::uint8_t toByte(float c) {
 
 }  // namespace
 
-std::optional<MarchHit> marchRay(const field::FieldProgram& program, const Ray& ray, double time,
+std::optional<MarchHit> marchRay(const field::UnionField& field, const Ray& ray, double time,
                                  float maxDistance) {
   float t = kNearDistance;
+  float previousT = t, previousD = 0.0f;
+  float omega = kRelaxation;
   for (int i = 0; i < kMaxSteps; ++i) {
     const Vec3 p = ray.at(t);
-    const float d = program.distance(p, time);
-    if (!std::isfinite(d)) return std::nullopt;
-    if (d < hitEpsilon(t)) {
+    const field::FieldSample s = field.renderSample(p, time);
+    if (!std::isfinite(s.distance)) return std::nullopt;
+    if (omega > kStepScale && s.distance + previousD < t - previousT) {
+      // The relaxed step left a gap the two spheres do not cover: back to the safe point.
+      t = previousT + previousD * kStepScale;
+      omega = kStepScale;
+      continue;
+    }
+    if (s.distance < hitEpsilon(t)) {
       MarchHit hit;
       hit.distance = t;
       hit.point = p;
-      hit.material = program.sample(p, time).material;
+      hit.material = s.material;
       return hit;
     }
-    t += d * kStepScale;
+    previousT = t;
+    previousD = s.distance;
+    t += s.distance * omega;
     if (t > maxDistance) return std::nullopt;
   }
   return std::nullopt;
@@ -95,7 +112,7 @@ Vec3 skyColor(Vec3 rd) {
   return sky + kSunColor * (kSunGlow * std::pow(sun, kSunGlowPower));
 }
 
-Vec3 shadeRay(const field::FieldProgram& program, const Ray& ray, double time,
+Vec3 shadeRay(const field::UnionField& program, const Ray& ray, double time,
               const MaterialColors& materials, float& hitDistance) {
   const Vec3 sky = skyColor(ray.direction);
   Vec3 color = sky;
@@ -119,7 +136,7 @@ Vec3 shadeRay(const field::FieldProgram& program, const Ray& ray, double time,
           std::pow(std::max(color.z, 0.0f), g)};
 }
 
-Expected<Image> renderImage(const field::FieldProgram& program, const Camera& camera,
+Expected<Image> renderImage(const field::UnionField& program, const Camera& camera,
                             const MaterialColors& materials, const RenderSettings& settings) {
   if (settings.width < 1 || settings.width > 16384)
     return Error{"width", "must be between 1 and 16384 pixels"};
@@ -167,6 +184,31 @@ Expected<Image> renderImage(const field::FieldProgram& program, const Camera& ca
   work();
   for (auto& thread : pool) thread.join();
   return image;
+}
+
+}  // namespace floptle::render
+
+namespace floptle::render {
+
+namespace {
+field::UnionField onePart(const field::FieldProgram& program, double time) {
+  return *field::UnionField::build({program}, std::isfinite(time) ? time : 0.0);
+}
+}  // namespace
+
+std::optional<MarchHit> marchRay(const field::FieldProgram& program, const Ray& ray, double time,
+                                 float maxDistance) {
+  return marchRay(onePart(program, time), ray, time, maxDistance);
+}
+
+Vec3 shadeRay(const field::FieldProgram& program, const Ray& ray, double time,
+              const MaterialColors& materials, float& hitDistance) {
+  return shadeRay(onePart(program, time), ray, time, materials, hitDistance);
+}
+
+Expected<Image> renderImage(const field::FieldProgram& program, const Camera& camera,
+                            const MaterialColors& materials, const RenderSettings& settings) {
+  return renderImage(onePart(program, settings.time), camera, materials, settings);
 }
 
 }  // namespace floptle::render

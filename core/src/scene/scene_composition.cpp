@@ -188,12 +188,14 @@ std::vector<CompositionPart> compositionParts(const Scene& scene, std::span<cons
   return parts;
 }
 
-FieldNode composeNodes(const Scene& scene, std::span<const int> nodes, SurfaceLabel label) {
+std::vector<FieldNode> composeParts(const Scene& scene, std::span<const int> nodes,
+                                    std::span<const CompositionPart> parts, SurfaceLabel label) {
   const Composer composer(scene, nodes, label);
-  FieldNode all = field::makeDefaultNode(NodeType::Union);
-  for (const CompositionPart& part : compositionParts(scene, nodes)) {
+  std::vector<FieldNode> out;
+  out.reserve(parts.size());
+  for (const CompositionPart& part : parts) {
     if (!part.blended) {
-      all.children.push_back(composer.placed(part.nodes.front()));
+      out.push_back(composer.placed(part.nodes.front()));
       continue;
     }
     std::map<MaterialIndex, std::vector<int>> byMaterial;
@@ -202,12 +204,18 @@ FieldNode composeNodes(const Scene& scene, std::span<const int> nodes, SurfaceLa
     std::vector<MaterialIndex> present;
     for (const auto& [m, members] : byMaterial) present.push_back(m);
     const std::vector<std::vector<MaterialIndex>> groups = blendGroups(scene, present);
-    all.children.push_back(composer.group(groups.front(), byMaterial));
+    out.push_back(composer.group(groups.front(), byMaterial));
   }
+  return out;
+}
+
+FieldNode composeNodes(const Scene& scene, std::span<const int> nodes, SurfaceLabel label) {
+  FieldNode all = field::makeDefaultNode(NodeType::Union);
+  all.children = composeParts(scene, nodes, compositionParts(scene, nodes), label);
   return all;
 }
 
-field::FieldNode sceneField(const Scene& scene, bool collidableOnly) {
+std::vector<int> shapedNodes(const Scene& scene, bool collidableOnly) {
   std::vector<int> nodes;
   for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
     const SceneNode& node = scene.nodes[i];
@@ -215,7 +223,33 @@ field::FieldNode sceneField(const Scene& scene, bool collidableOnly) {
     if (collidableOnly && !(node.collider && node.collider->collidable)) continue;
     nodes.push_back(static_cast<int>(i));
   }
-  return composeNodes(scene, nodes);
+  return nodes;
+}
+
+field::FieldNode sceneField(const Scene& scene, bool collidableOnly) {
+  return composeNodes(scene, shapedNodes(scene, collidableOnly));
+}
+
+Expected<SceneUnion> compileSceneUnion(const Scene& scene, double time) {
+  SceneUnion out;
+  const std::vector<int> nodes = shapedNodes(scene, false);
+  if (nodes.empty()) return Error{"nodes", "the scene has no node with a shape"};
+  out.parts = compositionParts(scene, nodes);
+  std::vector<FieldNode> fields = composeParts(scene, nodes, out.parts, SurfaceLabel::Material);
+  std::vector<field::FieldProgram> programs;
+  programs.reserve(fields.size());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    Expected<field::FieldProgram> program = field::FieldProgram::compile(fields[i]);
+    if (!program) {
+      const SceneNode& first = scene.nodes[static_cast<std::size_t>(out.parts[i].nodes.front())];
+      return Error{"nodes/" + first.name + program.error().where, program.error().what};
+    }
+    programs.push_back(std::move(*program));
+  }
+  Expected<field::UnionField> field = field::UnionField::build(std::move(programs), time);
+  if (!field) return field.error();
+  out.field = std::move(*field);
+  return out;
 }
 
 }  // namespace floptle::scene

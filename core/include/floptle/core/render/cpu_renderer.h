@@ -1,12 +1,14 @@
 #pragma once
-// The CPU reference renderer: a multithreaded sphere trace of a FieldProgram with the shading
-// model of shading_model.h. It is what `floptle render` writes and what the viewport's image
-// is tested against.
+// The CPU reference renderer: a multithreaded sphere trace of a UnionField (the scene's parts;
+// a lone FieldProgram is a union of one) with the shading model of shading_model.h. It marches
+// UnionField::renderSample, the estimate the viewport's shader evaluates. It is what `floptle
+// render` writes and what the viewport's image is tested against.
 #include <optional>
 #include <vector>
 
 #include "floptle/core/expected.h"
 #include "floptle/core/field/field_program.h"
+#include "floptle/core/field/union_field.h"
 #include "floptle/core/math.h"
 #include "floptle/core/render/camera.h"
 #include "floptle/core/render/image.h"
@@ -37,6 +39,8 @@ struct MarchHit {
 
 /// Sphere-traces one ray exactly as the renderer does (same steps, epsilon, step scale) up
 /// to maxDistance (m); nullopt when it sees nothing. The editor picks with this too.
+std::optional<MarchHit> marchRay(const field::UnionField& field, const Ray& ray, double time,
+                                 float maxDistance = 250.0f);
 std::optional<MarchHit> marchRay(const field::FieldProgram& program, const Ray& ray, double time,
                                  float maxDistance = 250.0f);
 
@@ -45,10 +49,15 @@ Vec3 skyColor(Vec3 rd);
 
 /// Final display colour (0..1, gamma applied) of the primary ray; `hitDistance` gets the
 /// distance to the surface (m) or +infinity for sky.
+Vec3 shadeRay(const field::UnionField& field, const Ray& ray, double time,
+              const MaterialColors& materials, float& hitDistance);
 Vec3 shadeRay(const field::FieldProgram& program, const Ray& ray, double time,
               const MaterialColors& materials, float& hitDistance);
 
 /// Renders the whole image. Refuses bad sizes and degenerate cameras.
+/// The field should be fitted at settings.time (UnionField::refit) for full speed.
+Expected<Image> renderImage(const field::UnionField& field, const Camera& camera,
+                            const MaterialColors& materials, const RenderSettings& settings);
 Expected<Image> renderImage(const field::FieldProgram& program, const Camera& camera,
                             const MaterialColors& materials, const RenderSettings& settings);
 

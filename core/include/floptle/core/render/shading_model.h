@@ -24,6 +24,11 @@ inline constexpr float kHitEpsilonPerMeter = 6e-4f;
 /// Fraction of the field value taken per step (-): < 1 tolerates the non-Lipschitz fields
 /// (twist, fractal estimators).
 inline constexpr float kStepScale = 0.9f;
+/// Over-relaxed sphere tracing (Keinert et al. 2014): steps are this times the distance while
+/// each new unbounding sphere still overlaps the previous one; the first time they do not, the
+/// march returns to the last safe point and continues with kStepScale. Safe for any distance
+/// that bounds the true one from below.
+inline constexpr float kRelaxation = 1.6f;
 /// Offset of the tetrahedron normal taps (m).
 inline constexpr float kNormalEpsilon = 1e-3f;
 
@@ -38,6 +43,9 @@ inline constexpr float kShadowMinT = 0.02f;
 inline constexpr float kShadowMaxT = 30.0f;
 /// Penumbra sharpness k in min(k * h / t) (-).
 inline constexpr float kShadowSharpness = 10.0f;
+/// A shadow ray whose penumbra factor falls below this stops as fully shadowed (-): the rest
+/// of its steps could change the pixel by less than this.
+inline constexpr float kShadowDark = 0.002f;
 /// Shadow step clamp (m).
 inline constexpr float kShadowMinStep = 0.02f;
 inline constexpr float kShadowMaxStep = 1.0f;

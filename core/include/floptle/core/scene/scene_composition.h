@@ -36,7 +36,9 @@
 #include <span>
 #include <vector>
 
+#include "floptle/core/expected.h"
 #include "floptle/core/field/field_node.h"
+#include "floptle/core/field/union_field.h"
 #include "floptle/core/scene/scene.h"
 
 namespace floptle::scene {
@@ -70,5 +72,25 @@ enum class SurfaceLabel {
 /// The field of `nodes` composed by the rules above, in world space.
 field::FieldNode composeNodes(const Scene& scene, std::span<const int> nodes,
                               SurfaceLabel label = SurfaceLabel::Material);
+
+/// The fields of `parts` (compositionParts of `nodes`), each composed in world space: the
+/// terms of the scene's hard union, in its order.
+std::vector<field::FieldNode> composeParts(const Scene& scene, std::span<const int> nodes,
+                                           std::span<const CompositionPart> parts,
+                                           SurfaceLabel label = SurfaceLabel::Material);
+
+/// Indices of the nodes with a shape (with collidableOnly, of those whose collider collides).
+std::vector<int> shapedNodes(const Scene& scene, bool collidableOnly = false);
+
+/// The scene's field as a UnionField of its composition parts (one program each), with the
+/// part each term came from: what the CPU renderer, `floptle query` and the viewport read, so
+/// a scene of many props costs what the props near a point cost.
+struct SceneUnion {
+  std::vector<CompositionPart> parts;
+  field::UnionField field;
+};
+/// Compiles every part; the error names the part's first node. A scene without shapes is
+/// refused (an empty union is not a field).
+Expected<SceneUnion> compileSceneUnion(const Scene& scene, double time);
 
 }  // namespace floptle::scene

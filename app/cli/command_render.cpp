@@ -18,8 +18,10 @@
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
 #include "floptle/core/render/raymarch_glsl.h"
+#include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/scene_render.h"
 #include "floptle/core/scene/scene.h"
+#include "floptle/core/scene/scene_composition.h"
 #include "floptle/core/scene/scene_io.h"
 
 namespace floptle::cli {
@@ -29,16 +31,19 @@ namespace {
 constexpr const char* kRenderUsage =
     "usage: floptle render SCENE --out FILE.png [--width W --height H]\n"
     "         [--camera NAME | --look-from x,y,z --look-at x,y,z] [--fov DEGREES] [--t SECONDS]\n"
-    "         [--threads N] [--shader-out FILE.frag]\n"
+    "         [--threads N] [--shader-out FILE.frag [--shader-data FILE.bin]]\n"
     "  CPU raymarch of the scene's field graph. Defaults: 640x360, the scene's first camera\n"
     "  (or a view framing the scene), vertical fov 60 degrees (or the camera's), t = 0 s.\n"
     "  --shader-out also writes the viewport's raymarch shader with this camera and the\n"
-    "  parameters at t baked in (for gpu-shader-bench).\n";
+    "  parameters at t baked in (for gpu-shader-bench). With --shader-data it writes the\n"
+    "  viewport's scene program reading the scene texture instead, and the texture's texels\n"
+    "  (float32 RGBA, 1024 a row) to FILE.bin (for tests/bench/gpu/gpu_scene_bench).\n";
 
 struct RenderArgs {
   std::string scene;
   std::string out;
   std::string shaderOut;
+  std::string shaderData;
   int width = 640;
   int height = 360;
   int threads = 0;
@@ -102,8 +107,9 @@ std::optional<int> parseArgs(Args args, RenderArgs& r) {
       arg = arg.substr(0, eq);
       inlineValue = true;
     }
-    static const char* known[] = {"--out",     "--width", "--height", "--camera",  "--look-from",
-                                  "--look-at", "--fov",   "--t",      "--threads", "--shader-out"};
+    static const char* known[] = {"--out",       "--width",      "--height",     "--camera",
+                                  "--look-from", "--look-at",    "--fov",        "--t",
+                                  "--threads",   "--shader-out", "--shader-data"};
     bool isKnown = false;
     for (const char* k : known) isKnown = isKnown || arg == k;
     if (!isKnown) return usageError("unknown option '" + arg + "'");
@@ -114,6 +120,9 @@ std::optional<int> parseArgs(Args args, RenderArgs& r) {
     if (arg == "--out") {
       if (value.empty()) return usageError("--out needs a file name");
       r.out = value;
+    } else if (arg == "--shader-data") {
+      if (value.empty()) return usageError("--shader-data needs a file name");
+      r.shaderData = value;
     } else if (arg == "--shader-out") {
       if (value.empty()) return usageError("--shader-out needs a file name");
       r.shaderOut = value;
@@ -171,10 +180,22 @@ int runRender(Args args) {
                  built.error().message().c_str());
     return 1;
   }
-  auto program = field::FieldProgram::compile(scene::sceneField(*built));
-  if (!program) {
+  // The scene's parts under their hierarchy (a scene without shapes: the empty union, sky).
+  Expected<field::UnionField> field = Error{"", ""};
+  if (scene::shapedNodes(*built).empty()) {
+    auto empty = field::FieldProgram::compile(scene::sceneField(*built));
+    if (empty)
+      field = field::UnionField::build({std::move(*empty)}, r.time);
+    else
+      field = empty.error();
+  } else if (auto composed = scene::compileSceneUnion(*built, r.time)) {
+    field = std::move(composed->field);
+  } else {
+    field = composed.error();
+  }
+  if (!field) {
     std::fprintf(stderr, "%s: cannot compile the scene's field\n%s\n", r.scene.c_str(),
-                 program.error().message().c_str());
+                 field.error().message().c_str());
     return 1;
   }
 
@@ -206,7 +227,24 @@ int runRender(Args args) {
   const render::MaterialColors colors = render::materialColors(*built);
   if (!r.shaderOut.empty()) {
     std::ofstream shader(r.shaderOut, std::ios::binary | std::ios::trunc);
-    shader << render::standaloneFragmentShader(*program, camera, colors, r.time);
+    if (r.shaderData.empty()) {
+      shader << render::standaloneFragmentShader(*field, camera, colors, r.time);
+    } else {
+      // The scene program reading its texels from a texture, as the viewport runs it.
+      auto buffers = render::packSceneBuffers(*field, r.time);
+      if (!buffers) {
+        std::fprintf(stderr, "floptle render: %s\n", buffers.error().message().c_str());
+        return 1;
+      }
+      shader << render::standaloneSceneShader(*buffers, camera, colors, false);
+      std::ofstream data(r.shaderData, std::ios::binary | std::ios::trunc);
+      data.write(reinterpret_cast<const char*>(buffers->texels.data()),
+                 std::streamsize(buffers->texels.size() * sizeof(float)));
+      if (!data) {
+        std::fprintf(stderr, "%s: cannot write the shader data file\n", r.shaderData.c_str());
+        return 1;
+      }
+    }
     shader.close();
     if (!shader) {
       std::fprintf(stderr, "%s: cannot write the shader file\n", r.shaderOut.c_str());
@@ -220,7 +258,7 @@ int runRender(Args args) {
   settings.time = r.time;
   settings.threads = r.threads;
   const auto start = std::chrono::steady_clock::now();
-  auto image = render::renderImage(*program, camera, colors, settings);
+  auto image = render::renderImage(*field, camera, colors, settings);
   if (!image) {
     std::fprintf(stderr, "floptle render: %s\n", image.error().message().c_str());
     return 1;

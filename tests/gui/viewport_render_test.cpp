@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "floptle/core/field/union_field.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
 #include "floptle/editor/raymarch_view.h"
@@ -256,4 +257,98 @@ TEST_F(ViewportFixture, SelectionOutlineAndGridDrawOverTheField) {
   view_->setSelectionBounds({});
   view_->setGridVisible(true);
   EXPECT_NE(view_->captureImage(), plain);  // the grid shows
+}
+
+namespace {
+
+/// A plane at y = -1 and `count` spheres over a 400 x 400 m square (deterministic), as parts.
+field::UnionField scatteredSpheres(int count, Vec3 movedFirst = Vec3(0.0f, 0.4f, 0.0f)) {
+  std::vector<field::FieldProgram> parts;
+  parts.push_back(*viewport_testing::compileShapeJson(
+      R"({"type": "plane", "normal": [0, 1, 0], "offset": -1, "material": 1})"));
+  std::uint32_t state = 12345u;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return float(state >> 8) / float(1u << 24);
+  };
+  for (int i = 0; i < count; ++i) {
+    Vec3 at(400.0f * next() - 200.0f, 0.5f * next(), 400.0f * next() - 200.0f);
+    if (i == 0) at = movedFirst;
+    const float radius = 0.3f + 0.7f * next();
+    parts.push_back(*viewport_testing::compileShapeJson(
+        R"({"type": "sphere", "material": 2, "radius": )" + std::to_string(radius) +
+        R"(, "transform": {"position": [)" + std::to_string(at.x) + ", " + std::to_string(at.y) +
+        ", " + std::to_string(at.z) + "]}}"));
+  }
+  return *field::UnionField::build(std::move(parts), 0.0);
+}
+
+/// Mean |difference| and the fraction of pixels within 8 levels, printed.
+std::pair<double, double> compare(const render::Image& gpu, const render::Image& cpu,
+                                  const char* what) {
+  auto mean = render::meanAbsoluteDifference(gpu, cpu);
+  int close = 0;
+  for (std::size_t i = 0; i < gpu.rgba.size(); i += 4) {
+    bool near = true;
+    for (int c = 0; c < 3; ++c)
+      near = near && std::abs(int(gpu.rgba[i + c]) - int(cpu.rgba[i + c])) <= 8;
+    close += near;
+  }
+  const double fraction = double(close) / double(gpu.width * gpu.height);
+  std::printf("%s: mean |diff| %.4f / 255, %.2f %% of pixels within 8\n", what,
+              mean.ok() ? *mean : -1.0, 100.0 * fraction);
+  return {mean.ok() ? *mean : 255.0, fraction};
+}
+
+}  // namespace
+
+// 10,000 spheres: the fixed program walks the hierarchy in the scene texture and draws what
+// the CPU reference draws (same tolerance as above).
+TEST_F(ViewportFixture, TenThousandPartsMatchTheCpuRender) {
+  const field::UnionField field = scatteredSpheres(10000);
+  render::Camera camera;
+  camera.position = {-30.0f, 6.0f, 25.0f};
+  camera.lookAt = {0.0f, 0.0f, 0.0f};
+  camera.fovYDegrees = 60.0f;
+  view_->setCamera(camera);
+  view_->setSceneField(field);
+  const render::Image gpu = toImage(view_->captureImage());
+  ASSERT_TRUE(view_->lastShaderError().isEmpty()) << view_->lastShaderError().toStdString();
+  render::RenderSettings settings;
+  settings.width = kWidth;
+  settings.height = kHeight;
+  auto cpu = render::renderImage(field, camera, kMaterials, settings);
+  ASSERT_TRUE(cpu.ok());
+  render::writePng((outputDir() / "viewport_10k_gpu.png").string(), gpu);
+  render::writePng((outputDir() / "viewport_10k_cpu.png").string(), *cpu);
+  const auto [mean, fraction] = compare(gpu, *cpu, "10k parts, viewport vs CPU");
+  EXPECT_LE(mean, 1.5);
+  EXPECT_GE(fraction, 0.98);
+  // Red sphere pixels exist: the comparison is not of two empty skies.
+  int red = 0;
+  for (std::size_t i = 0; i < gpu.rgba.size(); i += 4)
+    red += gpu.rgba[i] > gpu.rgba[i + 1] + 40 ? 1 : 0;
+  EXPECT_GT(red, 50);
+}
+
+// Moving a node changes texels only: no compile, one more upload, the sphere is elsewhere.
+TEST_F(ViewportFixture, AMovedPartRedrawsWithoutACompile) {
+  view_->setSceneField(scatteredSpheres(200));
+  const QImage before = view_->captureImage();
+  const std::uint64_t compiles = view_->shaderCompiles();
+  const std::uint64_t uploads = view_->sceneDataUploads();
+  const field::UnionField moved = scatteredSpheres(200, Vec3(-0.8f, 0.4f, 0.6f));
+  view_->setSceneField(moved);
+  const QImage after = view_->captureImage();
+  EXPECT_EQ(view_->shaderCompiles(), compiles);
+  EXPECT_EQ(view_->sceneDataUploads(), uploads + 1);
+  EXPECT_NE(before, after);
+  render::RenderSettings settings;
+  settings.width = kWidth;
+  settings.height = kHeight;
+  auto cpu = render::renderImage(moved, view_->camera(), kMaterials, settings);
+  ASSERT_TRUE(cpu.ok());
+  const auto [mean, fraction] = compare(toImage(after), *cpu, "moved part, viewport vs CPU");
+  EXPECT_LE(mean, 1.5);
+  EXPECT_GE(fraction, 0.98);
 }

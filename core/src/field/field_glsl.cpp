@@ -85,7 +85,9 @@ float fp_smin(float a, float b, float k) {
   return min(a, b) - h * h * k * 0.25;
 }
 float fp_smax(float a, float b, float k) { return -fp_smin(-a, -b, k); }
-float fp_mandelbulb(vec3 p, float power, int iterations, float bailout) {
+// The Mandelbulb's distance estimate 0.5 log(r) r / dr (sdf_math.h); the physics field takes
+// kMandelbulbSafety of it (fp_mandelbulb), the viewport marches the estimate itself.
+float fp_mandelbulb_estimate(vec3 p, float power, int iterations, float bailout) {
   float r0 = length(p);
   if (r0 > 2.0 * bailout) return r0 - bailout;
   vec3 z = p;
@@ -104,7 +106,12 @@ float fp_mandelbulb(vec3 p, float power, int iterations, float bailout) {
     r = length(z);
   }
   r = max(r, 1e-20);
-  return 0.5 * 0.5 * log(r) * r / dr;  // kMandelbulbSafety * estimate (sdf_math.h)
+  return 0.5 * log(r) * r / dr;
+}
+float fp_mandelbulb(vec3 p, float power, int iterations, float bailout) {
+  float r0 = length(p);
+  if (r0 > 2.0 * bailout) return r0 - bailout;
+  return 0.5 * fp_mandelbulb_estimate(p, power, iterations, bailout);  // kMandelbulbSafety
 }
 float fp_menger(vec3 p, int iterations) {
   float d = fp_box(p, vec3(1.0));
@@ -151,6 +158,14 @@ float fp_twist_lipschitz(float rate, float rho) {
 }
 #endif
 )GLSL";
+
+}  // namespace
+
+const char* glslHelpers() {
+  return kHelpers;
+}
+
+namespace {
 
 std::string fp(int slot) {
   return "FP(" + std::to_string(slot) + ")";
@@ -264,7 +279,7 @@ std::string statement(const Instr& in) {
 
 std::string emitGlsl(const FieldProgram& program, const GlslOptions& options) {
   const FieldProgram::Impl& impl = program.impl();
-  std::string out = kHelpers;
+  std::string out = options.withHelpers ? kHelpers : "";
   out += "vec2 " + options.functionName + "(vec3 p, float t) {\n";
   out += "  vec3 p0 = p;\n";
   for (int i = 1; i < impl.pointDepth; ++i) out += "  vec3 " + P(i) + " = p;\n";

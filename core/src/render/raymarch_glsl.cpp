@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "../field/program_impl.h"
 #include "floptle/core/field/field_glsl.h"
+#include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/shading_model.h"
 
 namespace floptle::render {
@@ -46,6 +48,7 @@ std::string constantsBlock() {
   f("kHitEpsilonBase", kHitEpsilonBase);
   f("kHitEpsilonPerMeter", kHitEpsilonPerMeter);
   f("kStepScale", kStepScale);
+  f("kRelaxation", kRelaxation);
   f("kNormalEpsilon", kNormalEpsilon);
   v3("kSunDirection", kSunDirection);
   v3("kSunColor", kSunColor);
@@ -54,6 +57,7 @@ std::string constantsBlock() {
   f("kShadowMinT", kShadowMinT);
   f("kShadowMaxT", kShadowMaxT);
   f("kShadowSharpness", kShadowSharpness);
+  f("kShadowDark", kShadowDark);
   f("kShadowMinStep", kShadowMinStep);
   f("kShadowMaxStep", kShadowMaxStep);
   i("kAoSamples", kAoSamples);
@@ -74,6 +78,9 @@ std::string constantsBlock() {
   i("kMaxMaterials", kMaxMaterials);
   f("kDepthNear", kDepthNear);
   f("kDepthFar", kDepthFar);
+  // 0 at run time but unknown to the compiler where the scene data sets it: the tap loops of
+  // calcNormal and ambientOcclusion stay loops, so map() is inlined once per loop, not per tap.
+  s << "int g_loopGuard = 0;\n";
   return s.str();
 }
 
@@ -83,13 +90,15 @@ constexpr const char* kShadingBody = R"GLSL(
 float hitEpsilon(float t) { return kHitEpsilonBase + kHitEpsilonPerMeter * t; }
 
 vec3 calcNormal(vec3 p, float time) {
-  const vec3 kxyy = vec3(1.0, -1.0, -1.0);
-  const vec3 kyyx = vec3(-1.0, -1.0, 1.0);
-  const vec3 kyxy = vec3(-1.0, 1.0, -1.0);
-  const vec3 kxxx = vec3(1.0, 1.0, 1.0);
   float e = kNormalEpsilon;
-  vec3 n = kxyy * map(p + kxyy * e, time).x + kyyx * map(p + kyyx * e, time).x +
-           kyxy * map(p + kyxy * e, time).x + kxxx * map(p + kxxx * e, time).x;
+  vec3 n = vec3(0.0);
+  for (int i = 0; i < 4 + g_loopGuard; ++i) {
+    vec3 k = i == 0   ? vec3(1.0, -1.0, -1.0)
+             : i == 1 ? vec3(-1.0, -1.0, 1.0)
+             : i == 2 ? vec3(-1.0, 1.0, -1.0)
+                      : vec3(1.0, 1.0, 1.0);
+    n += k * map(p + k * e, time).x;
+  }
   float len = length(n);
   return len > 0.0 ? n / len : vec3(0.0, 1.0, 0.0);
 }
@@ -101,6 +110,7 @@ float softShadow(vec3 ro, vec3 rd, float time) {
     float h = map(ro + rd * t, time).x;
     if (h < kHitEpsilonBase) return 0.0;
     result = min(result, kShadowSharpness * h / t);
+    if (result < kShadowDark) return 0.0;
     t += clamp(h, kShadowMinStep, kShadowMaxStep);
   }
   return clamp(result, 0.0, 1.0);
@@ -109,7 +119,7 @@ float softShadow(vec3 ro, vec3 rd, float time) {
 float ambientOcclusion(vec3 p, vec3 n, float time) {
   float occlusion = 0.0;
   float weight = 1.0;
-  for (int i = 0; i < kAoSamples; ++i) {
+  for (int i = 0; i < kAoSamples + g_loopGuard; ++i) {
     float h = kAoStart + kAoSpacing * float(i);
     float d = map(p + n * h, time).x;
     occlusion += (h - d) * weight;
@@ -126,16 +136,25 @@ vec3 albedoOf(float material) {
 
 bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) {
   float t = kNearDistance;
+  float previousT = t, previousD = 0.0;
+  float omega = kRelaxation;
   hitT = 0.0;
   material = 0.0;
   for (int i = 0; i < kMaxSteps; ++i) {
     vec2 h = map(ro + rd * t, time);
+    if (omega > kStepScale && h.x + previousD < t - previousT) {
+      t = previousT + previousD * kStepScale;
+      omega = kStepScale;
+      continue;
+    }
     if (h.x < hitEpsilon(t)) {
       hitT = t;
       material = h.y;
       return true;
     }
-    t += h.x * kStepScale;
+    previousT = t;
+    previousD = h.x;
+    t += h.x * omega;
     if (t > kMaxDistance) return false;
   }
   return false;
@@ -179,6 +198,7 @@ vec3 primaryRay(vec2 uv, vec3 right, vec3 up, vec3 forward, float tanHalfFovY, f
 
 constexpr const char* kViewportMain = R"GLSL(
 void main() {
+  loadSceneHeader();
   vec3 rd = primaryRay(vUv, u_camRight, u_camUp, u_camForward, u_tanHalfFovY, u_aspect);
   float t;
   vec3 color = shadeRay(u_camPos, rd, u_time, t);
@@ -197,12 +217,315 @@ void main() {
 
 constexpr const char* kStandaloneMain = R"GLSL(
 void main() {
+  loadSceneHeader();
   vec3 rd = primaryRay(vUv, kCamRight, kCamUp, kCamForward, kTanHalfFovY,
                        iResolution.x / iResolution.y);
   float t;
   fragColor = vec4(shadeRay(kCamPos, rd, iTime, t), 1.0);
 }
 )GLSL";
+
+/// The fixed scene map: the UnionField in the scene data (scene_buffers.h), read through
+/// SD(texel). It evaluates exactly UnionField::renderSample (union_field.cpp): the unbounded
+/// parts, then the hierarchy nearest first, skipping boxes no nearer than the best distance, a
+/// part farther than kRenderBoundMargin from its box answering with the box distance.
+constexpr const char* kSceneHead = R"GLSL(
+int g_nodeCount, g_unbounded, g_parts, g_nodes, g_partCount, g_params;
+void loadSceneHeader() {
+  vec4 h0 = SD(0), h1 = SD(1);
+  g_nodeCount = int(h0.x);
+  g_unbounded = int(h0.y);
+  g_parts = int(h0.z);
+  g_nodes = int(h1.x);
+  g_partCount = int(h1.y);
+  g_params = int(h1.z);
+  g_loopGuard = int(h1.w);
+}
+// Float j of the parameter block.
+float fp_param(int j) { return SD(g_params + (j >> 2))[j & 3]; }
+float fp_box_distance(vec3 p, vec3 lo, vec3 hi) {
+  return length(max(max(lo - p, p - hi), vec3(0.0)));
+}
+)GLSL";
+
+/// The instruction interpreter (scenes with more than kMaxPartStructures structures): parameter
+/// indices in the instructions count from the block's start.
+constexpr const char* kInterpreter = R"GLSL(
+float FP(int i) { return fp_param(i); }
+vec3 FP3(int i) { return vec3(FP(i), FP(i + 1), FP(i + 2)); }
+float fp_primitive(int op, int s, vec3 p) {
+  switch (op) {
+    case OP_SPHERE: return length(p) - FP(s);
+    case OP_BOX: return fp_box(p, FP3(s));
+    case OP_ROUND_BOX: {
+      vec3 b = FP3(s);
+      float r = clamp(FP(s + 3), 0.0, min(b.x, min(b.y, b.z)));
+      return fp_box(p, b - vec3(r)) - r;
+    }
+    case OP_CAPSULE: return fp_capsule(p, FP3(s), FP3(s + 3), FP(s + 6));
+    case OP_CYLINDER: return fp_cylinder(p, FP(s), FP(s + 1));
+    case OP_TORUS: return fp_torus(p, FP(s), FP(s + 1));
+    case OP_PLANE: {
+      vec3 n = FP3(s);
+      return dot(p, length(n) > 1e-20 ? normalize(n) : vec3(0.0, 1.0, 0.0)) - FP(s + 3);
+    }
+    case OP_WEDGE: return fp_extrude(fp_wedge2(p.xy, FP(s), FP(s + 1)), p.z, FP(s + 2));
+    case OP_STAIRS:
+      return fp_extrude(fp_stairs2(p.xy, max(1.0, floor(FP(s))), FP(s + 1), FP(s + 2)), p.z,
+                        FP(s + 3));
+    case OP_MANDELBULB:
+      return fp_mandelbulb_estimate(p, FP(s), int(max(1.0, floor(FP(s + 1)))), FP(s + 2));
+    case OP_MENGER: {
+      float scale = FP(s + 1);
+      return scale > 0.0 ? scale * fp_menger(p * (1.0 / scale), int(max(0.0, floor(FP(s)))))
+                         : length(p);
+    }
+    case OP_MANDELBOX: {
+      float a = FP(s + 2), b = FP(s + 3);
+      return fp_mandelbox(p, FP(s), int(max(1.0, floor(FP(s + 1)))), a * a, b * b);
+    }
+  }
+  return 1e30;
+}
+// The instruction interpreter: the same statements field::emitGlsl writes, on stacks.
+vec2 fp_run(int codeStart, int count, vec3 p) {
+  float v[kGpuValueStack];
+  float m[kGpuValueStack];
+  vec3 q[kGpuPointStack];
+  q[0] = p;
+  q[1] = p;
+  v[0] = 1e30;
+  m[0] = 0.0;
+  for (int k = 0; k < count; ++k) {
+    vec4 ins = SD(codeStart + k);
+    int code = int(ins.x), s = int(ins.y), vi = int(ins.z), pi = int(ins.w);
+    int op = code & 255;
+    if (op <= OP_MANDELBOX) {
+      v[vi] = fp_primitive(op, s, q[pi]);
+      m[vi] = float(code >> 8);
+      continue;
+    }
+    float w = v[vi + 1];
+    switch (op) {
+      case OP_PUSH_TRANSFORM:
+        q[pi] = fp_rotate_inverse(q[pi - 1] - FP3(s), vec4(FP(s + 3), FP(s + 4), FP(s + 5),
+                                  FP(s + 6))) / max(FP(s + 7), 1e-6);
+        break;
+      case OP_POP_TRANSFORM: v[vi] *= max(FP(s + 7), 1e-6); break;
+      case OP_PUSH_REPEAT: {
+        vec3 a = q[pi - 1];
+        q[pi] = vec3(fp_repeat(a.x, FP(s)), fp_repeat(a.y, FP(s + 1)), fp_repeat(a.z, FP(s + 2)));
+        break;
+      }
+      case OP_PUSH_TWIST: {
+        vec3 a = q[pi - 1];
+        float angle = -FP(s) * a.y;
+        float c = cos(angle), sn = sin(angle);
+        q[pi] = vec3(c * a.x - sn * a.z, a.y, sn * a.x + c * a.z);
+        break;
+      }
+      case OP_POP_TWIST:
+        v[vi] /= fp_twist_lipschitz(FP(s), length(q[pi - 1].xz) + abs(v[vi]));
+        break;
+      case OP_UNION:
+        if (w < v[vi]) m[vi] = m[vi + 1];
+        v[vi] = min(v[vi], w);
+        break;
+      case OP_INTERSECTION:
+        if (w > v[vi]) m[vi] = m[vi + 1];
+        v[vi] = max(v[vi], w);
+        break;
+      case OP_SUBTRACT: v[vi] = max(v[vi], -w); break;
+      case OP_SMOOTH_UNION:
+        if (w < v[vi]) m[vi] = m[vi + 1];
+        v[vi] = fp_smin(v[vi], w, FP(s));
+        break;
+      case OP_SMOOTH_INTERSECTION:
+        if (w > v[vi]) m[vi] = m[vi + 1];
+        v[vi] = fp_smax(v[vi], w, FP(s));
+        break;
+      case OP_SMOOTH_SUBTRACT: v[vi] = fp_smax(v[vi], -w, FP(s)); break;
+    }
+  }
+  return vec2(v[0], m[0]);
+}
+// One part at p: the interpreter over its instructions, or for a Placed / Lone part its one
+// primitive instruction at the point its rows place (the interpreter's point stack starts with
+// p in slots 0 and 1, where a lone and a placed primitive read). One call site for fp_run and
+// fp_primitive keeps the compiled program small.
+vec2 evalPart(int record, vec3 p) {
+  int base = g_parts + kPartTexels * record;
+  vec4 head = SD(base + 2);
+  int kind = int(head.x);
+  int start = int(SD(base).w), count = int(SD(base + 1).w);
+  float scale = 1.0;
+  vec3 x = p;
+  if (kind != 0) {
+    vec4 r0 = SD(base + 3), r1 = SD(base + 4), r2 = SD(base + 5);
+    scale = head.w;
+    x = vec3(dot(r0.xyz, p) + r0.w, dot(r1.xyz, p) + r1.w, dot(r2.xyz, p) + r2.w) / scale;
+    start += kind == 1 ? 1 : 0;
+    count = 1;
+  }
+  vec2 d = fp_run(start, count, x);
+  return vec2(d.x * scale, d.y);
+}
+)GLSL";
+
+/// The part functions' host: FP(i) counts from the part's own parameters (g_partParams).
+constexpr const char* kStructureHead = R"GLSL(
+int g_partParams;
+float FP(int i) { return fp_param(g_partParams + i); }
+)GLSL";
+
+constexpr const char* kSceneMapLoop = R"GLSL(
+// UnionField::renderSample: the unbounded parts, then the hierarchy nearest first. One loop
+// with one evalPart call site: each turn takes the next unbounded part, the next part of the
+// current leaf, or the next node off the stack.
+vec2 map(vec3 p, float time) {
+  vec2 best = vec2(1e30, 0.0);
+  int stack[kGpuTraversalStack];
+  int top = 0;
+  if (g_nodeCount > 0) stack[top++] = 0;
+  int next = g_partCount - g_unbounded;
+  int leafNext = 0, leafEnd = 0;
+  for (;;) {
+    int record;
+    if (next < g_partCount) {
+      record = next++;
+    } else if (leafNext < leafEnd) {
+      record = leafNext++;
+      int base = g_parts + kPartTexels * record;
+      float boxDistance = fp_box_distance(p, SD(base).xyz, SD(base + 1).xyz);
+      if (boxDistance > kRenderBoundMargin) {
+        if (boxDistance < best.x) best = vec2(boxDistance, 0.0);
+        continue;
+      }
+    } else if (top > 0) {
+      int n = stack[--top];
+      vec4 a = SD(g_nodes + 2 * n), b = SD(g_nodes + 2 * n + 1);
+      if (fp_box_distance(p, a.xyz, b.xyz) >= best.x) continue;
+      if (b.w > 0.0) {
+        leafNext = int(a.w);
+        leafEnd = leafNext + int(b.w);
+        continue;
+      }
+      int left = n + 1, right = int(a.w);
+      float dl = fp_box_distance(p, SD(g_nodes + 2 * left).xyz, SD(g_nodes + 2 * left + 1).xyz);
+      float dr = fp_box_distance(p, SD(g_nodes + 2 * right).xyz, SD(g_nodes + 2 * right + 1).xyz);
+      if (top + 2 > kGpuTraversalStack) break;
+      if (dl <= dr) {
+        stack[top++] = right;
+        stack[top++] = left;
+      } else {
+        stack[top++] = left;
+        stack[top++] = right;
+      }
+      continue;
+    } else {
+      break;
+    }
+    vec2 d = evalPart(record, p);
+    if (d.x < best.x) best = d;
+  }
+  return best;
+}
+)GLSL";
+
+/// log2(kSceneDataWidth): the shader's row of texel i is i >> this.
+int sceneDataWidthShift() {
+  int shift = 0;
+  while ((1 << shift) < kSceneDataWidth) ++shift;
+  return shift;
+}
+
+/// #defines of the instruction codes and the scene-data constants the interpreter reads.
+std::string sceneMapConstants() {
+  std::ostringstream s;
+  auto op = [&](const char* name, field::Op value) {
+    s << "#define " << name << " " << int(value) << "\n";
+  };
+  using field::Op;
+  op("OP_SPHERE", Op::Sphere);
+  op("OP_BOX", Op::Box);
+  op("OP_ROUND_BOX", Op::RoundBox);
+  op("OP_CAPSULE", Op::Capsule);
+  op("OP_CYLINDER", Op::Cylinder);
+  op("OP_TORUS", Op::Torus);
+  op("OP_PLANE", Op::Plane);
+  op("OP_WEDGE", Op::Wedge);
+  op("OP_STAIRS", Op::Stairs);
+  op("OP_MANDELBULB", Op::Mandelbulb);
+  op("OP_MENGER", Op::Menger);
+  op("OP_MANDELBOX", Op::Mandelbox);
+  op("OP_PUSH_TRANSFORM", Op::PushTransform);
+  op("OP_POP_TRANSFORM", Op::PopTransform);
+  op("OP_PUSH_REPEAT", Op::PushRepeat);
+  op("OP_PUSH_TWIST", Op::PushTwist);
+  op("OP_POP_TWIST", Op::PopTwist);
+  op("OP_UNION", Op::Union);
+  op("OP_INTERSECTION", Op::Intersection);
+  op("OP_SUBTRACT", Op::Subtract);
+  op("OP_SMOOTH_UNION", Op::SmoothUnion);
+  op("OP_SMOOTH_INTERSECTION", Op::SmoothIntersection);
+  op("OP_SMOOTH_SUBTRACT", Op::SmoothSubtract);
+  s << "const int kGpuValueStack = " << kGpuValueStack << ";\n"
+    << "const int kGpuPointStack = " << kGpuPointStack << ";\n"
+    << "const int kGpuTraversalStack = " << kGpuTraversalStack << ";\n"
+    << "const int kPartTexels = " << kPartTexels << ";\n"
+    << "const float kRenderBoundMargin = " << glslFloat(field::UnionField::kRenderBoundMargin)
+    << ";\n";
+  return s.str();
+}
+
+/// The scene's map(): the part functions of `buffers` (or the interpreter) and the walk.
+std::string sceneMapGlsl(const SceneBuffers& buffers) {
+  std::string out = sceneMapConstants();
+  out += field::glslHelpers();
+  out += kSceneHead;
+  if (buffers.structures.empty()) {
+    out += kInterpreter;
+  } else {
+    out += kStructureHead;
+    for (const std::string& function : buffers.structures) out += function;
+    out +=
+        "vec2 evalPart(int record, vec3 p) {\n"
+        "  vec4 head = SD(g_parts + kPartTexels * record + 2);\n"
+        "  g_partParams = int(head.z);\n"
+        "  switch (int(head.y)) {\n";
+    for (std::size_t k = 0; k < buffers.structures.size(); ++k)
+      out +=
+          "    case " + std::to_string(k) + ": return fp_part" + std::to_string(k) + "(p, 0.0);\n";
+    out += "  }\n  return vec2(1e30, 0.0);\n}\n";
+  }
+  if (buffers.unrolledRecords.empty()) {
+    out += kSceneMapLoop;
+    return out;
+  }
+  // Few parts: each in turn, the unbounded ones first, the others behind their box (the same
+  // values as the walk: a part's term is its box distance beyond the margin, else its field).
+  out +=
+      "vec2 map(vec3 p, float time) {\n  vec2 best = vec2(1e30, 0.0);\n  vec2 d;\n"
+      "  float box;\n  int base;\n";
+  const int records = int(buffers.unrolledRecords.size());
+  auto call = [&](int r) {
+    const std::string k = std::to_string(buffers.unrolledRecords[std::size_t(r)]);
+    return "g_partParams = " + std::to_string(buffers.unrolledParameters[std::size_t(r)]) +
+           "; d = fp_part" + k + "(p, 0.0); if (d.x < best.x) best = d;";
+  };
+  for (int r = buffers.firstUnbounded; r < records; ++r)
+    out += "  base = g_parts + kPartTexels * " + std::to_string(r) + ";\n  " + call(r) + "\n";
+  for (int r = 0; r < buffers.firstUnbounded; ++r) {
+    out += "  base = g_parts + kPartTexels * " + std::to_string(r) + ";\n";
+    out += "  box = fp_box_distance(p, SD(base).xyz, SD(base + 1).xyz);\n";
+    out +=
+        "  if (box < best.x) {\n    if (box > kRenderBoundMargin) best = vec2(box, 0.0);\n"
+        "    else { " +
+        call(r) + " }\n  }\n";
+  }
+  out += "  return best;\n}\n";
+  return out;
+}
 
 }  // namespace
 
@@ -234,7 +557,33 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
     << constantsBlock() << "int materialCount() { return u_materialCount; }\n"
     << "vec3 materialAlbedo(int i) { return u_materials[i]; }\n"
     << "// ---- field (field::emitGlsl) ----\n"
-    << mapGlsl << "\n// ---- shading ----\n"
+    << mapGlsl << "\nvoid loadSceneHeader() {}\n// ---- shading ----\n"
+    << kShadingBody << kViewportMain;
+  return s.str();
+}
+
+std::string viewportFragmentShader(const SceneBuffers& buffers) {
+  std::ostringstream s;
+  s << "#version 330 core\n"
+    << "in vec2 vUv;\nout vec4 fragColor;\n"
+    << "uniform vec3 u_camPos;\nuniform vec3 u_camRight;\nuniform vec3 u_camUp;\n"
+    << "uniform vec3 u_camForward;\nuniform float u_tanHalfFovY;\nuniform float u_aspect;\n"
+    << "uniform float u_time;\n"
+    << "uniform vec3 u_materials[" << kMaxMaterials << "];\n"
+    << "uniform int u_materialCount;\n";
+  if (buffers.uniformData) {
+    // Declared at its largest, so that a scene whose texel count changes (a rebuilt hierarchy)
+    // keeps its program.
+    s << "uniform vec4 u_sceneData[" << kMaxUniformTexels << "];\n"
+      << "#define SD(i) u_sceneData[i]\n";
+  } else {
+    s << "uniform sampler2D u_sceneData;\n"
+      << "#define SD(i) texelFetch(u_sceneData, ivec2((i) & " << (kSceneDataWidth - 1)
+      << ", (i) >> " << sceneDataWidthShift() << "), 0)\n";
+  }
+  s << constantsBlock() << "int materialCount() { return u_materialCount; }\n"
+    << "vec3 materialAlbedo(int i) { return u_materials[i]; }\n"
+    << sceneMapGlsl(buffers) << "// ---- shading ----\n"
     << kShadingBody << kViewportMain;
   return s.str();
 }
@@ -273,6 +622,54 @@ std::string standaloneFragmentShader(const field::FieldProgram& program, const C
     << "vec3 materialAlbedo(int i) { return kMaterials[i]; }\n"
     << "// ---- field (field::emitGlsl) ----\n"
     << field::emitGlsl(program) << "\n// ---- shading ----\n"
+    << kShadingBody << kStandaloneMain;
+  return s.str();
+}
+
+std::string standaloneFragmentShader(const field::UnionField& field, const Camera& camera,
+                                     const MaterialColors& materials, double time) {
+  Expected<SceneBuffers> buffers = packSceneBuffers(field, time);
+  if (!buffers) return "// " + buffers.error().message() + "\n";
+  return standaloneSceneShader(*buffers, camera, materials, true);
+}
+
+std::string standaloneSceneShader(const SceneBuffers& buffers, const Camera& camera,
+                                  const MaterialColors& materials, bool embedData) {
+  std::ostringstream s;
+  s << "#version 330 core\n"
+    << "// Floptle raymarch shader: the scene program (" << buffers.partCount << " parts, "
+    << buffers.structures.size() << " part structures); generated by floptle render.\n"
+    << "in vec2 vUv;\nout vec4 fragColor;\nuniform vec2 iResolution;\nuniform float iTime;\n";
+  // A scene the viewport hands over as a uniform array is embedded (a host of the standalone
+  // shader has no way to fill the array); a constant array costs the same on a GPU.
+  if (embedData || buffers.uniformData) {
+    const int used = buffers.usedTexels;
+    s << "const vec4 kSceneData[" << used << "] = vec4[" << used << "](";
+    for (int i = 0; i < used; ++i) {
+      const float* t = &buffers.texels[std::size_t(i) * 4];
+      s << (i ? ",\n  " : "\n  ") << "vec4(" << glslFloat(t[0]) << ", " << glslFloat(t[1]) << ", "
+        << glslFloat(t[2]) << ", " << glslFloat(t[3]) << ")";
+    }
+    s << ");\n#define SD(i) kSceneData[i]\n";
+  } else {
+    s << "uniform sampler2D u_sceneData;\n"
+      << "#define SD(i) texelFetch(u_sceneData, ivec2((i) & " << (kSceneDataWidth - 1)
+      << ", (i) >> " << sceneDataWidthShift() << "), 0)\n";
+  }
+  const int count = std::clamp(int(materials.size()), 1, kMaxMaterials);
+  s << "const vec3 kMaterials[" << count << "] = vec3[" << count << "](";
+  for (int i = 0; i < count; ++i)
+    s << (i ? ", " : "") << glslVec3(i < int(materials.size()) ? materials[i] : kDefaultAlbedo);
+  s << ");\n";
+  const CameraBasis basis = camera.basis();
+  s << "const vec3 kCamPos = " << glslVec3(camera.position) << ";\n"
+    << "const vec3 kCamRight = " << glslVec3(basis.right) << ";\n"
+    << "const vec3 kCamUp = " << glslVec3(basis.up) << ";\n"
+    << "const vec3 kCamForward = " << glslVec3(basis.forward) << ";\n"
+    << "const float kTanHalfFovY = " << glslFloat(camera.tanHalfFovY()) << ";\n"
+    << constantsBlock() << "int materialCount() { return " << int(materials.size()) << "; }\n"
+    << "vec3 materialAlbedo(int i) { return kMaterials[i]; }\n"
+    << sceneMapGlsl(buffers) << "// ---- shading ----\n"
     << kShadingBody << kStandaloneMain;
   return s.str();
 }

@@ -7,6 +7,8 @@
 
 #include "floptle/core/field/field_program.h"
 #include "floptle/core/field/node_spec.h"
+#include "floptle/core/field/union_field.h"
+#include "floptle/core/scene/scene_composition.h"
 #include "floptle/drift/sandbox.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/log_panel.h"
@@ -115,7 +117,14 @@ void PlayMode::updateField() {
         node.shape->material = sea;
         node.shape->hasOwnMaterial = true;
       }
-  field::FieldNode root = scene::sceneField(scene);
+  // The scene's parts (only texels change from tick to tick: the viewport's program is fixed).
+  std::vector<field::FieldProgram> parts;
+  if (!scene::shapedNodes(scene).empty()) {
+    Expected<scene::SceneUnion> composed =
+        scene::compileSceneUnion(scene, window_.viewport()->time());
+    if (!composed) return;
+    for (int i = 0; i < composed->field.partCount(); ++i) parts.push_back(composed->field.part(i));
+  }
   if (const drift::Sandbox* sandbox = session_.sandbox()) {
     // The boat's hull as a low cylinder on the water, at the interpolated position.
     const drift::Snapshot s = sandbox->snapshot();
@@ -126,12 +135,14 @@ void PlayMode::updateField() {
     hull.hasOwnMaterial = true;
     Transform place;
     place.position = Vec3(s.boatX, 0.06f, s.boatZ);
-    root.children.push_back(scene::placeShape(place, std::move(hull)));
+    if (auto program = field::FieldProgram::compile(scene::placeShape(place, std::move(hull))))
+      parts.push_back(std::move(*program));
     anyShape = true;
   }
-  if (!anyShape) return;
-  Expected<field::FieldProgram> program = field::FieldProgram::compile(root);
-  if (!program) return;
+  if (!anyShape || parts.empty()) return;
+  Expected<field::UnionField> field =
+      field::UnionField::build(std::move(parts), window_.viewport()->time());
+  if (!field) return;
   if (drift) {
     // The play palette: the scene's colours, then sea blue and the hull's white. Stop
     // restores the document's palette (MainWindow::refreshViewport).
@@ -141,7 +152,7 @@ void PlayMode::updateField() {
     colors.push_back(Vec3(0.92f, 0.9f, 0.85f));
     window_.viewport()->setMaterialColors(colors);
   }
-  window_.viewport()->setField(*program);
+  window_.viewport()->setSceneField(std::move(*field));
 }
 
 // The camera follows the player: an orbit at yaw / pitch / distance about the player in the

@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "viewport/scene_data_texture.h"
 #include "viewport/viewport_shaders.h"
 
 namespace floptle::editor {
@@ -301,6 +302,17 @@ void ViewportScene::noteFrameFinished() {
   fullscreenCompiled_ = true;
   linesCompiled_ = linesCompiled_ || linesInFlight_;
   meshesCompiled_ = meshesCompiled_ || meshesInFlight_;
+}
+
+void ViewportScene::setSceneData(const std::vector<float>& texels, int width, int height) {
+  if (!sceneData_ || sceneData_->width() != width || sceneData_->height() != height) {
+    Qt3DRender::QTexture2D* old = sceneData_ ? sceneData_->texture() : nullptr;
+    sceneData_ = new SceneDataTexture(raymarchMaterial_, width, height);
+    setRaymarchUniform("u_sceneData", QVariant::fromValue(sceneData_->texture()));
+    delete old;
+  }
+  sceneData_->upload(texels);
+  ++sceneDataUploads_;
 }
 
 void ViewportScene::setRaymarchUniform(const QString& name, const QVariant& value) {

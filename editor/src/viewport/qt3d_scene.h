@@ -20,9 +20,11 @@
 #include <QVector3D>
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 class QWindow;
 namespace Qt3DCore {
@@ -71,6 +73,8 @@ Qt3DRender::QEffect* makeEffect(const std::string& vertex, const std::string& fr
 void setParameter(std::map<QString, Qt3DRender::QParameter*>& parameters, Qt3DCore::QNode* owner,
                   const QString& name, const QVariant& value);
 
+class SceneDataTexture;
+
 class ViewportScene {
  public:
   explicit ViewportScene(QWindow* window);
@@ -96,6 +100,11 @@ class ViewportScene {
   bool programsSettled(bool lines, bool meshes);
   /// The frame asked for last finished: its programs are compiled from now on.
   void noteFrameFinished();
+  /// Replaces the raymarch's scene texture `u_sceneData` (render::SceneBuffers: 4 floats a
+  /// texel, width x height). Same size: one upload; a new size: a new texture.
+  void setSceneData(const std::vector<float>& texels, int width, int height);
+  /// Scene texture uploads so far (a test counts them against shader compiles).
+  std::uint64_t sceneDataUploads() const { return sceneDataUploads_; }
   /// Sets a raymarch uniform; values outlive shader changes.
   void setRaymarchUniform(const QString& name, const QVariant& value);
   /// Window size (device pixels) and the raymarch's fraction of it (0.05..1).
@@ -128,6 +137,8 @@ class ViewportScene {
   std::map<QString, Qt3DRender::QParameter*> compositeParameters_;
   std::array<std::map<QString, Qt3DRender::QParameter*>, kViewportPassCount> lineParameters_;
   std::map<QString, Qt3DRender::QParameter*> meshParameters_;
+  SceneDataTexture* sceneData_ = nullptr;
+  std::uint64_t sceneDataUploads_ = 0;
   QSize size_;
   // Programs Qt 3D compiled in a finished frame (see programsSettled).
   bool raymarchCompiled_ = false;

@@ -5,6 +5,7 @@
 #include <QSurfaceFormat>
 #include <QVBoxLayout>
 #include <QVector2D>
+#include <QVector4D>
 #include <QWindow>
 #include <Qt3DRender/QRenderCaptureReply>
 
@@ -15,6 +16,7 @@
 
 #include "floptle/core/field/field_glsl.h"
 #include "floptle/core/render/raymarch_glsl.h"
+#include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/shading_model.h"
 #include "viewport/camera_controller.h"
 #include "viewport/gizmo.h"
@@ -117,7 +119,52 @@ RaymarchView::~RaymarchView() {
 
 // --- field -----------------------------------------------------------------------------------
 
+void RaymarchView::setSceneField(field::UnionField sceneField) {
+  sceneField.refit(time_);
+  sceneField_ = std::move(sceneField);
+  shownProgram_.reset();
+  if (uploadSceneData()) noteMotion();
+}
+
+bool RaymarchView::uploadSceneData() {
+  Expected<render::SceneBuffers> buffers = render::packSceneBuffers(*sceneField_, time_);
+  if (!buffers) {
+    // Keep the shown image and say why (the limit is named).
+    lastShaderError_ = QString::fromStdString(buffers.error().message());
+    emit shaderError(lastShaderError_);
+    return false;
+  }
+  // The program follows the scene's part structures only: a value, a move or a new time
+  // reuses it.
+  const std::uint64_t hash = buffers->programHash;
+  const bool queued = pending_ && pending_->hash == hash;
+  const bool shown = shownHash_ == hash && !pending_;
+  if (!queued && !shown) {
+    PendingShader next;
+    next.source = render::viewportFragmentShader(*buffers);
+    next.hash = hash;
+    pending_ = std::move(next);
+  }
+  if (buffers->uniformData) {
+    QVariantList texels;
+    for (int i = 0; i < buffers->usedTexels; ++i) {
+      const float* t = &buffers->texels[std::size_t(i) * 4];
+      texels << QVector4D(t[0], t[1], t[2], t[3]);
+    }
+    scene_->setRaymarchUniform("u_sceneData[0]", texels);
+    ++uniformUploads_;
+  } else {
+    scene_->setSceneData(buffers->texels, render::kSceneDataWidth, buffers->height);
+  }
+  return true;
+}
+
+std::uint64_t RaymarchView::sceneDataUploads() const {
+  return scene_->sceneDataUploads() + uniformUploads_;
+}
+
 void RaymarchView::setField(const field::FieldProgram& program) {
+  sceneField_.reset();
   const std::uint64_t hash = field::structureHash(program);
   std::vector<float> params = program.parameterValues(time_);
   if (shownHash_ == hash && !pending_) {
@@ -168,6 +215,10 @@ void RaymarchView::setTime(double seconds) {
     shownParams_ = shownProgram_->parameterValues(time_);
     noteMotion();
   }
+  if (sceneField_ && sceneField_->animated()) {
+    sceneField_->refit(time_);
+    if (uploadSceneData()) noteMotion();
+  }
 }
 
 void RaymarchView::setMaterialColors(const render::MaterialColors& colors) {
@@ -191,6 +242,7 @@ void RaymarchView::compilePending() {
     return;
   }
   scene_->setRaymarchShader(next.source);
+  ++compileCount_;
   hasShader_ = true;
   lastShaderError_.clear();
   shownHash_ = next.hash;

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "floptle/core/field/field_program.h"
+#include "floptle/core/scene/scene_composition.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/gravity_tools.h"
 #include "floptle/editor/import_mesh_view.h"
@@ -100,9 +101,9 @@ void MainWindow::syncViewport(bool structural) {
     syncSelectionOverlay();
     return;
   }
-  Expected<field::FieldProgram> program = field::FieldProgram::compile(scene::sceneField(scene));
-  if (!program) {
-    log_->appendMessage(tr("Viewport: %1").arg(QString::fromStdString(program.error().message())));
+  Expected<scene::SceneUnion> composed = scene::compileSceneUnion(scene, fieldTime_);
+  if (!composed) {
+    log_->appendMessage(tr("Viewport: %1").arg(QString::fromStdString(composed.error().message())));
     return;
   }
   if (structural) {
@@ -110,7 +111,7 @@ void MainWindow::syncViewport(bool structural) {
     for (const scene::Material& material : scene.materials) colors.push_back(material.color);
     viewport_->setMaterialColors(colors);
   }
-  viewport_->setField(*program);
+  viewport_->setSceneField(std::move(composed->field));
   syncSelectionOverlay();
 }
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "floptle/core/field/field_program.h"
+#include "floptle/core/field/union_field.h"
 #include "floptle/core/math.h"
 #include "floptle/core/render/camera.h"
 #include "floptle/core/render/cpu_renderer.h"
@@ -103,9 +104,19 @@ class RaymarchView : public QWidget {
   ~RaymarchView() override;
 
   // --- the field ---------------------------------------------------------------------------
-  /// Shows `program`. Re-emits and recompiles the shader only when its structureHash differs
-  /// from the shown one; otherwise only its parameterValues(time()) are uploaded.
+  /// Shows `program` with the shader emitted for it. Re-emits and recompiles only when its
+  /// structureHash differs from the shown one; otherwise only its parameterValues(time()) are
+  /// uploaded.
   void setField(const field::FieldProgram& program);
+  /// Shows the scene's parts with the scene program (render::viewportFragmentShader(buffers))
+  /// reading the scene from a uniform array (small scenes) or a texture (large ones), see
+  /// render::packSceneBuffers: a moved node, a new value or a new time uploads data and never
+  /// compiles; only a new set of part structures does. A scene over the GPU's limits keeps the
+  /// shown image and reports shaderError naming the limit.
+  void setSceneField(field::UnionField field);
+  /// Programs compiled so far and scene-texture uploads so far (tests count them).
+  std::uint64_t shaderCompiles() const { return compileCount_; }
+  std::uint64_t sceneDataUploads() const;
   /// Lower level: a map() GLSL source (reading FP(i)) with its structure hash and parameter
   /// values; used by setField, and by tests and tools that bring their own GLSL.
   void setFieldGlsl(const std::string& mapGlsl, std::uint64_t structureHash,
@@ -223,6 +234,8 @@ class RaymarchView : public QWidget {
   };
 
   void compilePending();
+  /// Packs sceneField_ at time_ into the scene texture (false, with shaderError, on refusal).
+  bool uploadSceneData();
   /// Camera or values moved: render at reduced resolution until things are still.
   void noteMotion();
   /// Asks for a frame (coalesced: one submission per event-loop turn, one frame in flight).
@@ -257,6 +270,10 @@ class RaymarchView : public QWidget {
   std::optional<std::uint64_t> shownHash_;
   std::vector<float> shownParams_;
   std::optional<field::FieldProgram> shownProgram_;
+  std::optional<field::UnionField> sceneField_;
+  std::uint64_t compileCount_ = 0;
+  /// Scene data handed over as a uniform array (small scenes; the rest go by texture).
+  std::uint64_t uniformUploads_ = 0;
   QString lastShaderError_;
 
   double time_ = 0.0;  // (s)

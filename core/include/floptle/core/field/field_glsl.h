@@ -13,7 +13,13 @@ namespace floptle::field {
 struct GlslOptions {
   /// Name of the emitted function.
   std::string functionName = "map";
+  /// Prepend glslHelpers() (off when the host shader already has them).
+  bool withHelpers = true;
 };
+
+/// The GLSL helpers (fp_box, fp_smin, fp_mandelbulb, ...) every map function and the
+/// viewport's interpreter call; guarded, so including them twice is harmless.
+const char* glslHelpers();
 
 /// GLSL source (no #version line) defining the map function and its helpers.
 std::string emitGlsl(const FieldProgram& program, const GlslOptions& options = {});

@@ -7,6 +7,7 @@
 #include "floptle/core/field/field_program.h"
 #include "floptle/core/render/camera.h"
 #include "floptle/core/render/cpu_renderer.h"
+#include "floptle/core/render/scene_buffers.h"
 
 namespace floptle::render {
 
@@ -25,6 +26,26 @@ int packedParameterSlots(int parameterCount);
 /// (window depth of the hit under Camera::projectionMatrix(aspect, kDepthNear, kDepthFar),
 /// 1 for sky).
 std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCount);
+
+/// The viewport's scene shader: it reads the scene from the RGBA32F texture
+/// `sampler2D u_sceneData` (render::packSceneBuffers), with one function per distinct part
+/// structure (SceneBuffers::structures) or the instruction interpreter; so its text changes
+/// only with SceneBuffers::programHash, never with a node's values or the scene's size.
+/// Uniforms as above, without u_params. The map it marches is UnionField::renderSample.
+std::string viewportFragmentShader(const SceneBuffers& buffers);
+
+/// The standalone shader of a UnionField: the viewport's scene program with the scene data (at
+/// `time`) baked in as a constant array. A scene the packing refuses gives a GLSL comment
+/// naming why.
+std::string standaloneFragmentShader(const field::UnionField& field, const Camera& camera,
+                                     const MaterialColors& materials, double time);
+
+/// The standalone scene shader of packed buffers: with embedData (or SceneBuffers::uniformData)
+/// the texels as a constant array, else read from `uniform sampler2D u_sceneData` (the
+/// viewport's way for larger scenes; a host binds the texels, e.g.
+/// tests/bench/gpu/gpu_scene_bench).
+std::string standaloneSceneShader(const SceneBuffers& buffers, const Camera& camera,
+                                  const MaterialColors& materials, bool embedData);
 
 /// A self-contained fragment shader for /work/shared/tools/gpu-shader-bench and similar
 /// hosts (`in vec2 vUv`, `uniform vec2 iResolution`, `uniform float iTime`,

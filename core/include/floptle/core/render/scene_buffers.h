@@ -1,0 +1,92 @@
+#pragma once
+// The scene as GPU data for the viewport's fixed raymarch program (raymarch_glsl.h): one
+// RGBA32F texture, kSceneDataWidth texels wide, holding a UnionField's hierarchy, its parts,
+// their instructions and their parameter values. Moving a node or a tick of play changes these
+// texels, never the program.
+//
+// Texel layout (each texel a vec4; integers stored as exact floats):
+//   [0]      (nodeCount, unboundedCount, partsOffset, codeOffset)
+//   [1]      (nodesOffset, partCount, 0, 0)
+//   nodes    2 texels each: (box.min, rightOrFirst), (box.max, count). count > 0: a leaf of the
+//            part records [first, first + count); else an inner node whose left child is the
+//            next node and whose right child is `rightOrFirst`.
+//   parts    kPartTexels texels each, the hierarchy's parts in leaf order, then the unbounded:
+//            (box.min, codeStart), (box.max, codeCount), (kind, structure or op + 256 *
+//            material, parameterStart, scale), then three rows (r.xyz, w) with local =
+//            (dot(r, p) + w) / scale for kind Placed / Lone.
+//   code     one texel per instruction: (op + 256 * material, parameter index, value index,
+//            point index), parameter indices counting floats from the parameter block's start.
+//   params   4 floats a texel: every part's FieldProgram::parameterValues at the packed time.
+#include <cstdint>
+#include <vector>
+
+#include "floptle/core/expected.h"
+#include "floptle/core/field/union_field.h"
+
+namespace floptle::render {
+
+inline constexpr int kSceneDataWidth = 1024;
+inline constexpr int kPartTexels = 6;
+/// Deepest value / point stacks the shader's interpreter holds (a deeper part is refused).
+inline constexpr int kGpuValueStack = 24;
+inline constexpr int kGpuPointStack = 12;
+/// Deepest hierarchy the shader's traversal stack holds.
+inline constexpr int kGpuTraversalStack = 48;
+/// Most texels a scene may have to be handed to the shader as a uniform array (fast on every
+/// GL, software ones too) rather than a texture; within OpenGL 4's guaranteed 1024 vec4
+/// fragment uniforms with room for the rest.
+inline constexpr int kMaxUniformTexels = 768;
+/// Most distinct part structures the shader gets a function each for; a scene with more is
+/// drawn by the instruction interpreter (slower, but its program never grows).
+inline constexpr int kMaxPartStructures = 32;
+/// Scenes of at most this many parts get a map() that calls each part in turn (no hierarchy
+/// walk: on a GPU a loop over a stack costs more than a few box tests); larger ones walk the
+/// hierarchy.
+inline constexpr int kMaxUnrolledParts = 32;
+
+/// How the shader evaluates a part.
+enum class GpuPartKind : int {
+  /// The instruction interpreter (any graph).
+  Program = 0,
+  /// One primitive under one transform: the part record's rows place it, no interpreter.
+  Placed = 1,
+  /// One primitive in world space.
+  Lone = 2,
+};
+
+struct SceneBuffers {
+  /// RGBA32F texels, row-major, kSceneDataWidth per row; size = 4 * kSceneDataWidth * height.
+  std::vector<float> texels;
+  int height = 1;
+  /// Texels holding data (the rest of the last row is zero padding).
+  int usedTexels = 0;
+  int partCount = 0;
+  int nodeCount = 0;
+  /// One GLSL function `vec2 fp_partK(vec3 p, float t)` per distinct part structure (K = its
+  /// index): field::emitGlsl of the part, reading FP(i) from the part's own parameters. A part
+  /// record's op field holds its structure K. Empty when the scene has more than
+  /// kMaxPartStructures structures: records then hold op codes for the interpreter.
+  std::vector<std::string> structures;
+  /// Structure of each part record, when map() calls each part in turn (at most
+  /// kMaxUnrolledParts parts with structures); empty when it walks the hierarchy.
+  std::vector<int> unrolledRecords;
+  /// First parameter (a float index into the parameter block) of each unrolled record: the
+  /// shader gets it as a constant, so a GPU folds the parameter loads.
+  std::vector<int> unrolledParameters;
+  /// Records from this index on are the unbounded parts.
+  int firstUnbounded = 0;
+  /// The shader reads the texels as `uniform vec4 u_sceneData[kMaxUniformTexels]` (unrolled
+  /// scenes of at most that many texels), else from the texture.
+  bool uniformData = false;
+  /// Equal exactly when the shader text the buffers need is equal: moving a node or a new
+  /// time keeps it, a new kind of shape changes it (the viewport recompiles then).
+  std::uint64_t programHash = 0;
+};
+
+/// Packs `field` with its parameters at `time` (the field should be fitted at that time).
+/// Refuses, naming the limit, a scene whose data needs more rows than maxTextureHeight or a
+/// part deeper than the shader's stacks.
+Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double time,
+                                        int maxTextureHeight = 16384);
+
+}  // namespace floptle::render

@@ -1,0 +1,226 @@
+// Packing of a UnionField into the viewport's scene texture (layout in scene_buffers.h).
+#include "floptle/core/render/scene_buffers.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+#include "floptle/core/field/field_glsl.h"
+
+#include "../field/program_impl.h"
+
+namespace floptle::render {
+
+namespace {
+
+using field::Instr;
+using field::Op;
+
+struct Packer {
+  std::vector<float> texels;
+
+  int texel() const { return int(texels.size() / 4); }
+  void push(float x, float y, float z, float w) { texels.insert(texels.end(), {x, y, z, w}); }
+  void push(Vec3 v, float w) { push(v.x, v.y, v.z, w); }
+  float* at(int index) { return &texels[std::size_t(index) * 4]; }
+};
+
+/// FNV-1a over what field::emitGlsl reads of each instruction (op, material, slot, stack
+/// positions): equal hashes, equal GLSL.
+std::uint64_t instructionHash(const field::FieldProgram::Impl& impl) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&](std::int64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ std::uint64_t(v & 0xff)) * 1099511628211ull;
+  };
+  for (const Instr& in : impl.code) {
+    mix(int(in.op));
+    mix(in.material);
+    mix(in.slot);
+    mix(in.valueIndex);
+    mix(in.pointIndex);
+  }
+  return h;
+}
+
+float opCode(const Instr& in) {
+  return float(int(in.op) + 256 * int(in.material));
+}
+
+/// Kind of a part and, for Placed / Lone, its primitive instruction.
+GpuPartKind kindOf(const field::FieldProgram::Impl& impl, const Instr*& primitive) {
+  const std::vector<Instr>& code = impl.code;
+  if (code.size() == 1 && field::isPrimitive(code[0].op)) {
+    primitive = &code[0];
+    return GpuPartKind::Lone;
+  }
+  if (code.size() == 3 && code[0].op == Op::PushTransform && field::isPrimitive(code[1].op) &&
+      code[2].op == Op::PopTransform) {
+    primitive = &code[1];
+    return GpuPartKind::Placed;
+  }
+  primitive = nullptr;
+  return GpuPartKind::Program;
+}
+
+/// Rows of the world-to-local map of a transform's parameters P (position, quaternion x y z w,
+/// scale): local = (dot(row, p) + row.w) / scale, as the shader's PushTransform computes.
+void placementRows(const float* P, Vec4 rows[3], float& scale) {
+  Quat q(P[6], P[3], P[4], P[5]);
+  const float length = glm::length(q);
+  q = length > 1e-20f ? q / length : Quat(1.0f, 0.0f, 0.0f, 0.0f);
+  const Mat3 rotation = glm::mat3_cast(q);
+  const Vec3 position(P[0], P[1], P[2]);
+  for (int i = 0; i < 3; ++i) {
+    const Vec3 row = rotation[i];  // column i of R = row i of R^T
+    rows[i] = Vec4(row, -glm::dot(row, position));
+  }
+  scale = std::max(P[7], 1e-6f);
+}
+
+}  // namespace
+
+Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double time,
+                                        int maxTextureHeight) {
+  const int partCount = field.partCount();
+  // Part records in leaf order, then the unbounded parts.
+  std::vector<std::int32_t> order = field.leafParts();
+  order.insert(order.end(), field.unboundedParts().begin(), field.unboundedParts().end());
+
+  Packer out;
+  const int nodeCount = int(field.nodes().size());
+  const int nodesOffset = 2;
+  const int partsOffset = nodesOffset + 2 * nodeCount;
+  const int codeOffset = partsOffset + kPartTexels * partCount;
+  out.texels.reserve(std::size_t(codeOffset + 4 * partCount) * 4);
+  out.push(float(nodeCount), float(field.unboundedParts().size()), float(partsOffset),
+           float(codeOffset));
+  out.push(float(nodesOffset), float(partCount), 0.0f, 0.0f);  // .z: parameters, set below
+
+  for (const field::UnionBvhNode& node : field.nodes()) {
+    const bool leaf = node.count > 0;
+    out.push(node.box.min, float(leaf ? node.first : node.right));
+    out.push(node.box.max, float(node.count));
+  }
+
+  // Records first (their code and parameter offsets are filled in as the code is written).
+  out.texels.resize(std::size_t(codeOffset) * 4, 0.0f);
+  std::vector<float> parameters;
+  // Distinct part structures: the emitted GLSL text of each part (its parameters are read,
+  // not baked, so parts that differ only in values share one function).
+  // emitGlsl is a function of the instruction list alone, so parts are keyed by a hash of
+  // their instructions and each structure is emitted once.
+  std::unordered_map<std::uint64_t, int> structureOf;
+  std::vector<std::string> structures;
+  std::vector<int> recordStructure(std::size_t(partCount), 0);
+  std::vector<int> recordParameters(std::size_t(partCount), 0);
+  for (int r = 0; r < partCount && int(structures.size()) <= kMaxPartStructures; ++r) {
+    const field::FieldProgram& program = field.part(order[std::size_t(r)]);
+    auto [it, added] = structureOf.emplace(instructionHash(program.impl()), int(structures.size()));
+    if (added) {
+      field::GlslOptions options;
+      options.functionName = "fp_part";
+      options.withHelpers = false;
+      structures.push_back(field::emitGlsl(program, options));
+    }
+    recordStructure[std::size_t(r)] = it->second;
+  }
+  const bool specialized = int(structures.size()) <= kMaxPartStructures;
+  for (int r = 0; r < partCount; ++r) {
+    const int partIndex = order[std::size_t(r)];
+    const field::FieldProgram& program = field.part(partIndex);
+    const field::FieldProgram::Impl& impl = program.impl();
+    if (impl.valueDepth + 1 >= kGpuValueStack || impl.pointDepth >= kGpuPointStack)
+      return Error{"part " + std::to_string(partIndex),
+                   "is nested too deeply for the viewport (at most " +
+                       std::to_string(kGpuValueStack - 2) + " values and " +
+                       std::to_string(kGpuPointStack - 1) + " points deep)"};
+    const std::vector<float> values = program.parameterValues(time);
+    const int parameterStart = int(parameters.size());
+    recordParameters[std::size_t(r)] = parameterStart;
+    parameters.insert(parameters.end(), values.begin(), values.end());
+
+    const Instr* primitive = nullptr;
+    const GpuPartKind kind = kindOf(impl, primitive);
+    const int codeStart = out.texel();
+    for (const Instr& in : impl.code)
+      out.push(opCode(in), in.slot >= 0 ? float(parameterStart + in.slot) : -1.0f,
+               float(in.valueIndex), float(in.pointIndex));
+
+    Aabb box = field.partBox(partIndex);
+    if (box.empty()) box = Aabb{Vec3(0.0f), Vec3(0.0f)};
+    float* record = out.at(partsOffset + kPartTexels * r);
+    const Vec3 lo = glm::max(box.min, Vec3(-1e30f)), hi = glm::min(box.max, Vec3(1e30f));
+    const float bounds[8] = {lo.x, lo.y, lo.z, float(codeStart),
+                             hi.x, hi.y, hi.z, float(impl.code.size())};
+    std::copy(bounds, bounds + 8, record);
+    Vec4 rows[3] = {Vec4(1, 0, 0, 0), Vec4(0, 1, 0, 0), Vec4(0, 0, 1, 0)};
+    float scale = 1.0f;
+    if (kind == GpuPartKind::Placed) placementRows(values.data() + impl.code[0].slot, rows, scale);
+    record[8] = float(int(kind));
+    record[9] = specialized ? float(recordStructure[std::size_t(r)])
+                : primitive ? opCode(*primitive)
+                            : 0.0f;
+    // The part functions read FP(i) from the part's first parameter; the interpreter's fast
+    // path reads its primitive's.
+    record[10] = specialized                         ? float(parameterStart)
+                 : primitive && primitive->slot >= 0 ? float(parameterStart + primitive->slot)
+                                                     : 0.0f;
+    record[11] = scale;
+    for (int i = 0; i < 3; ++i)
+      for (int c = 0; c < 4; ++c) record[12 + 4 * i + c] = rows[i][c];
+  }
+
+  const int parametersOffset = out.texel();
+  out.at(1)[2] = float(parametersOffset);
+  parameters.resize((parameters.size() + 3) / 4 * 4, 0.0f);
+  out.texels.insert(out.texels.end(), parameters.begin(), parameters.end());
+
+  const int texels = out.texel();
+  const int height = std::max(1, (texels + kSceneDataWidth - 1) / kSceneDataWidth);
+  if (height > maxTextureHeight)
+    return Error{"scene", "needs " + std::to_string(height) + " rows of scene data, more than " +
+                              "the GPU's texture height limit of " +
+                              std::to_string(maxTextureHeight) + " (GL_MAX_TEXTURE_SIZE)"};
+  if (float(texels) >= 16777216.0f)
+    return Error{"scene", "needs more than 2^24 texels of scene data (float index precision)"};
+  out.texels.resize(std::size_t(height) * kSceneDataWidth * 4, 0.0f);
+
+  SceneBuffers buffers;
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a over the structures' text
+  auto mix = [&](const std::string& text) {
+    for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+    hash = (hash ^ 0xffu) * 1099511628211ull;
+  };
+  buffers.firstUnbounded = int(field.leafParts().size());
+  if (specialized && partCount <= kMaxUnrolledParts) {
+    buffers.unrolledRecords = recordStructure;
+    buffers.unrolledParameters = recordParameters;
+    mix("unrolled");
+    for (int r = 0; r < partCount; ++r)
+      mix(std::to_string(recordStructure[std::size_t(r)]) + "@" +
+          std::to_string(recordParameters[std::size_t(r)]));
+    buffers.uniformData = texels <= kMaxUniformTexels;
+    if (buffers.uniformData) mix("uniform");
+  }
+  if (specialized) {
+    for (std::size_t k = 0; k < structures.size(); ++k) {
+      // The one name per structure: fp_part -> fp_partK.
+      const std::string from = "vec2 fp_part(";
+      structures[k].replace(structures[k].find(from), from.size(),
+                            "vec2 fp_part" + std::to_string(k) + "(");
+      mix(structures[k]);
+    }
+    buffers.structures = std::move(structures);
+  } else {
+    mix("interpreter");
+  }
+  buffers.programHash = hash;
+  buffers.texels = std::move(out.texels);
+  buffers.height = height;
+  buffers.usedTexels = texels;
+  buffers.partCount = partCount;
+  buffers.nodeCount = nodeCount;
+  return buffers;
+}
+
+}  // namespace floptle::render

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# GPU timing of the viewport's raymarch shader beside the hand-written reference.frag, in one
+# run so that the ratio travels between machines (issue: a live viewport at full speed). The
+# scene shaders read their scene texture as the viewport does (gpu_scene_bench.c binds it);
+# reference.frag, from gpu-shader-bench, is timed by the same host.
+#
+#   tests/bench/gpu/run.sh write [OUT]   # floptle render --shader-out for the reference scene
+#                                        # and the sample scenes (no GPU needed)
+#   tests/bench/gpu/run.sh time [OUT]    # builds gpu-shader-bench and times every shader in OUT
+#   tests/bench/gpu/run.sh [all] [OUT]   # both
+#
+# OUT defaults to build/gpu-bench. FLOPTLE (default build/app/floptle) and GPU_SHADER_BENCH
+# (default ../shared/tools/gpu-shader-bench beside the checkout, for reference.frag) locate
+# the inputs; SIZES
+# (default "1920x1080 3840x2160") and SECONDS_PER_RUN (default 3) set the runs. Without an NVIDIA GPU
+# EGL falls back to Mesa's llvmpipe (slow: use SIZES=640x360).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+mode="${1:-all}"
+out="${2:-$root/build/gpu-bench}"
+floptle="${FLOPTLE:-$root/build/app/floptle}"
+bench="${GPU_SHADER_BENCH:-$root/../shared/tools/gpu-shader-bench}"
+sizes="${SIZES:-1920x1080 3840x2160}"
+seconds="${SECONDS_PER_RUN:-3}"
+
+write_shaders() {
+  mkdir -p "$out"
+  cp "$bench/reference.frag" "$out/reference.frag"
+  # name, scene, camera (empty: the scene's first)
+  while read -r name scene camera; do
+    args=()
+    [ "$camera" != "-" ] && args=(--camera "$camera")
+    "$floptle" render "$scene" "${args[@]}" --width 32 --height 18 --out "$out/$name.png" \
+      --shader-out "$out/$name.frag" --shader-data "$out/$name.bin" >/dev/null
+    echo "wrote $out/$name.frag and $out/$name.bin"
+  done <<LIST
+reference_scene $here/reference_scene.json reference
+showcase $root/scenes/showcase.json overview
+primitives $root/scenes/primitives.json -
+gravity $root/scenes/gravity.json -
+drift $root/scenes/drift.json -
+LIST
+}
+
+time_shaders() {
+  # A machine without a compiler (the GPU machine) may bring the program built elsewhere.
+  [ -x "$out/gpu_scene_bench" ] ||
+    gcc -O2 -o "$out/gpu_scene_bench" "$here/gpu_scene_bench.c" -lEGL -lOpenGL
+  printf "| shader | size | ms / frame | fps | x reference |\n|---|---|---|---|---|\n"
+  for size in $sizes; do
+    ref=""
+    for frag in reference reference_scene showcase primitives gravity drift; do
+      [ -f "$out/$frag.frag" ] || continue
+      data=()
+      [ -f "$out/$frag.bin" ] && data=(--data "$out/$frag.bin")
+      line="$("$out/gpu_scene_bench" "$out/$frag.frag" "${data[@]}" --size "$size" --seconds "$seconds" |
+        grep -E "^[0-9]+x[0-9]+ " | tail -1)"
+      ms="$(echo "$line" | awk '{print $2}')"
+      [ "$frag" = reference ] && ref="$ms"
+      ratio="$(awk -v a="$ms" -v b="$ref" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+      fps="$(awk -v a="$ms" 'BEGIN { printf "%.1f", 1000 / a }')"
+      printf "| %s | %s | %s | %s | %s |\n" "$frag" "$size" "$ms" "$fps" "$ratio"
+    done
+  done
+}
+
+case "$mode" in
+  write) write_shaders ;;
+  time) time_shaders ;;
+  all) write_shaders && time_shaders ;;
+  *) echo "usage: $0 [write|time|all] [OUT]" >&2; exit 2 ;;
+esac

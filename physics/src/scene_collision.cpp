@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "floptle/core/field/morph.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/physics/baked_field_file.h"
 #include "floptle/physics/composed_field_collider.h"
 #include "floptle/physics/field_collider.h"
 #include "floptle/physics/mesh_collider.h"
+#include "floptle/physics/morph_collider.h"
 
 namespace floptle::physics {
 
@@ -67,6 +69,14 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
     if (!baked) return atNode(node, "", baked.error());
     return std::move(baked.value());
   }
+  if (node.shape && node.hasComponent("matter"))
+    if (auto morph = field::morphOf(node.components["matter"])) {
+      MorphColliderSettings settings;
+      settings.cell = morph->bakeCell;
+      auto collider = MorphCollider::make(scene::morphedShape(node), node.world, settings);
+      if (!collider) return atNode(node, "/matter", collider.error());
+      return std::unique_ptr<CollisionShape>(std::move(collider.value()));
+    }
   if (node.shape) return fieldShape(node);
   return std::unique_ptr<CollisionShape>{};
 }

@@ -69,14 +69,17 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
     if (!baked) return atNode(node, "", baked.error());
     return std::move(baked.value());
   }
-  if (node.shape && node.hasComponent("matter"))
-    if (auto morph = field::morphOf(node.components["matter"])) {
-      MorphColliderSettings settings;
-      settings.cell = morph->bakeCell;
-      auto collider = MorphCollider::make(scene::morphedShape(node), node.world, settings);
-      if (!collider) return atNode(node, "/matter", collider.error());
-      return std::unique_ptr<CollisionShape>(std::move(collider.value()));
-    }
+  if (node.shape && node.hasComponent("matter") &&
+      node.components["matter"].value("tier", "") == "morph") {
+    // Read here with its errors (the composition skips a morph that does not read).
+    auto morph = field::readMorph(node.components["matter"], node.pointer + "/matter");
+    if (!morph) return morph.error();
+    MorphColliderSettings settings;
+    settings.cell = morph->bakeCell;
+    auto collider = MorphCollider::make(scene::morphedShape(node), node.world, settings);
+    if (!collider) return atNode(node, "/matter", collider.error());
+    return std::unique_ptr<CollisionShape>(std::move(collider.value()));
+  }
   if (node.shape) return fieldShape(node);
   return std::unique_ptr<CollisionShape>{};
 }

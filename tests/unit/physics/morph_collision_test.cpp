@@ -95,5 +95,15 @@ TEST(MorphCollision, AnUnboundedMorphIsRefusedAtItsNode) {
   EXPECT_EQ(world.error().where.rfind("/nodes/0/matter", 0), 0u) << world.error().message();
 }
 
+TEST(MorphCollision, ABadTermIsRefusedNamingItsKey) {
+  Json doc = morphedSlab();
+  doc["nodes"][0]["matter"]["displacement"][0]["wave"] = 3;
+  auto scene = scene::buildScene(doc);
+  ASSERT_TRUE(scene.ok()) << scene.error().message();
+  auto world = buildCollisionWorld(scene.value(), ".");
+  ASSERT_FALSE(world.ok());
+  EXPECT_EQ(world.error().where, "/nodes/0/matter/displacement/0/wave") << world.error().message();
+}
+
 }  // namespace
 }  // namespace floptle::physics

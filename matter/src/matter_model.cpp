@@ -1,6 +1,7 @@
 // Reading the "matter" component through the component table.
 #include "floptle/matter/matter_model.h"
 
+#include "floptle/core/field/morph.h"
 #include "floptle/core/scene/component_values.h"
 
 namespace floptle::matter {
@@ -17,10 +18,22 @@ Expected<MatterModel> readMatterModel(const nlohmann::ordered_json& component,
     if (auto r = in->onlyKnownKeys(); !r) return r.error();
     return model;
   }
-  if (tier != "soft_body")
+  if (tier == "morph") {
+    model.tier = MatterTier::Morph;
+    for (const auto& [key, value] : component.items())
+      if (key != "tier" && key != "displacement" && key != "bake")
+        return Error{pointer + "/" + key, "is not a morph setting (displacement, bake)"};
+    auto morph = field::readMorph(component, pointer);
+    if (!morph) return morph.error();
+    model.morph = std::move(morph.value());
+    return model;
+  }
+  if (tier != "soft_body" && tier != "visco")
     return Error{pointer + "/tier", "the matter tier \"" + tier + "\" is not built yet"};
-  model.tier = MatterTier::SoftBody;
-  auto soft = scene::ComponentReader::open(component, "matter_soft_body", pointer);
+  const bool visco = tier == "visco";
+  model.tier = visco ? MatterTier::Visco : MatterTier::SoftBody;
+  auto soft =
+      scene::ComponentReader::open(component, visco ? "matter_visco" : "matter_soft_body", pointer);
   if (!soft) return soft.error();
   SoftBodyKnobs& k = model.softBody;
   if (auto r = scene::firstRefusal(
@@ -30,6 +43,15 @@ Expected<MatterModel> readMatterModel(const nlohmann::ordered_json& component,
            soft->number("damping", k.damping), soft->onlyKnownKeys()});
       !r)
     return r.error();
+  if (visco) {
+    ViscoKnobs& v = model.visco;
+    if (auto r = scene::firstRefusal({soft->number("stickiness", v.stickiness),
+                                      soft->number("break_strain", v.breakStrain),
+                                      soft->number("yield_strain", v.yieldStrain),
+                                      soft->number("contact_band", v.contactBand)});
+        !r)
+      return r.error();
+  }
   return model;
 }
 

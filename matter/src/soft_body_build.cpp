@@ -164,6 +164,29 @@ Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
     b.edgeRest_.push_back(glm::length(b.rest_[c] - b.rest_[a]));
   }
 
+  {
+    // Each tetrahedron's edges by index (a snapped edge takes its tetrahedra with it).
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> byKey;
+    for (std::size_t e = 0; e < edges.size(); ++e) byKey.emplace_back(edges[e], std::uint32_t(e));
+    std::sort(byKey.begin(), byKey.end());
+    for (const auto& tet : b.tets_) {
+      std::array<std::uint32_t, 6> ids{};
+      int k = 0;
+      for (int e0 = 0; e0 < 4; ++e0)
+        for (int e1 = e0 + 1; e1 < 4; ++e1) {
+          const std::uint64_t lo = std::min(tet[e0], tet[e1]), hi = std::max(tet[e0], tet[e1]);
+          const auto it = std::lower_bound(byKey.begin(), byKey.end(),
+                                           std::make_pair(lo << 32 | hi, std::uint32_t(0)));
+          ids[k++] = it->second;
+        }
+      b.tetEdges_.push_back(ids);
+    }
+  }
+  if (desc.visco) {
+    b.state_.edgeRest = b.edgeRest_;
+    b.state_.edgeBroken.assign(b.edgeRest_.size(), 0);
+    b.state_.tetBroken.assign(b.tets_.size(), 0);
+  }
   b.state_.position = b.rest_;
   b.state_.velocity.assign(b.rest_.size(), desc.velocity);
   const Vec3 c0 = b.centroid();

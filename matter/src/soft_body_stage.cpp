@@ -8,7 +8,15 @@ namespace {
 
 struct Snapshot : physics::SimulationStageSnapshot {
   std::vector<SoftBody::State> states;
+  /// With Visco bodies (which may split, changing the list): every body whole.
+  std::vector<SoftBody> bodies;
 };
+
+bool anyVisco(const std::vector<SoftBody>& bodies) {
+  for (const SoftBody& b : bodies)
+    if (b.desc().visco) return true;
+  return false;
+}
 
 nlohmann::ordered_json vec3Json(Vec3 v) {
   return nlohmann::ordered_json::array({v.x, v.y, v.z});
@@ -25,16 +33,35 @@ const SoftBody* SoftBodyStage::find(std::string_view name) const {
 void SoftBodyStage::step(physics::Simulation& simulation, double tEnd, float dt) {
   for (SoftBody& b : bodies_)
     b.step(simulation.world(), simulation.gravityAt(b.centroid(), tEnd - double(dt)), tEnd, dt);
+  // Visco bodies whose bonds fell apart become one body per component, in place (in play
+  // only: the document keeps its one node).
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    if (!bodies_[i].desc().visco || bodies_[i].componentCount() <= 1) continue;
+    std::vector<SoftBody> pieces = bodies_[i].split();
+    const std::size_t count = pieces.size();
+    bodies_.erase(bodies_.begin() + std::ptrdiff_t(i));
+    bodies_.insert(bodies_.begin() + std::ptrdiff_t(i), std::make_move_iterator(pieces.begin()),
+                   std::make_move_iterator(pieces.end()));
+    i += count - 1;
+  }
 }
 
 std::shared_ptr<const physics::SimulationStageSnapshot> SoftBodyStage::save() const {
   auto s = std::make_shared<Snapshot>();
+  if (anyVisco(bodies_)) {
+    s->bodies = bodies_;
+    return s;
+  }
   for (const SoftBody& b : bodies_) s->states.push_back(b.state());
   return s;
 }
 
 void SoftBodyStage::restore(const physics::SimulationStageSnapshot& snapshot) {
   const auto& s = static_cast<const Snapshot&>(snapshot);
+  if (!s.bodies.empty()) {
+    bodies_ = s.bodies;
+    return;
+  }
   for (std::size_t i = 0; i < bodies_.size() && i < s.states.size(); ++i)
     bodies_[i].state() = s.states[i];
 }
@@ -48,31 +75,60 @@ std::uint64_t SoftBodyStage::stateHash() const {
     h.quat(s.rotation), h.f32(s.stillTime), h.u64(s.asleep), h.vec(s.sleepGravity);
     for (std::uint32_t c : s.sleepContacts) h.u64(c);
     for (float d : s.sleepDistances) h.f32(d);
+    if (!b.desc().visco) continue;
+    for (float r : s.edgeRest) h.f32(r);
+    for (std::uint8_t e : s.edgeBroken) h.u64(e);
+    for (std::uint32_t a : s.anchorParticle) h.u64(a);
+    for (Vec3 p : s.anchorPoint) h.vec(p);
+    for (float r : s.anchorRest) h.f32(r);
+    for (float r : s.anchorFormed) h.f32(r);
   }
   return h.value();
 }
 
 void SoftBodyStage::writeResults(nlohmann::ordered_json& nodes) const {
-  for (const SoftBody& b : bodies_) {
+  // One entry per node: the pieces a split left (consecutive, same name) summed into it.
+  for (std::size_t i = 0; i < bodies_.size();) {
+    std::size_t end = i + 1;
+    while (end < bodies_.size() && bodies_[end].name() == bodies_[i].name()) ++end;
+    float volume = 0.0f, restVolume = 0.0f, mass = 0.0f;
+    glm::dvec3 weighted(0.0);
+    Aabb box;
+    std::size_t particles = 0, bonds = 0, components = 0;
+    bool asleep = true;
+    for (std::size_t k = i; k < end; ++k) {
+      const SoftBody& b = bodies_[k];
+      volume += b.volume();
+      restVolume += b.restVolume();
+      mass += b.mass();
+      weighted += glm::dvec3(b.centroid()) * double(b.mass());
+      const Aabb piece = b.bounds();
+      box.min = glm::min(box.min, piece.min), box.max = glm::max(box.max, piece.max);
+      particles += b.particleCount();
+      bonds += b.bondCount();
+      components += b.componentCount();
+      asleep = asleep && b.state().asleep;
+    }
     nlohmann::ordered_json n;
-    const float volume = b.volume();
-    const Aabb box = b.bounds();
-    n["centroid"] = vec3Json(b.centroid());
+    n["centroid"] = vec3Json(Vec3(weighted / double(mass)));
     n["volume"] = volume;
-    n["rest_volume"] = b.restVolume();
-    n["density"] = volume > 0.0f ? b.mass() / volume : 0.0f;
+    n["rest_volume"] = restVolume;
+    n["density"] = volume > 0.0f ? mass / volume : 0.0f;
     n["aabb"] = nlohmann::ordered_json::array({vec3Json(box.min), vec3Json(box.max)});
-    n["particles"] = b.particleCount();
-    n["bonds"] = 0;
-    n["components"] = 1;
-    n["asleep"] = b.state().asleep;
-    nodes[b.name()] = n;
+    n["particles"] = particles;
+    n["bonds"] = bonds;
+    n["components"] = components;
+    n["asleep"] = asleep;
+    nodes[bodies_[i].name()] = n;
+    i = end;
   }
 }
 
 void SoftBodyStage::writeCounters(nlohmann::ordered_json& counters) const {
-  std::uint64_t solved = 0, contacts = 0, queries = 0, asleep = 0;
+  std::uint64_t solved = 0, contacts = 0, queries = 0, asleep = 0, created = 0, broken = 0;
   for (const SoftBody& b : bodies_) {
+    created += b.counters().bondsCreated;
+    broken += b.counters().bondsBroken;
     solved += b.counters().particlesSolved;
     contacts += b.counters().contacts;
     queries += b.counters().distanceQueries;
@@ -82,6 +138,10 @@ void SoftBodyStage::writeCounters(nlohmann::ordered_json& counters) const {
   counters["matter_contacts"] = contacts;
   counters["matter_distance_queries"] = queries;
   counters["matter_sleeping_bodies"] = asleep;
+  if (anyVisco(bodies_)) {
+    counters["matter_bonds_created"] = created;
+    counters["matter_bonds_broken"] = broken;
+  }
 }
 
 }  // namespace floptle::matter

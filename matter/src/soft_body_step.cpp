@@ -72,6 +72,17 @@ void SoftBody::solveDistances() {
   // Alternate sweep directions (symmetric Gauss-Seidel over substeps): one fixed order
   // biases the corrections and spins a body up.
   const std::size_t n = edgeRest_.size();
+  if (desc_.visco) {  // plastic rest lengths; snapped edges skipped
+    const std::vector<float>& rest = state_.edgeRest;
+    const std::vector<std::uint8_t>& broken = state_.edgeBroken;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t e = backward_ ? n - 1 - k : k;
+      if (broken[e]) continue;
+      float lambda = 0.0f;
+      solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, rest[e], alphaTilde, lambda);
+    }
+    return;
+  }
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t e = backward_ ? n - 1 - k : k;
     float lambda = 0.0f;
@@ -87,7 +98,9 @@ void SoftBody::solveVolumes() {
   const float h2 = h_ * h_;
   const float alphaTilde = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
   std::vector<Vec3>& x = state_.position;
+  const bool visco = desc_.visco;
   for (std::size_t t = 0; t < tets_.size(); ++t) {
+    if (visco && state_.tetBroken[t]) continue;
     const auto& id = tets_[t];
     Vec3& x0 = x[id[0]];
     Vec3& x1 = x[id[1]];
@@ -128,20 +141,39 @@ void SoftBody::shapeMatch(float beta) {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] += beta * ((c - x[i]) + r * restLocal_[i]);
 }
 
+void SoftBody::stick(std::uint32_t particle, Vec3 surfacePoint) {
+  if (!(desc_.viscoKnobs.stickiness > 0.0f) || anchorsThisStep_ >= kAnchorsPerStep) return;
+  const std::vector<std::uint32_t>& bonded = state_.anchorParticle;
+  if (std::find(bonded.begin(), bonded.end(), particle) != bonded.end()) return;
+  const float rest = glm::length(state_.position[particle] - surfacePoint);
+  if (!(rest > 1e-6f)) return;
+  state_.anchorParticle.push_back(particle);
+  state_.anchorPoint.push_back(surfacePoint);
+  state_.anchorRest.push_back(rest);
+  state_.anchorFormed.push_back(rest);
+  ++anchorsThisStep_;
+  ++counters_.bondsCreated;
+}
+
 std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) {
   std::uint32_t contacts = 0;
   const float mu = desc_.friction;
   std::vector<Vec3>& x = state_.position;
   for (std::uint32_t i : candidates_) {
     ++counters_.distanceQueries;
-    if (world.distance(x[i], t) >= radius_) continue;
+    const float band = desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f;
+    if (world.distance(x[i], t) >= radius_ + band) continue;
     auto hit = world.closest(x[i], t);
     if (!hit || !hit.value()) continue;
     const physics::Hit& c = *hit.value();
     const float depth = radius_ - c.distance;
-    if (depth <= 0.0f) continue;
+    if (depth <= 0.0f) {
+      if (desc_.visco && c.distance < radius_ + band) stick(i, c.point);  // within the band
+      continue;
+    }
     ++contacts;
     x[i] += depth * c.normal;
+    if (desc_.visco) stick(i, c.point);
     // Position-level Coulomb friction against this substep's tangential motion.
     const Vec3 moved = x[i] - previous_[i];
     const Vec3 tangential = moved - glm::dot(moved, c.normal) * c.normal;
@@ -200,6 +232,7 @@ void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, d
 
 void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt) {
   counters_ = {};
+  anchorsThisStep_ = 0;
   if (state_.asleep) {
     if (!wakes(world, gravity, tEnd)) return;
     state_.asleep = false;
@@ -215,7 +248,8 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
   candidates_.clear();
   const float fall = glm::length(gravity) * dt * dt;
   for (std::uint32_t i = 0; i < state_.position.size(); ++i) {
-    const float reach = 2.0f * radius_ + glm::length(state_.velocity[i]) * dt + fall;
+    const float reach = 2.0f * radius_ + glm::length(state_.velocity[i]) * dt + fall +
+                        (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
     ++counters_.distanceQueries;
     if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
   }
@@ -227,8 +261,10 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
     backward_ = (s & 1) != 0;
     solveDistances();
     solveVolumes();
+    if (desc_.visco) solveAnchors();
     shapeMatch(beta);
     contacts += collide(world, t);
+    if (desc_.visco) applyBondRules();
     finishSubstep(h);
   }
   counters_.contacts = contacts;

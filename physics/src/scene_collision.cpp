@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "floptle/core/field/morph.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/physics/baked_field_file.h"
 #include "floptle/physics/composed_field_collider.h"
 #include "floptle/physics/field_collider.h"
 #include "floptle/physics/mesh_collider.h"
+#include "floptle/physics/morph_collider.h"
 
 namespace floptle::physics {
 
@@ -66,6 +68,17 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
     auto baked = makeBakedFieldFileCollider(node.components["baked_field"], sceneDir, node.world);
     if (!baked) return atNode(node, "", baked.error());
     return std::move(baked.value());
+  }
+  if (node.shape && node.hasComponent("matter") &&
+      node.components["matter"].value("tier", "") == "morph") {
+    // Read here with its errors (the composition skips a morph that does not read).
+    auto morph = field::readMorph(node.components["matter"], node.pointer + "/matter");
+    if (!morph) return morph.error();
+    MorphColliderSettings settings;
+    settings.cell = morph->bakeCell;
+    auto collider = MorphCollider::make(scene::morphedShape(node), node.world, settings);
+    if (!collider) return atNode(node, "/matter", collider.error());
+    return std::unique_ptr<CollisionShape>(std::move(collider.value()));
   }
   if (node.shape) return fieldShape(node);
   return std::unique_ptr<CollisionShape>{};

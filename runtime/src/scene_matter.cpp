@@ -10,7 +10,7 @@ Expected<bool> isSoftBody(const scene::SceneNode& node) {
   if (!node.hasComponent("matter")) return false;
   auto model = matter::readMatterModel(node.components["matter"], node.pointer + "/matter");
   if (!model) return model.error();
-  return model->tier == matter::MatterTier::SoftBody;
+  return model->tier == matter::MatterTier::SoftBody || model->tier == matter::MatterTier::Visco;
 }
 
 Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
@@ -21,7 +21,8 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
     const std::string pointer = node.pointer + "/matter";
     auto model = matter::readMatterModel(node.components["matter"], pointer);
     if (!model) return model.error();
-    if (model->tier != matter::MatterTier::SoftBody) continue;
+    if (model->tier != matter::MatterTier::SoftBody && model->tier != matter::MatterTier::Visco)
+      continue;
     physics::ColliderId collider;
     for (physics::ColliderId id : world.ids())
       if (world.nodeName(id) == node.name) collider = id;
@@ -31,6 +32,8 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
     matter::SoftBodyDesc desc;
     desc.name = node.name;
     desc.knobs = model->softBody;
+    desc.visco = model->tier == matter::MatterTier::Visco;
+    desc.viscoKnobs = model->visco;
     if (const scene::Material* m = sc.material(node.material)) {
       desc.density = m->density;
       desc.friction = m->friction;

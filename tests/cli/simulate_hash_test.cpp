@@ -60,6 +60,10 @@ TEST_F(SimulateHash, GravityWithAWalkerRoundThePlanet) {
   EXPECT_EQ(hashOf("gravity.json", " --inputs '" + inputs + "'"), "63876d89e4ceac4c");
 }
 
+TEST_F(SimulateHash, MatterWithAMorphASoftBodyAndAStickyBlob) {
+  EXPECT_EQ(hashOf("matter.json"), "23084af95dd03cdf");
+}
+
 TEST_F(SimulateHash, Drift) {
   EXPECT_EQ(hashOf("drift.json"), "4b76623a2f77d546");
 }

@@ -47,10 +47,31 @@ TEST_F(SimulateMatter, ASoftBodyNodePrintsItsMatterFieldsAndIsDeterministic) {
   EXPECT_TRUE(ja["counters"].contains("matter_particles_solved"));
 }
 
+TEST_F(SimulateMatter, TheStickyBlobOfTheMatterSceneHangsThenTearsAndFalls) {
+  const std::string scene = std::string(FLOPTLE_SOURCE_DIR) + "/scenes/matter.json";
+  // Tick 3: the blob's top particles are bonded to the ledge above (bonds beyond its edges).
+  const auto early = runTwiceAgreeing("'" + scene + "' --ticks 3");
+  ASSERT_TRUE(early["nodes"].contains("sticky_blob")) << early.dump();
+  const auto& hanging = early["nodes"]["sticky_blob"];
+  const auto late = runTwiceAgreeing("'" + scene + "' --ticks 240");
+  const auto& fallen = late["nodes"]["sticky_blob"];
+  const int edges = 540;  // the 125-particle cage's edges, as the bonds it starts with
+  EXPECT_GT(hanging["bonds"].get<int>(), edges);
+  EXPECT_NEAR(hanging["centroid"][1].get<double>(), 2.7, 0.05);
+  // Torn off the ledge, it lies on the ground (its base at y = 0), sticking to it instead.
+  EXPECT_LT(fallen["centroid"][1].get<double>(), 0.5);
+  EXPECT_NEAR(fallen["aabb"][0][1].get<double>(), 0.0, 0.02);
+  EXPECT_EQ(fallen["components"], 1);
+  EXPECT_EQ(fallen["particles"], 125);
+  // Mass conserved: density x volume = 1100 kg/m^3 x the rest volume.
+  EXPECT_NEAR(fallen["density"].get<double>() * fallen["volume"].get<double>(),
+              1100.0 * fallen["rest_volume"].get<double>(), 0.5);
+}
+
 TEST_F(SimulateMatter, ATierNotBuiltYetIsRefusedNamingItsPointer) {
   auto doc = nlohmann::json::parse(kScene);
-  doc["nodes"][1]["matter"] = {{"tier", "visco"}};
-  const std::string scene = write("visco.json", doc.dump());
+  doc["nodes"][1]["matter"] = {{"tier", "field_blend"}};
+  const std::string scene = write("blend.json", doc.dump());
   const RunResult r = run("'" + scene + "' --ticks 3");
   EXPECT_NE(r.exitCode, 0);
   EXPECT_NE(r.err.find("/nodes/1/matter/tier"), std::string::npos) << r.err;

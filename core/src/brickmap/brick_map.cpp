@@ -407,6 +407,13 @@ int BrickMap::allocateBrick() {
   return static_cast<int>(pool_.size() / kBrickSamples) - 1;
 }
 
+bool BrickMap::sampledInLastRound(Vec3 p) const {
+  if (dims_.x == 0 || !gridBounds().contains(p)) return false;
+  const glm::ivec3 c =
+      glm::clamp(glm::ivec3(glm::floor((p - origin_) * invBrickSize_)), glm::ivec3(0), dims_ - 1);
+  return bakedAt_[cellIndex(c)] == epoch_;
+}
+
 int BrickMap::rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points,
                             int budget, float searchRadius) {
   if (budget <= 0 || points.empty() || dims_.x == 0) return 0;

@@ -12,6 +12,7 @@
 
 #include <cmath>
 
+#include "displace_math.h"
 #include "program_impl.h"
 #include "sdf_math.h"
 
@@ -224,6 +225,28 @@ void evalBlock(const FieldProgram::Impl& impl, const float* Dall, const float* x
           const float rho = sdf::len2(b.x[pi - 1][i], b.z[pi - 1][i]);
           v[i] /= evalTwistLipschitz(rate, rho + std::abs(v[i]));
         });
+        break;
+      }
+      case Op::PushDisplace:
+        lanes(N, [&](int i) {
+          b.x[pi][i] = b.x[pi - 1][i], b.y[pi][i] = b.y[pi - 1][i], b.z[pi][i] = b.z[pi - 1][i];
+        });
+        break;
+      case Op::DisplaceSine:
+        lanes(n, [&](int i) {
+          displace::addSine(D, b.x[pi - 1][i], b.y[pi - 1][i], b.z[pi - 1][i], b.x[pi][i],
+                            b.y[pi][i], b.z[pi][i]);
+        });
+        break;
+      case Op::DisplaceNoise:
+        lanes(n, [&](int i) {
+          displace::addNoise(D, b.x[pi - 1][i], b.y[pi - 1][i], b.z[pi - 1][i], b.x[pi][i],
+                             b.y[pi][i], b.z[pi][i]);
+        });
+        break;
+      case Op::PopDisplace: {
+        const float s = D[0];
+        lanes(N, [&](int i) { v[i] *= s; });
         break;
       }
       case Op::Union: {

@@ -2,6 +2,7 @@
 // their compile-time stack positions (fixed arrays on the caller's stack).
 #include <cmath>
 
+#include "displace_math.h"
 #include "eval_ops.h"
 
 namespace floptle::field {
@@ -61,6 +62,18 @@ inline float run(const FieldProgram::Impl& impl, const float* Dall, Vec3 p, Mate
         v[vi] /= twistLipschitz(D[0], rho + std::abs(v[vi]));
         break;
       }
+      case Op::PushDisplace:
+        px[pi] = px[pi - 1], py[pi] = py[pi - 1], pz[pi] = pz[pi - 1];
+        break;
+      case Op::DisplaceSine:
+        displace::addSine(D, px[pi - 1], py[pi - 1], pz[pi - 1], px[pi], py[pi], pz[pi]);
+        break;
+      case Op::DisplaceNoise:
+        displace::addNoise(D, px[pi - 1], py[pi - 1], pz[pi - 1], px[pi], py[pi], pz[pi]);
+        break;
+      case Op::PopDisplace:
+        v[vi] *= D[0];
+        break;
       default:
         combine<kMaterial>(in.op, D, v[vi], m[vi], v[vi + 1], m[vi + 1]);
         break;
@@ -124,6 +137,18 @@ void stepGeneral(const FastInstr& in, const float* Dall, EvalState& s) {
       s.v[vi] /= twistLipschitz(D[0], rho + std::abs(s.v[vi]));
       break;
     }
+    case Op::PushDisplace:
+      s.px[pi] = s.px[pi - 1], s.py[pi] = s.py[pi - 1], s.pz[pi] = s.pz[pi - 1];
+      break;
+    case Op::DisplaceSine:
+      displace::addSine(D, s.px[pi - 1], s.py[pi - 1], s.pz[pi - 1], s.px[pi], s.py[pi], s.pz[pi]);
+      break;
+    case Op::DisplaceNoise:
+      displace::addNoise(D, s.px[pi - 1], s.py[pi - 1], s.pz[pi - 1], s.px[pi], s.py[pi], s.pz[pi]);
+      break;
+    case Op::PopDisplace:
+      s.v[vi] *= D[0];
+      break;
     default: {
       MaterialIndex a = 0;
       combine<false>(in.op, D, s.v[vi], a, s.v[vi + 1], 0);

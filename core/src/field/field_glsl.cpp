@@ -3,8 +3,10 @@
 // are read through FP(slot), so only the structure (ops, slots, materials) is baked in.
 #include "floptle/core/field/field_glsl.h"
 
+#include <map>
 #include <string>
 
+#include "displace_math.h"
 #include "program_impl.h"
 
 namespace floptle::field {
@@ -156,6 +158,65 @@ float fp_twist_lipschitz(float rate, float rho) {
   float s = abs(rate) * rho;
   return 0.5 * (s + sqrt(s * s + 4.0));
 }
+// Morph displacement (displace_math.h, operation for operation).
+uint fp_hash(int ix, int iy, int iz, uint seed) {
+  uint h = seed * 0x9E3779B1u;
+  h ^= uint(ix) * 0x85EBCA77u;
+  h ^= uint(iy) * 0xC2B2AE3Du;
+  h ^= uint(iz) * 0x27D4EB2Fu;
+  h ^= h >> 15u;
+  h *= 0x2C1B3C6Du;
+  h ^= h >> 12u;
+  h *= 0x297A2D39u;
+  h ^= h >> 15u;
+  return h;
+}
+float fp_grad_dot(uint h, float x, float y, float z) {
+  uint k = h % 12u;
+  if (k == 0u) return x + y;
+  if (k == 1u) return -x + y;
+  if (k == 2u) return x - y;
+  if (k == 3u) return -x - y;
+  if (k == 4u) return x + z;
+  if (k == 5u) return -x + z;
+  if (k == 6u) return x - z;
+  if (k == 7u) return -x - z;
+  if (k == 8u) return y + z;
+  if (k == 9u) return -y + z;
+  if (k == 10u) return y - z;
+  return -y - z;
+}
+float fp_fade(float u) { return u * u * u * (u * (u * 6.0 - 15.0) + 10.0); }
+float fp_lerp(float a, float b, float s) { return a + s * (b - a); }
+float fp_noise3(float x, float y, float z, uint seed) {
+  float cx = floor(x), cy = floor(y), cz = floor(z);
+  float fx = x - cx, fy = y - cy, fz = z - cz;
+  int ix = int(min(max(cx, -1073741824.0), 1073741824.0));
+  int iy = int(min(max(cy, -1073741824.0), 1073741824.0));
+  int iz = int(min(max(cz, -1073741824.0), 1073741824.0));
+  float u = fp_fade(fx), v = fp_fade(fy), w = fp_fade(fz);
+  float n000 = fp_grad_dot(fp_hash(ix, iy, iz, seed), fx, fy, fz);
+  float n100 = fp_grad_dot(fp_hash(ix + 1, iy, iz, seed), fx - 1.0, fy, fz);
+  float n010 = fp_grad_dot(fp_hash(ix, iy + 1, iz, seed), fx, fy - 1.0, fz);
+  float n110 = fp_grad_dot(fp_hash(ix + 1, iy + 1, iz, seed), fx - 1.0, fy - 1.0, fz);
+  float n001 = fp_grad_dot(fp_hash(ix, iy, iz + 1, seed), fx, fy, fz - 1.0);
+  float n101 = fp_grad_dot(fp_hash(ix + 1, iy, iz + 1, seed), fx - 1.0, fy, fz - 1.0);
+  float n011 = fp_grad_dot(fp_hash(ix, iy + 1, iz + 1, seed), fx, fy - 1.0, fz - 1.0);
+  float n111 = fp_grad_dot(fp_hash(ix + 1, iy + 1, iz + 1, seed), fx - 1.0, fy - 1.0, fz - 1.0);
+  float x00 = fp_lerp(n000, n100, u), x10 = fp_lerp(n010, n110, u);
+  float x01 = fp_lerp(n001, n101, u), x11 = fp_lerp(n011, n111, u);
+  return fp_lerp(fp_lerp(x00, x10, v), fp_lerp(x01, x11, v), w);
+}
+vec3 fp_displace_sine(vec3 p, vec3 amplitude, vec3 wave, float phase) {
+  float s = sin(wave.x * p.x + wave.y * p.y + wave.z * p.z + phase);
+  return vec3(amplitude.x * s, amplitude.y * s, amplitude.z * s);
+}
+vec3 fp_displace_noise(vec3 p, float a, float f, float drift, uint seed) {
+  float qx = f * p.x, qy = f * p.y - drift, qz = f * p.z;
+  uint s = seed * 3u;
+  return vec3(a * fp_noise3(qx, qy, qz, s), a * fp_noise3(qx, qy, qz, s + 1u),
+              a * fp_noise3(qx, qy, qz, s + 2u));
+}
 #endif
 )GLSL";
 
@@ -228,6 +289,23 @@ std::string primitiveExpr(const Instr& in) {
   }
 }
 
+/// The scale PopDisplace applies, 1 / (1 + each term's Jacobian bound) (program_impl.h), for
+/// the chain of terms after code[push].
+std::string displacementScale(const std::vector<Instr>& code, std::size_t push) {
+  std::string bound = "1.0";
+  for (std::size_t j = push + 1; j < code.size(); ++j) {
+    const int s = code[j].slot;
+    if (code[j].op == Op::DisplaceSine)
+      bound += " + length(" + fp3(s) + ") * length(" + fp3(s + 3) + ")";
+    else if (code[j].op == Op::DisplaceNoise)
+      bound +=
+          " + " + std::to_string(displace::kNoiseLipschitz) + " * " + fp(s) + " * " + fp(s + 1);
+    else
+      break;
+  }
+  return "1.0 / (" + bound + ")";
+}
+
 std::string statement(const Instr& in) {
   const int s = in.slot, vi = in.valueIndex, pi = in.pointIndex;
   const std::string v = V(vi), w = V(vi + 1), m = M(vi), mw = M(vi + 1);
@@ -254,6 +332,14 @@ std::string statement(const Instr& in) {
     case Op::PopTwist:
       return v + " /= fp_twist_lipschitz(" + fp(s) + ", length(" + P(pi - 1) + ".xz) + abs(" + v +
              "));";
+    case Op::PushDisplace:
+      return P(pi) + " = " + P(pi - 1) + ";";
+    case Op::DisplaceSine:
+      return P(pi) + " += fp_displace_sine(" + P(pi - 1) + ", " + fp3(s) + ", " + fp3(s + 3) +
+             ", " + fp(s + 6) + " * t + " + fp(s + 7) + ");";
+    case Op::DisplaceNoise:
+      return P(pi) + " += fp_displace_noise(" + P(pi - 1) + ", " + fp(s) + ", " + fp(s + 1) + ", " +
+             fp(s + 1) + " * " + fp(s + 2) + " * t, uint(floor(" + fp(s + 3) + ")));";
     case Op::Union:
       return m + " = " + w + " < " + v + " ? " + mw + " : " + m + "; " + v + " = min(" + v + ", " +
              w + ");";
@@ -286,8 +372,13 @@ std::string emitGlsl(const FieldProgram& program, const GlslOptions& options) {
   // The value stack is one deeper than used so binary ops may name v[vi + 1] uniformly.
   for (int i = 0; i <= impl.valueDepth; ++i)
     out += "  float " + V(i) + " = 0.0; float " + M(i) + " = 0.0;\n";
-  for (const Instr& in : impl.code) {
-    const std::string s = statement(in);
+  std::map<int, std::string> displaceScales;  // by the Push / Pop pair's data offset
+  for (std::size_t i = 0; i < impl.code.size(); ++i) {
+    const Instr& in = impl.code[i];
+    if (in.op == Op::PushDisplace) displaceScales[in.data] = displacementScale(impl.code, i);
+    const std::string s = in.op == Op::PopDisplace
+                              ? V(in.valueIndex) + " *= " + displaceScales[in.data] + ";"
+                              : statement(in);
     if (!s.empty()) out += "  " + s + "\n";
   }
   out += "  return vec2(v0, m0);\n}\n";

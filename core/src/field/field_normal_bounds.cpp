@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "displace_math.h"
 #include "program_impl.h"
 #include "sdf_math.h"
 
@@ -146,6 +147,16 @@ Aabb nodeBounds(const FieldNode& n, double t) {
       for (float x : {c.min.x, c.max.x})
         for (float z : {c.min.z, c.max.z}) r = std::max(r, std::sqrt(x * x + z * z));
       return {Vec3(-r, c.min.y, -r), Vec3(r, c.max.y, r)};
+    }
+    case NodeType::DisplaceSine:
+    case NodeType::DisplaceNoise: {
+      // child(p + d) < 0 puts p within |d| per axis of the child's box (a chain of terms sums).
+      const Aabb c = nodeBounds(n.children[0], t);
+      if (isInfinite(c)) return infiniteBox();
+      const Vec3 reach = n.type == NodeType::DisplaceSine
+                             ? glm::abs(v3(0))
+                             : Vec3(displace::kNoiseBound * std::abs(v(0)));
+      return {c.min - reach, c.max + reach};
     }
     case NodeType::Count:
       break;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "displace_math.h"
 #include "floptle/core/field/node_spec.h"
 #include "program_impl.h"
 
@@ -97,6 +98,36 @@ struct Compiler {
     return impl.code.back();
   }
 
+  /// A chain of displacement nodes (each the only child of the one before) as one
+  /// PushDisplace, one term each, the first non-displacement child and one PopDisplace. `head`'s
+  /// parameters are already in impl.params; the chain's others are added here in order.
+  Expected<void> emitDisplacement(const FieldNode& head, MaterialIndex mat, int vi, int pi,
+                                  std::string where) {
+    const int data = add(Op::PushDisplace, mat, -1, vi, pi + 1).data;
+    const FieldNode* n = &head;
+    MaterialIndex m = mat;
+    int slot = static_cast<int>(impl.params.size()) - static_cast<int>(head.params.size());
+    for (;;) {
+      const bool sine = n->type == NodeType::DisplaceSine;
+      add(sine ? Op::DisplaceSine : Op::DisplaceNoise, m, slot, vi, pi + 1);
+      const AnimatedScalar& speed = n->params[sine ? 6 : 2];
+      if (speed.animated() || speed.base != 0.0f) impl.timeDependent = true;
+      const FieldNode& next = n->children[0];
+      where += "/children/0";
+      if (next.type != NodeType::DisplaceSine && next.type != NodeType::DisplaceNoise) break;
+      n = &next;
+      if (n->hasOwnMaterial) m = n->material;
+      slot = static_cast<int>(impl.params.size());
+      for (const AnimatedScalar& a : n->params) {
+        if (a.animated()) impl.animatedSlots.push_back(static_cast<int>(impl.params.size()));
+        impl.params.push_back(a);
+      }
+    }
+    if (auto r = emit(n->children[0], m, vi, pi + 1, where); !r) return r;
+    add(Op::PopDisplace, mat, -1, vi, pi + 1, data);
+    return {};
+  }
+
   Expected<void> emit(const FieldNode& n, MaterialIndex inherited, int vi, int pi,
                       const std::string& where) {
     if (vi + 2 >= kMaxStack || pi + 1 >= kMaxStack)
@@ -125,6 +156,9 @@ struct Compiler {
         if (push == Op::PushTwist) add(Op::PopTwist, mat, pslot, vi, pi + 1, data);
         return {};
       }
+      case NodeType::DisplaceSine:
+      case NodeType::DisplaceNoise:
+        return emitDisplacement(n, mat, vi, pi, where);
       case NodeType::Union:
       case NodeType::Intersection:
       case NodeType::SmoothUnion:
@@ -186,16 +220,21 @@ int derivedSize(Op op) {
     case Op::PushTransform:
       return 14;
     case Op::PushTwist:
+    case Op::PushDisplace:
     case Op::SmoothUnion:
     case Op::SmoothIntersection:
     case Op::SmoothSubtract:
       return 1;
+    case Op::DisplaceSine:
+      return 8;
+    case Op::DisplaceNoise:
+      return 5;
     default:
       return 0;
   }
 }
 
-void deriveInstr(const Instr& in, const float* Pall, float* Dall) {
+void deriveInstr(const Instr& in, const float* Pall, float* Dall, double t) {
   const float* P = Pall + std::max(in.slot, 0);
   float* D = Dall + in.data;
   switch (in.op) {
@@ -266,8 +305,36 @@ void deriveInstr(const Instr& in, const float* Pall, float* Dall) {
     case Op::SmoothSubtract:
       D[0] = P[0];
       break;
+    case Op::DisplaceSine: {
+      for (int i = 0; i < 6; ++i) D[i] = P[i];
+      D[6] = P[6] * static_cast<float>(t) + P[7];
+      D[7] = glm::length(Vec3(P[0], P[1], P[2])) * glm::length(Vec3(P[3], P[4], P[5]));
+      break;
+    }
+    case Op::DisplaceNoise:
+      D[0] = P[0], D[1] = P[1];
+      D[2] = P[1] * P[2] * static_cast<float>(t);
+      D[3] = std::floor(P[3]);
+      D[4] = displace::kNoiseLipschitz * P[0] * P[1];
+      break;
     default:
       break;
+  }
+}
+
+void finishDisplacements(const std::vector<Instr>& code, float* D) {
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (code[i].op != Op::PushDisplace) continue;
+    float bound = 1.0f;
+    for (std::size_t j = i + 1; j < code.size(); ++j) {
+      if (code[j].op == Op::DisplaceSine)
+        bound += D[code[j].data + 7];
+      else if (code[j].op == Op::DisplaceNoise)
+        bound += D[code[j].data + 4];
+      else
+        break;
+    }
+    D[code[i].data] = 1.0f / bound;
   }
 }
 
@@ -327,7 +394,8 @@ void FieldProgram::Impl::deriveAt(double t, float* out) const {
   }
   for (std::size_t i = 0; i < params.size(); ++i) P[i] = params[i].at(t);
   for (const Instr& in : code)
-    if (in.slot >= 0) deriveInstr(in, P, out);
+    if (in.slot >= 0) deriveInstr(in, P, out, t);
+  finishDisplacements(code, out);
   for (const PackCopy& c : packCopies) out[c.to] = out[c.from];
 }
 
@@ -342,7 +410,8 @@ Expected<FieldProgram> FieldProgram::compile(const FieldNode& root) {
   std::vector<float> P(impl.params.size());
   for (std::size_t i = 0; i < P.size(); ++i) P[i] = impl.params[i].at(0.0);
   for (const Instr& in : impl.code)
-    if (in.slot >= 0) deriveInstr(in, P.data(), impl.derived.data());
+    if (in.slot >= 0) deriveInstr(in, P.data(), impl.derived.data(), 0.0);
+  finishDisplacements(impl.code, impl.derived.data());
   impl.epsilon = std::max(1e-3f * std::clamp(characteristicSize(root), 1e-3f, 1e4f), 1e-5f);
   buildFastCode(impl);
   // Analytic normal: transforms around a single primitive with a closed-form gradient.

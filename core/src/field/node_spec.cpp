@@ -48,6 +48,17 @@ constexpr ParamSpec kRepeat[] = {
     {"period", 3, 0.0f, 0.0f, kBig, "m", false, "Cell size per axis (0 = no repetition)"}};
 constexpr ParamSpec kTwist[] = {
     {"rate", 1, 1.0f, -1e3f, 1e3f, "rad/m", false, "Rotation about +Y per metre of height"}};
+constexpr ParamSpec kDisplaceSine[] = {
+    {"amplitude", 3, 0.0f, -kBig, kBig, "m", false,
+     "d += amplitude sin(wave . p + speed t + phase)"},
+    {"wave", 3, 0.0f, -kBig, kBig, "rad/m", false, "Wave vector in the child's space"},
+    {"speed", 1, 0.0f, -kBig, kBig, "rad/s", false, "Angular speed w of the wave"},
+    {"phase", 1, 0.0f, -kBig, kBig, "rad", false, "Phase at t = 0"}};
+constexpr ParamSpec kDisplaceNoise[] = {
+    {"magnitude", 1, 0.1f, 0.0f, kBig, "m", false, "d += magnitude noise(frequency p), per axis"},
+    {"frequency", 1, 1.0f, 0.0f, kBig, "1/m", false, "Noise cells per metre"},
+    {"speed", 1, 0.0f, -kBig, kBig, "m/s", false, "Speed of the pattern along +y"},
+    {"seed", 1, 0.0f, 0.0f, 1e6f, "-", true, "Which noise pattern"}};
 
 constexpr ParamSpec kMandelbulb[] = {
     {"power", 1, 8.0f, 2.0f, 16.0f, "-", false, "Exponent of the triplex power"},
@@ -86,6 +97,8 @@ constexpr std::array<NodeSpec, kNodeTypeCount> kSpecs = {{
     {NodeType::SmoothSubtraction, "smooth_subtraction", S(kSmooth), 1, -1},
     {NodeType::Repeat, "repeat", S(kRepeat), 1, 1},
     {NodeType::Twist, "twist", S(kTwist), 1, 1},
+    {NodeType::DisplaceSine, "displace_sine", S(kDisplaceSine), 1, 1},
+    {NodeType::DisplaceNoise, "displace_noise", S(kDisplaceNoise), 1, 1},
     {NodeType::Mandelbulb, "mandelbulb", S(kMandelbulb), 0, 0},
     {NodeType::Menger, "menger", S(kMenger), 0, 0},
     {NodeType::Mandelbox, "mandelbox", S(kMandelbox), 0, 0},

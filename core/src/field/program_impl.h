@@ -10,10 +10,26 @@
 //   PushTransform  pts[pi] = inverse transform of pts[pi-1]   (PopTransform: v[vi] *= scale)
 //   PushRepeat     pts[pi] = pts[pi-1] folded into one cell
 //   PushTwist      pts[pi] = pts[pi-1] rotated about Y by -rate*y (PopTwist: v[vi] /= Lipschitz)
+//   PushDisplace   pts[pi] = pts[pi-1], then one term per displacement node of the chain:
+//   DisplaceSine   pts[pi] += A sin(k . pts[pi-1] + w t + phase)
+//   DisplaceNoise  pts[pi] += a (N0, N1, N2)(f pts[pi-1] - (0, f s t, 0))   (displace_math.h)
+//                  (PopDisplace: v[vi] /= 1 + the terms' Jacobian bounds, a Lipschitz bound)
 //   binary CSG     v[vi] = op(v[vi], v[vi+1])
 // Parameters live in slots (FieldProgram::parameterValues); `derive` turns an instruction's
 // slots into ready-to-use constants (normalized quaternion as a matrix, 1/scale, ...), once at
 // compile time for a static graph and once per call for an animated one.
+//
+// Derived constants of the displacement instructions (D = derived + data):
+//   PushDisplace / PopDisplace (one shared offset): D[0] = 1 / (1 + sum of the chain's term
+//                  bounds), filled by finishDisplacements after the terms are derived
+//   DisplaceSine   D[0..2] = amplitude A (m), D[3..5] = wave k (rad/m),
+//                  D[6] = speed * float(t) + phase (rad, float arithmetic as GLSL does it),
+//                  D[7] = |A| |k|, the norm bound of the term's Jacobian (-)
+//   DisplaceNoise  D[0] = amplitude a (m), D[1] = frequency f (1/m),
+//                  D[2] = f * speed * float(t) (-), D[3] = seed (a whole number),
+//                  D[4] = kNoiseLipschitz a f, the norm bound of the term's Jacobian (-)
+// A term with a moving speed makes the program time-dependent (Impl::timeDependent), so its
+// constants are re-derived at every t like an animated parameter's.
 #include <cstdint>
 #include <vector>
 
@@ -40,6 +56,10 @@ enum class Op : std::uint8_t {
   PopRepeat,
   PushTwist,
   PopTwist,
+  PushDisplace,
+  DisplaceSine,
+  DisplaceNoise,
+  PopDisplace,
   Union,
   Intersection,
   Subtract,
@@ -137,15 +157,20 @@ struct FieldProgram::Impl {
   /// The whole program is transforms around one primitive with an analytic gradient.
   bool analyticNormal = false;
 
-  bool isAnimated() const { return !animatedSlots.empty(); }
+  /// Some displacement term moves with t (its derived constants depend on t).
+  bool timeDependent = false;
+
+  bool isAnimated() const { return !animatedSlots.empty() || timeDependent; }
   /// Fills `out` (size = derived.size()) with the derived constants at time t.
   void deriveAt(double t, float* out) const;
 };
 
 /// Number of derived floats of an instruction.
 int derivedSize(Op op);
-/// Computes an instruction's derived constants from parameter values P.
-void deriveInstr(const Instr& in, const float* P, float* D);
+/// Computes an instruction's derived constants from parameter values P at time t (s).
+void deriveInstr(const Instr& in, const float* P, float* D, double t);
+/// Fills each PushDisplace's constant from its chain's terms (after every deriveInstr).
+void finishDisplacements(const std::vector<Instr>& code, float* D);
 
 /// Builds impl.fast from impl.code and impl.params.
 void buildFastCode(FieldProgram::Impl& impl);

@@ -242,8 +242,8 @@ constexpr ValueSpec kInteraction[] = {
 };
 
 // The MatterModel: "tier" picks the tier; each built tier has its own table of
-// knobs (the tier row repeated so one reader takes the whole object). "morph", "field_blend"
-// and "visco" are named but refused by the reader until built.
+// knobs (the tier row repeated so one reader takes the whole object). "field_blend" is named
+// but refused by the reader until built.
 constexpr std::string_view kMatterTiers[] = {"rigid", "morph", "field_blend", "soft_body", "visco"};
 constexpr ValueSpec kMatter[] = {
     choice("tier", kMatterTiers, 0, "How the node behaves as matter; rigid when absent"),
@@ -276,6 +276,49 @@ constexpr ValueSpec kMatterSoftBody[] = {
      "Solver substeps per fixed step"},
     number("damping", 0, 1000, 1, "1/s",
            "Damping of each particle's velocity relative to the body's mean velocity"),
+};
+// Visco: the SoftBody knobs plus sticky bonds that yield and break (matter/soft_body.h).
+constexpr ValueSpec kMatterVisco[] = {
+    choice("tier", kMatterTiers, 4, "How the node behaves as matter; rigid when absent"),
+    {"particles",
+     ValueKind::Integer,
+     8,
+     1e6,
+     false,
+     false,
+     {512},
+     "-",
+     "Particles of the cage, about (a lattice inside the shape)"},
+    positive("stiffness", 0, 1, 0.5, "-",
+             "Edge stiffness: 1 rigid; compliance (1/s - 1) dt_sub^2 / m_particle"),
+    number("volume_preserve", 0, 1, 0.9, "-",
+           "Tetrahedral volume stiffness: 1 incompressible, 0 no volume constraint"),
+    number("shape_match", 0, 1, 0.5, "-",
+           "Pull toward the best rigid fit of the rest shape, fraction per step"),
+    {"substeps",
+     ValueKind::Integer,
+     1,
+     100,
+     false,
+     false,
+     {10},
+     "-",
+     "Solver substeps per fixed step"},
+    number("damping", 0, 1000, 1, "1/s",
+           "Damping of each particle's velocity relative to the body's mean velocity"),
+    number("stickiness", 0, 1, 0.5, "-",
+           "Stiffness of the bonds formed in the contact band: 0 none, 1 rigid"),
+    positive("break_strain", 0, 1000, 1, "-",
+             "Strain (stretch / rest length) past which a bond snaps"),
+    positive("yield_strain", 0, 1000, 0.3, "-",
+             "Strain past which a bond's rest length grows for good (plastic)"),
+    number("contact_band", 0, 10, 0.02, "m",
+           "Gap to other geometry within which a particle bonds to it"),
+};
+// Morph: its displacement terms and bake are read by field::readMorph (a list of terms and an
+// object are no table rows); the table holds the tier so the inspector offers it.
+constexpr ValueSpec kMatterMorph[] = {
+    choice("tier", kMatterTiers, 1, "How the node behaves as matter; rigid when absent"),
 };
 
 constexpr ValueSpec kCamera[] = {
@@ -333,10 +376,13 @@ constexpr ComponentSpec kTables[] = {
     {"drift", "drift", kDrift},
     {"material", "material", kMaterial},
     {"interaction", "interaction", kInteraction},
-    // The schema's "matter" definition is the union of the tiers' tables; matter_soft_body
-    // holds every row of it (the tier included), so it is the one checked against it.
+    // The schema's "matter" definition is the union of the tiers' tables; matter_visco holds
+    // every numeric row of it (the soft body's knobs and its own), so it is the one checked
+    // against it.
     {"matter", "", kMatter},
-    {"matter_soft_body", "matter", kMatterSoftBody},
+    {"matter_soft_body", "", kMatterSoftBody},
+    {"matter_visco", "matter", kMatterVisco},
+    {"matter_morph", "", kMatterMorph},
     {"camera", "camera", kCamera},
     {"settings", "settings", kSettings},
     {"gravity_field", "gravity_field", kGravityField},

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "floptle/core/field/morph.h"
 #include "floptle/core/field/node_spec.h"
 
 namespace floptle::scene {
@@ -68,7 +69,7 @@ class Composer {
   /// One node's shape at its world transform, labelled as asked.
   FieldNode placed(int index) const {
     const SceneNode& node = scene_.nodes[static_cast<std::size_t>(index)];
-    FieldNode shape = *node.shape;
+    FieldNode shape = morphedShape(node);
     if (label_ == SurfaceLabel::NodeOrdinal) {
       const auto at = std::find(nodes_.begin(), nodes_.end(), index) - nodes_.begin();
       relabel(shape, static_cast<MaterialIndex>(at + 1));
@@ -146,6 +147,13 @@ std::vector<std::vector<MaterialIndex>> blendGroups(const Scene& scene,
 }
 
 }  // namespace
+
+FieldNode morphedShape(const SceneNode& node) {
+  if (node.hasComponent("matter"))
+    if (auto morph = field::morphOf(node.components["matter"]))
+      return field::applyMorph(*morph, *node.shape);
+  return *node.shape;
+}
 
 MaterialIndex surfaceMaterialOf(const SceneNode& node) {
   return node.shape && node.shape->material != 0 ? node.shape->material : node.material;

@@ -104,6 +104,12 @@ inline FieldNode everyNodeScene() {
   parts.push_back(xform({0, 0, -4}, Quat(1, 0, 0, 0), 1, node(NodeType::Menger, {3, 0.8f})));
   parts.push_back(xform({3.5f, 0, -4}, Quat(1, 0, 0, 0), 0.3f,
                         node(NodeType::Mandelbox, {-1.5f, 8, 0.5f, 1.0f})));
+  // A Morph chain: a moving sine term and a drifting noise term summed into one displacement.
+  parts.push_back(withMaterial(
+      xform({-3, 3, 0}, Quat(1, 0, 0, 0), 1,
+            node(NodeType::DisplaceSine, {0.05f, 0.1f, 0.0f, 3.0f, 0.0f, 2.0f, 1.5f, 0.3f},
+                 {node(NodeType::DisplaceNoise, {0.08f, 2.0f, 0.5f, 7.0f}, {sphere(0.5f)})})),
+      6));
   return smooth(NodeType::SmoothUnion, 0.05f,
                 {csg(NodeType::Union, std::move(parts)),
                  xform({0, -1, 0}, Quat(1, 0, 0, 0), 1, sphere(0.1f))});

@@ -47,8 +47,48 @@ TEST(MatterModel, BadKnobsAreRefusedNamingTheirPointer) {
   }
 }
 
+TEST(MatterModel, MorphReadsItsTermsAndBakeCell) {
+  auto model = readMatterModel(Json::parse(R"({"tier": "morph", "displacement": [
+      {"type": "sine", "amplitude": [0, 0.2, 0], "wave": [3, 0, 0], "speed": 2, "phase": 0.5},
+      {"type": "noise", "amplitude": 0.05, "frequency": 4, "speed": 1, "seed": 7}],
+      "bake": {"cell": 0.05}})"),
+                               "/nodes/0/matter");
+  ASSERT_TRUE(model) << model.error().message();
+  EXPECT_EQ(model->tier, MatterTier::Morph);
+  ASSERT_EQ(model->morph.terms.size(), 2u);
+  EXPECT_EQ(model->morph.terms[0].type, field::NodeType::DisplaceSine);
+  EXPECT_EQ(model->morph.terms[0].params[1].base, 0.2f);
+  EXPECT_EQ(model->morph.terms[0].params[6].base, 2.0f);
+  EXPECT_EQ(model->morph.terms[1].type, field::NodeType::DisplaceNoise);
+  EXPECT_EQ(model->morph.terms[1].params[0].base, 0.05f);
+  EXPECT_EQ(model->morph.terms[1].params[3].base, 7.0f);
+  EXPECT_EQ(model->morph.bakeCell, 0.05f);
+}
+
+TEST(MatterModel, MorphRefusalsNameTheKey) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"tier": "morph", "displacement": [{"type": "wobble"}]})",
+       "/nodes/2/matter/displacement/0/type"},
+      {R"({"tier": "morph", "displacement": [{"type": "noise", "amplitude": -1}]})",
+       "/nodes/2/matter/displacement/0/amplitude"},
+      {R"({"tier": "morph", "displacement": [{"type": "sine"}, {"type": "sine", "wave": 3}]})",
+       "/nodes/2/matter/displacement/1/wave"},
+      {R"({"tier": "morph", "displacement": [{"type": "sine", "material": "goo"}]})",
+       "/nodes/2/matter/displacement/0/material"},
+      {R"({"tier": "morph", "displacement": {"type": "sine"}})", "/nodes/2/matter/displacement"},
+      {R"({"tier": "morph", "bake": {"cell": 0}})", "/nodes/2/matter/bake/cell"},
+      {R"({"tier": "morph", "bake": {"cells": 1}})", "/nodes/2/matter/bake/cells"},
+      {R"({"tier": "morph", "stiffness": 0.5})", "/nodes/2/matter/stiffness"},
+  };
+  for (const auto& [text, pointer] : cases) {
+    auto model = readMatterModel(Json::parse(text), "/nodes/2/matter");
+    ASSERT_FALSE(model) << text;
+    EXPECT_EQ(model.error().where, pointer) << text << ": " << model.error().message();
+  }
+}
+
 TEST(MatterModel, TheTiersNotBuiltYetAreRefusedByName) {
-  for (const char* tier : {"morph", "field_blend", "visco"}) {
+  for (const char* tier : {"field_blend"}) {
     Json component{{"tier", tier}};
     auto model = readMatterModel(component, "/nodes/1/matter");
     ASSERT_FALSE(model) << tier;

@@ -18,10 +18,12 @@ inline physics::CollisionWorld floorWorld() {
 }
 
 /// A soft cube of half size `half` centred at `centre`.
-inline SoftBody softCube(Vec3 centre, float half, SoftBodyKnobs knobs) {
+inline SoftBody softCube(Vec3 centre, float half, SoftBodyKnobs knobs,
+                         const ViscoKnobs* visco = nullptr) {
   SoftBodyDesc desc;
   desc.name = "cube";
   desc.knobs = knobs;
+  if (visco) desc.visco = true, desc.viscoKnobs = *visco;
   auto field = [=](Vec3 p) {
     const Vec3 q = glm::abs(p - centre) - Vec3(half);
     return glm::length(glm::max(q, Vec3(0.0f))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);

@@ -1,18 +1,21 @@
 #pragma once
-// The MatterModel node component (seed 002): {"tier": "rigid" | "soft_body", ...
-// that tier's knobs}, read through the component table's "matter" and "matter_soft_body"
-// tables. A node without one is rigid. The tiers "morph", "field_blend" and "visco" are named
-// by the format but not built yet: reading one is an error naming its pointer.
+// The MatterModel node component (seed 002): {"tier": "rigid" | "morph" | "soft_body" | "visco",
+// ... that tier's knobs}, read through the component table's "matter" and "matter_soft_body"
+// tables, and for morph through field::readMorph (field/morph.h: its displacement terms are
+// field nodes, so the one composition draws and bakes them). A node without one is rigid. The
+// tier "field_blend" is named by the format but not built yet: reading it is an error naming
+// its pointer. Visco reads the SoftBody knobs and its own from the "matter_visco" table.
 #include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "floptle/core/expected.h"
+#include "floptle/core/field/morph.h"
 
 namespace floptle::matter {
 
-enum class MatterTier : std::uint8_t { Rigid, SoftBody };
+enum class MatterTier : std::uint8_t { Rigid, Morph, SoftBody, Visco };
 
 /// The SoftBody tier's knobs (seed 002's XpbdCage); mapping to the solver in
 /// resources/scene-format.md ("matter").
@@ -31,9 +34,24 @@ struct SoftBodyKnobs {
   float damping = 1.0f;
 };
 
+/// The Visco tier's own knobs (on top of the SoftBody ones); their use in soft_body.h.
+struct ViscoKnobs {
+  /// Stiffness of a bond formed in the contact band, in [0, 1] (0: none form), mapped to a
+  /// compliance as the edge stiffness is (-).
+  float stickiness = 0.5f;
+  /// Strain (|x_i - x_j| - l0) / l0 past which a bond snaps (-).
+  float breakStrain = 1.0f;
+  /// Strain past which a bond's rest length grows to keep the strain at yield (plastic) (-).
+  float yieldStrain = 0.3f;
+  /// Gap between a particle's sphere and other geometry within which it bonds to it (m).
+  float contactBand = 0.02f;
+};
+
 struct MatterModel {
   MatterTier tier = MatterTier::Rigid;
   SoftBodyKnobs softBody;
+  field::MorphDesc morph;
+  ViscoKnobs visco;
 };
 
 /// The node's "matter" component at JSON pointer `pointer` (rigid when `component` is null).

@@ -45,6 +45,15 @@
 // body (a 0.5 x 1.4 x 1.4 squash of a cube, no gravity) turns by about 0.6 rad while it
 // recovers its shape. The edge sweep alternates direction each substep to halve it.
 //
+// Visco (desc.visco): every cage edge is a bond, and within `contact_band` of the world a
+// touching particle bonds to the surface point it touches (an anchor: a distance constraint to
+// a fixed point, compliance (1/stickiness - 1) dt_sub^2 w, at most kAnchorsPerStep new ones a
+// step). After each substep every bond takes bond.h's elastoplastic rule (plastic rest growth
+// past yield_strain, snap past break_strain); a snapped edge takes the tetrahedra it bounds with
+// it. The body's parts are the connected components of its surviving edges: split() turns them
+// into bodies of their own (the matter stage does, at the end of the step). Bonds between two
+// matter bodies are not formed yet (only the world's surfaces are sticky).
+//
 // Particles are a structure of arrays (position, previous position, velocity); constraints
 // too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
 #include <array>
@@ -66,6 +75,11 @@ struct SoftBodyDesc {
   float density = 1000.0f;  ///< kg/m^3
   float friction = 0.5f;    ///< Coulomb coefficient against the world (-)
   Vec3 velocity{0.0f};      ///< at the start (m/s)
+  /// The Visco tier: bonds that yield and break, sticky contacts.
+  bool visco = false;
+  ViscoKnobs viscoKnobs;
+  /// 0 for a node's body; k > 0 for the k-th piece a split left (SoftBody::split).
+  int piece = 0;
 };
 
 /// Counters of the last step (wall-clock free).
@@ -73,6 +87,9 @@ struct SoftBodyCounters {
   std::uint64_t particlesSolved = 0;
   std::uint64_t contacts = 0;
   std::uint64_t distanceQueries = 0;
+  std::uint64_t bondsCreated = 0;
+  std::uint64_t bondsYielded = 0;
+  std::uint64_t bondsBroken = 0;
 };
 
 class SoftBody {
@@ -80,6 +97,8 @@ class SoftBody {
   static constexpr float kSleepSpeed = 0.05f;    ///< m/s
   static constexpr float kSleepTime = 1.0f;      ///< s
   static constexpr float kWakeDistance = 1e-3f;  ///< m
+  /// Visco: most adhesion bonds formed in one step (-).
+  static constexpr int kAnchorsPerStep = 64;
 
   /// Everything that changes while it runs.
   struct State {
@@ -91,6 +110,14 @@ class SoftBody {
     Vec3 sleepGravity{0.0f};                   ///< the gravity it fell asleep under (m/s^2)
     std::vector<std::uint32_t> sleepContacts;  ///< particles touching the world then
     std::vector<float> sleepDistances;         ///< their world distance then (m)
+    // Visco only (empty otherwise):
+    std::vector<float> edgeRest;                ///< each edge's rest length, grown by yield (m)
+    std::vector<std::uint8_t> edgeBroken;       ///< 1 once the edge has snapped
+    std::vector<std::uint8_t> tetBroken;        ///< 1 once one of its edges has snapped
+    std::vector<std::uint32_t> anchorParticle;  ///< adhesion bonds: the particle,
+    std::vector<Vec3> anchorPoint;              ///< the surface point it is bonded to (m),
+    std::vector<float> anchorRest;              ///< the bond's rest length (m),
+    std::vector<float> anchorFormed;            ///< and its length when it formed (m)
   };
 
   /// The cage filling {p : inside(p) < 0} within `bounds` (world space, m). Errors name
@@ -126,12 +153,32 @@ class SoftBody {
   /// Particle bounds grown by the radius (m).
   Aabb bounds() const;
 
+  /// Visco bonds holding now: surviving edges and adhesion bonds; 0 for a plain soft body,
+  /// whose edges never yield or break (-).
+  std::size_t bondCount() const;
+  /// Connected components of the particles over the surviving edges (-).
+  std::size_t componentCount() const;
+  /// The component of each particle, numbered from 0 in order of each's first particle.
+  std::vector<std::uint32_t> components() const;
+  /// Visco: applies bond.h's rule to every bond at the current positions.
+  void applyBondRules();
+  /// Visco: snaps every edge that crosses the plane through `point` with normal `normal`
+  /// (its two particles on strictly opposite sides), as a cut through the body.
+  void severBondsCrossing(Vec3 point, Vec3 normal);
+  /// The components as bodies of their own (same name, desc().piece = k from 1, k in order of
+  /// each component's first particle), each keeping its particles' state, surviving edges and
+  /// whole tetrahedra; {*this} for one component.
+  std::vector<SoftBody> split() const;
+
  private:
   void predict(Vec3 gravity, float h);
   void solveDistances();
   void solveVolumes();
   void shapeMatch(float beta);
   std::uint32_t collide(const physics::CollisionWorld& world, double t);
+  void solveAnchors();
+  /// Visco: bonds `particle` to the world's surface point it touches (budgeted, once each).
+  void stick(std::uint32_t particle, Vec3 surfacePoint);
   void finishSubstep(float h);
   void updateSleep(const physics::CollisionWorld& world, Vec3 gravity, double t, float dt);
   bool wakes(const physics::CollisionWorld& world, Vec3 gravity, double t) const;
@@ -149,11 +196,14 @@ class SoftBody {
   std::vector<float> edgeRest_;
   std::vector<std::array<std::uint32_t, 4>> tets_;
   std::vector<float> tetRest_;
+  /// Each tetrahedron's 6 edges (indices into the edge arrays).
+  std::vector<std::array<std::uint32_t, 6>> tetEdges_;
   State state_;
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
   bool backward_ = false;                  ///< this substep sweeps the edges backwards (scratch)
+  int anchorsThisStep_ = 0;                ///< adhesion bonds formed this step (scratch)
   SoftBodyCounters counters_;
 };
 

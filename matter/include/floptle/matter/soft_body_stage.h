@@ -3,7 +3,10 @@
 // It steps each soft body in scene node order, each under the simulation's gravity at its
 // centroid at the step's start; it saves, restores and hashes their state, and writes each as
 // a node of resultJson: centroid, volume, rest_volume (m^3), density (kg/m^3, mass / volume
-// now), aabb [[min], [max]], particles, bonds (0: no Visco tier yet), components (1), asleep.
+// now), aabb [[min], [max]], particles, bonds (its surviving edges and adhesion bonds),
+// components, asleep. A Visco body whose bonds fall apart is replaced, at the end of the step,
+// by one body per component (SoftBody::split, same name): a node's entry sums its pieces
+// (centroid mass-weighted, aabb the union, components the pieces' count).
 #include <vector>
 
 #include "floptle/matter/soft_body.h"

@@ -100,6 +100,10 @@ class BrickMap {
   int rebakeNearest(const DistanceBatchFn& distance, std::span<const Vec3> points, int budget,
                     float searchRadius);
 
+  /// True when p lies in the grid, in a top cell the latest round (the bake, or the last
+  /// rebakeNearest) sampled: its value there is as current as that round.
+  bool sampledInLastRound(Vec3 p) const;
+
   /// What rebakeNearest changes, for saving and restoring a simulation. Bricks are copied on
   /// write: a brick's samples are shared by the map and every snapshot taken since it was
   /// last re-baked, so a snapshot after a step copies only the bricks re-baked since the one

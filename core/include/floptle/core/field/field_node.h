@@ -40,6 +40,11 @@ enum class NodeType : std::uint8_t {
   // domain operations, exactly one child
   Repeat,
   Twist,
+  // Morph displacement terms (seed 002), exactly one child: f(p) = child(p + d(p, t)). A
+  // displacement node whose child is another displacement node adds its term to the same d,
+  // so a chain of them is one sum of terms, all read at the chain's input point.
+  DisplaceSine,
+  DisplaceNoise,
   // fractals
   Mandelbulb,
   Menger,

@@ -30,6 +30,7 @@
 //  4. The scene's field is the hard union, in document order, of every node whose material
 //     is in no blend group and has no merge / carve rule of its own, and of every other part
 //     (a material with a rule of its own, a blend group) at the place of its first node.
+// A node whose matter tier is morph takes part with its displaced shape (morphedShape).
 // A surface takes the material of the nearer child where two fields meet (smin and min), the
 // cut one's where carve cuts (field_program.h); so a hit on a blended surface names the node
 // whose field is nearer there.
@@ -42,6 +43,10 @@
 #include "floptle/core/scene/scene.h"
 
 namespace floptle::scene {
+
+/// A node's shape (it has one) in its own space, displaced by its Morph terms when its
+/// "matter" tier is morph (field/morph.h): the node's field as every reader sees it.
+field::FieldNode morphedShape(const SceneNode& node);
 
 /// The material a node's surface has, which places it in the composition: its shape's root
 /// material (the node's own when the shape names none).

@@ -48,8 +48,8 @@ class PlaySessionRecordTest : public PlayWindowTest {
     for (int i = 40; i < ticks; ++i) play().step();
     ASSERT_EQ(session().tick(), std::uint64_t(ticks));
   }
-  QString scenePath() const { return document().filePath(); }
-  QString sessionFile() const {
+  QString scenePath() { return document().filePath(); }
+  QString sessionFile() {
     return QString::fromStdString(runtime::sessionPathFor(scenePath().toStdString()));
   }
   /// The state hash after `ticks` ticks of a fresh headless run of the document with the

@@ -69,7 +69,9 @@ SessionPanel::SessionPanel(PlaySession& session, QWidget* parent)
   view_ = new QChartView(chart, this);
   view_->setObjectName("sessionChart");
   view_->setRenderHint(QPainter::Antialiasing);
-  view_->setMinimumHeight(160);
+  // Small when docked beside the log: the chart's own minimum (axes, titles) would otherwise
+  // set the bottom dock area's height on first run.
+  view_->setMinimumSize(120, 60);
   auto* choices = new QHBoxLayout();
   choices->addWidget(quantityBox_, 1);
   choices->addWidget(nodeBox_, 1);

@@ -59,6 +59,8 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
   using Clock = std::chrono::steady_clock;
   double stepSeconds = 0.0;
   for (std::uint64_t i = 0; i < options.ticks; ++i) {
+    if (options.beforeTick)
+      if (Expected<void> before = options.beforeTick(*runtime); !before) return before.error();
     const Clock::time_point start = Clock::now();
     runtime->step();
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -112,9 +114,9 @@ Expected<nlohmann::ordered_json> replay(const nlohmann::ordered_json& document,
   auto driftNode = drift::findDriftNode(document);
   if (!driftNode) return in(options.sceneName, driftNode.error());
   if (driftNode->component) {
-    if (options.afterTick)
+    if (options.afterTick || options.beforeTick)
       return Error{options.sceneName,
-                   "a per-tick series (the CSV trace) needs a physics scene; "
+                   "a per-tick series (the CSV trace) or a recorded session needs a physics scene; "
                    "this one runs the Drift sandbox (its trace is JSON)"};
     const auto start = std::chrono::steady_clock::now();
     auto result = replayDrift(*driftNode, options);

@@ -7,6 +7,8 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -22,8 +24,10 @@
 #include "floptle/editor/main_window.h"
 #include "floptle/editor/materials_panel.h"
 #include "floptle/editor/play_plot.h"
+#include "floptle/editor/play_timeline.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/scene_tree_panel.h"
+#include "floptle/editor/session_panel.h"
 
 namespace floptle::editor {
 namespace {
@@ -80,6 +84,18 @@ void PlayMode::createActions(QMenu* menu) {
       make(tr("S&top"), "actionStop", {QKeySequence(tr("Shift+F5")), QKeySequence(Qt::Key_Escape)},
            [this] { stop(); });
   menu->addSeparator();
+  replayAction_ = make(tr("&Replay Session"), "actionReplay", {QKeySequence(tr("Ctrl+Shift+P"))},
+                       [this] { replay(); });
+  stepBackAction_ =
+      make(tr("Step &Back One Tick"), "actionStepBack", {QKeySequence(tr("Shift+F10"))}, [this] {
+        if (Expected<void> back = session_.stepBack(); !back)
+          window_.log()->appendMessage(QString::fromStdString(back.error().message()));
+      });
+  branchAction_ =
+      make(tr("&Branch Recording Here"), "actionBranch", {}, [this] { session_.branch(); });
+  exportAction_ =
+      make(tr("&Export Session Inputs..."), "actionExportInputs", {}, [this] { exportInputs(); });
+  menu->addSeparator();
   QAction* help =
       menu->addAction(tr("Controls: WASD walk, Space jump, right-drag turn, arrows drive"));
   help->setEnabled(false);
@@ -88,7 +104,102 @@ void PlayMode::createActions(QMenu* menu) {
   toolbar_->addAction(playAction_);
   toolbar_->addAction(stepAction_);
   toolbar_->addAction(stopAction_);
+  // The timeline under the viewport (shown while playing) and the Session dock.
+  timeline_ = new PlayTimeline(session_);
+  connect(timeline_, &PlayTimeline::message, window_.log(), &LogPanel::appendMessage);
+  timelineBar_ = new QToolBar(tr("Timeline"), &window_);
+  timelineBar_->setObjectName("playTimelineBar");
+  timelineBar_->setMovable(false);
+  timelineBar_->addWidget(timeline_);
+  window_.addToolBar(Qt::BottomToolBarArea, timelineBar_);
+  timelineBar_->hide();
+  sessionPanel_ = new SessionPanel(session_);
+  auto* dock = new QDockWidget(tr("Session"), &window_);
+  dock->setObjectName("sessionDock");
+  dock->setWidget(sessionPanel_);
+  window_.addDockWidget(Qt::BottomDockWidgetArea, dock);
+  if (auto* log = window_.findChild<QDockWidget*>("logDock")) {
+    window_.tabifyDockWidget(log, dock);
+    log->raise();
+  }
+  menu->addAction(dock->toggleViewAction());
+  connect(&session_, &PlaySession::replayFinished, this,
+          [this](bool, const QString& text) { window_.statusBar()->showMessage(text, 10000); });
   updateActions();
+}
+
+bool PlayMode::replayFile(const QString& path) {
+  auto recording = runtime::readRecordingFile(path.toStdString());
+  if (!recording) {
+    window_.log()->appendMessage(
+        tr("Replay refused: %1").arg(QString::fromStdString(recording.error().message())));
+    return false;
+  }
+  if (session_.building()) session_.cancelBuild();
+  stop();
+  const EditorDocument& document = window_.document();
+  Expected<void> started =
+      session_.startReplay(document.json(), document.filePath(), std::move(*recording));
+  if (!started) {
+    window_.log()->appendMessage(
+        tr("Replay refused: %1: %2").arg(path, QString::fromStdString(started.error().message())));
+    return false;
+  }
+  window_.log()->appendMessage(tr("Replaying %1").arg(path));
+  return true;
+}
+
+void PlayMode::replay() {
+  const QString path = session_.active() ? session_.sessionPath()
+                                         : QString::fromStdString(runtime::sessionPathFor(
+                                               window_.document().filePath().toStdString()));
+  if (window_.document().filePath().isEmpty()) {
+    window_.log()->appendMessage(tr("Replay refused: the scene has no file, so no session"));
+    return;
+  }
+  replayFile(path);
+}
+
+bool PlayMode::exportInputsTo(const QString& path) {
+  runtime::PlayRecording recording;
+  if (session_.recording() || session_.replaying()) {
+    recording = session_.recordingData();
+  } else {
+    const std::string file = runtime::sessionPathFor(window_.document().filePath().toStdString());
+    auto read = runtime::readRecordingFile(file);
+    if (!read) {
+      window_.log()->appendMessage(
+          tr("Export refused: %1").arg(QString::fromStdString(read.error().message())));
+      return false;
+    }
+    recording = std::move(*read);
+  }
+  if (Expected<void> written = runtime::writeInputsFile(recording, path.toStdString()); !written) {
+    window_.log()->appendMessage(
+        tr("Export refused: %1").arg(QString::fromStdString(written.error().message())));
+    return false;
+  }
+  QString text = tr("Exported %1 inputs to %2: floptle simulate SCENE --ticks %3 --inputs %2")
+                     .arg(recording.inputs.size())
+                     .arg(path)
+                     .arg(recording.ticks);
+  if (!recording.tuning.empty())
+    text += tr(" (the session's %1 tuning edits are not part of an inputs file: "
+               "floptle simulate SCENE --session FILE replays them)")
+                .arg(recording.tuning.size());
+  window_.log()->appendMessage(text);
+  return true;
+}
+
+void PlayMode::exportInputs() {
+  const QString scene = window_.document().filePath();
+  const QString suggested = scene.isEmpty()
+                                ? QStringLiteral("inputs.json")
+                                : QFileInfo(scene).absolutePath() + "/" +
+                                      QFileInfo(scene).completeBaseName() + ".inputs.json";
+  const QString path = QFileDialog::getSaveFileName(&window_, tr("Export Session Inputs"),
+                                                    suggested, tr("Inputs (*.json)"));
+  if (!path.isEmpty()) exportInputsTo(path);
 }
 
 void PlayMode::togglePlay() {
@@ -216,6 +327,14 @@ void PlayMode::enterPlay() {
     if (QAction* a = window_.action(name)) a->setEnabled(false);
   if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(false);
   setTint(true);
+  if (timelineBar_) {
+    timelineBar_->show();
+    timeline_->refresh();
+  }
+  if (sessionPanel_) {
+    connect(copy, &EditorDocument::selectionChanged, sessionPanel_, &SessionPanel::followSelection);
+    sessionPanel_->refresh();
+  }
   placeHudWidgets();
   if (plot_) plot_->clear();
   keys_.clear();
@@ -233,6 +352,7 @@ void PlayMode::leavePlay() {
   turning_ = false;
   clearOverlays();
   setTint(false);
+  if (timelineBar_) timelineBar_->hide();
   EditorDocument& document = window_.document();
   window_.undoGroup()->setActiveStack(document.undoStack());
   window_.undoHistory()->setStack(document.undoStack());
@@ -348,6 +468,9 @@ void PlayMode::updateActions() {
                                                         : tr("Play (Ctrl+P / F5)"));
   }
   stopAction_->setEnabled(state != PlayState::Stopped || session_.building());
+  const bool timeline = session_.recording() || session_.replaying();
+  stepBackAction_->setEnabled(timeline);
+  branchAction_->setEnabled(timeline);
 }
 
 QString PlayMode::hudText() const {

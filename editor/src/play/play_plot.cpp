@@ -1,17 +1,73 @@
-// PlayPlot: rolling polylines of the player's speed and height.
+// PlayPlot: rolling Qt Charts series of the player's speed and height.
 #include "floptle/editor/play_plot.h"
 
 #include <algorithm>
 
-#include <QPainter>
-#include <QPainterPath>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace floptle::editor {
+namespace {
+
+const QColor kSpeedColor(255, 190, 60);
+const QColor kHeightColor(90, 200, 255);
+
+// The axis range of a series: its min / max, widened around a flat series.
+void fitAxis(QValueAxis* axis, const std::deque<double>& values) {
+  if (values.empty()) return;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  const double pad = *hi - *lo > 1e-9 ? 0.05 * (*hi - *lo) : 0.5;
+  axis->setRange(*lo - pad, *hi + pad);
+}
+
+}  // namespace
 
 PlayPlot::PlayPlot(QWidget* parent) : QWidget(parent) {
   setObjectName("playPlot");
   setAttribute(Qt::WA_TransparentForMouseEvents);
-  setFixedSize(260, 110);
+  setFixedSize(300, 150);
+  auto* chart = new QChart();
+  chart->setBackgroundBrush(QColor(20, 20, 24, 180));
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->legend()->setLabelColor(Qt::white);
+  chart->legend()->setAlignment(Qt::AlignTop);
+  speedSeries_ = new QLineSeries(chart);
+  speedSeries_->setName(tr("speed (m/s)"));
+  speedSeries_->setColor(kSpeedColor);
+  heightSeries_ = new QLineSeries(chart);
+  heightSeries_->setName(tr("height (m)"));
+  heightSeries_->setColor(kHeightColor);
+  chart->addSeries(speedSeries_);
+  chart->addSeries(heightSeries_);
+  sampleAxis_ = new QValueAxis(chart);
+  sampleAxis_->setRange(0, kCapacity - 1);
+  sampleAxis_->setVisible(false);
+  speedAxis_ = new QValueAxis(chart);
+  heightAxis_ = new QValueAxis(chart);
+  for (QValueAxis* axis : {speedAxis_, heightAxis_}) {
+    axis->setLabelsColor(axis == speedAxis_ ? kSpeedColor : kHeightColor);
+    axis->setLabelFormat("%.1f");
+    axis->setTickCount(3);
+    axis->setGridLineVisible(false);
+  }
+  chart->addAxis(sampleAxis_, Qt::AlignBottom);
+  chart->addAxis(speedAxis_, Qt::AlignLeft);
+  chart->addAxis(heightAxis_, Qt::AlignRight);
+  speedSeries_->attachAxis(sampleAxis_);
+  speedSeries_->attachAxis(speedAxis_);
+  heightSeries_->attachAxis(sampleAxis_);
+  heightSeries_->attachAxis(heightAxis_);
+  view_ = new QChartView(chart, this);
+  view_->setObjectName("playPlotChart");
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setStyleSheet("background: transparent;");
+  view_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(view_);
 }
 
 void PlayPlot::addSample(double speed, double height) {
@@ -21,58 +77,35 @@ void PlayPlot::addSample(double speed, double height) {
     speeds_.pop_front();
     heights_.pop_front();
   }
-  update();
+  refresh();
+}
+
+QList<QPointF> PlayPlot::speedPoints() const {
+  return speedSeries_->points();
+}
+
+QList<QPointF> PlayPlot::heightPoints() const {
+  return heightSeries_->points();
 }
 
 void PlayPlot::clear() {
   speeds_.clear();
   heights_.clear();
-  update();
+  refresh();
 }
 
-namespace {
-
-// One series scaled into `area` by its own min / max (a flat series sits in the middle).
-void drawSeries(QPainter& painter, const std::deque<double>& values, const QRectF& area,
-                const QColor& color) {
-  if (values.size() < 2) return;
-  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  const double range = *hi - *lo;
-  QPainterPath path;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double x = area.left() + area.width() * double(i) / double(PlayPlot::kCapacity - 1);
-    const double f = range > 1e-9 ? (values[i] - *lo) / range : 0.5;
-    const double y = area.bottom() - f * area.height();
-    if (i == 0)
-      path.moveTo(x, y);
-    else
-      path.lineTo(x, y);
+void PlayPlot::refresh() {
+  QList<QPointF> speed, height;
+  speed.reserve(qsizetype(speeds_.size()));
+  height.reserve(qsizetype(heights_.size()));
+  for (std::size_t i = 0; i < speeds_.size(); ++i) {
+    speed.append(QPointF(double(i), speeds_[i]));
+    height.append(QPointF(double(i), heights_[i]));
   }
-  painter.setPen(QPen(color, 1.5));
-  painter.drawPath(path);
-}
-
-}  // namespace
-
-void PlayPlot::paintEvent(QPaintEvent*) {
-  QPainter painter(this);
-  painter.setRenderHint(QPainter::Antialiasing);
-  painter.fillRect(rect(), QColor(20, 20, 24, 180));
-  const QRectF area = QRectF(rect()).adjusted(6, 18, -6, -6);
-  const QColor speedColor(255, 190, 60), heightColor(90, 200, 255);
-  drawSeries(painter, speeds_, area, speedColor);
-  drawSeries(painter, heights_, area, heightColor);
-  QFont font = painter.font();
-  font.setPointSizeF(8.0);
-  painter.setFont(font);
-  const QString speed =
-      speeds_.empty() ? QStringLiteral("-") : QString::number(speeds_.back(), 'f', 2);
-  const QString height =
-      heights_.empty() ? QStringLiteral("-") : QString::number(heights_.back(), 'f', 2);
-  painter.setPen(speedColor);
-  painter.drawText(QPointF(6, 13), tr("speed %1 m/s").arg(speed));
-  painter.setPen(heightColor);
-  painter.drawText(QPointF(135, 13), tr("height %1 m").arg(height));
+  speedSeries_->replace(speed);
+  heightSeries_->replace(height);
+  fitAxis(speedAxis_, speeds_);
+  fitAxis(heightAxis_, heights_);
 }
 
 }  // namespace floptle::editor

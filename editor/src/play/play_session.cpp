@@ -16,6 +16,18 @@ void PlaySession::stop() {
   cancelBuild();
   if (state_ == PlayState::Stopped) return;
   timer_->stop();
+  // Every recorded session is kept beside its scene (a replay that was not branched is the
+  // file it came from).
+  if (recording() && recording_.ticks > 0 && !sessionPath().isEmpty()) {
+    if (Expected<void> saved = saveRecording(sessionPath()); !saved)
+      emit message(tr("The play session was not saved: %1")
+                       .arg(QString::fromStdString(saved.error().message())));
+    else
+      emit message(
+          tr("Play session recorded: %1 (%2 ticks)").arg(sessionPath()).arg(recording_.ticks));
+  }
+  recordingOn_ = false;
+  replaying_ = false;
   state_ = PlayState::Stopped;
   moved_.clear();
   runtime_.reset();
@@ -68,15 +80,24 @@ int PlaySession::advanceFrame(double seconds) {
 }
 
 int PlaySession::runTicks(int ticks) {
-  if (ticks <= 0) return 0;
+  ticks = admitTicks(ticks);
+  if (ticks <= 0) {
+    finishReplay();
+    return 0;
+  }
   QElapsedTimer wall;
   wall.start();
   for (int i = 0; i < ticks; ++i) {
     if (simulation()) sampleMovedNodes(true);
-    runtime_->step();
+    if (recordingOn_)
+      recordedStep(true);
+    else
+      runtime_->step();
   }
   if (simulation()) sampleMovedNodes(false);
   stepMs_ = double(wall.nsecsElapsed()) * 1e-6 / ticks;
+  if (recordingOn_) emit timelineChanged();
+  finishReplay();
   return ticks;
 }
 

@@ -51,6 +51,7 @@ PlaySession::~PlaySession() {
 Expected<void> PlaySession::start(const Json& documentJson, const QString& filePath) {
   if (building()) return Error{"play", "the simulation is still being built"};
   stop();
+  pendingReplay_.reset();
   // The copy: a document of its own. The editor's document is only read, here and never again.
   auto copy = std::make_unique<EditorDocument>();
   if (auto opened = copy->openJson(documentJson, filePath); !opened) return opened.error();
@@ -126,9 +127,15 @@ void PlaySession::begin(std::unique_ptr<EditorDocument> copy, runtime::SceneRunt
   driftNode_ = QString::fromStdString(runtime_->driftNode());
   kind_ = runtime_->kind() == runtime::SimulationKind::Drift ? PlayKind::Drift : PlayKind::Physics;
   if (kind_ == PlayKind::Physics) collectMovedNodes();
-  // Edits of the copy (inspector, materials panel, undo / redo there) go live.
-  connect(copy_.get(), &EditorDocument::documentChanged, this,
-          [this](ChangeKind) { applyCopyToSimulation(); });
+  beginRecording();
+  // Edits of the copy (inspector, materials panel, undo / redo there) go live: recorded and
+  // installed through the tuning schedule (physics), or installed at once (Drift).
+  connect(copy_.get(), &EditorDocument::documentChanged, this, [this](ChangeKind) {
+    if (recordingOn_)
+      recordEdit();
+    else
+      applyCopyToSimulation();
+  });
   connect(copy_.get(), &EditorDocument::message, this, &PlaySession::message);
   stepMs_ = 0.0;
   state_ = PlayState::Playing;

@@ -61,16 +61,47 @@ std::optional<std::uint32_t> PlaySession::playerVehicle() const {
   return 0u;
 }
 
+// While recording, a control reaches the simulation as an input event at the current tick
+// (recordInput): the path a replay takes. An unchanged control records nothing.
 void PlaySession::setMove(Vec2 move) {
-  if (auto c = playerCharacter()) simulation()->characterInput(*c).move = move;
+  const auto c = playerCharacter();
+  if (!c) return;
+  if (!recordingOn_) {
+    simulation()->characterInput(*c).move = move;
+    return;
+  }
+  if (lastMove_ && *lastMove_ == move) return;
+  if (replaying_) return;
+  lastMove_ = move;
+  recordInput({{"node", simulation()->characters()[*c].desc().name},
+               {"move", {double(move.x), double(move.y)}}});
 }
 
 void PlaySession::jump() {
-  if (auto c = playerCharacter()) simulation()->characterInput(*c).jump = true;
+  const auto c = playerCharacter();
+  if (!c) return;
+  if (!recordingOn_) {
+    simulation()->characterInput(*c).jump = true;
+    return;
+  }
+  recordInput({{"node", simulation()->characters()[*c].desc().name}, {"jump", true}});
 }
 
 void PlaySession::setVehicleControls(float throttle, float brake, float steer) {
-  if (auto v = playerVehicle()) simulation()->vehicleInput(*v) = {throttle, brake, steer};
+  const auto v = playerVehicle();
+  if (!v) return;
+  if (!recordingOn_) {
+    simulation()->vehicleInput(*v) = {throttle, brake, steer};
+    return;
+  }
+  const std::array<float, 3> controls{throttle, brake, steer};
+  if (lastVehicle_ && *lastVehicle_ == controls) return;
+  if (replaying_) return;
+  lastVehicle_ = controls;
+  recordInput({{"node", simulation()->vehicles()[*v].desc().name},
+               {"throttle", double(throttle)},
+               {"brake", double(brake)},
+               {"steer", double(steer)}});
 }
 
 std::optional<Vec3> PlaySession::playerPosition() const {

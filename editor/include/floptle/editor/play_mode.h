@@ -18,6 +18,12 @@
 //    jumps, dragging with the right mouse button turns the follow camera; the arrows drive the
 //    vehicle (Up throttle, Down brake / reverse, Left / Right steer). The camera follows the
 //    player and eases its up vector toward the gravity's up.
+//  - Recorded sessions (PlaySession): every physics play session is recorded and written
+//    beside the scene on Stop (NAME.session.json); Play > Replay Session plays it back and
+//    reports in the log whether it equals the recording (or the first tick that differs);
+//    Play > Export Session Inputs writes its inputs as a `floptle simulate --inputs` file.
+//    While playing, the timeline (a bottom tool bar, PlayTimeline) scrubs, steps back and
+//    branches; the Session dock (SessionPanel) plots the recording's series with its cursor.
 //  - Drift scenes: a click on the water (y = 0) queues a ripple there; the debug overlay
 //    draws the hull, each ring's physical band (r +- (half width + boat radius)), the last
 //    contact's fraction and normal and the water velocity; the ocean's pattern scrolls with
@@ -51,6 +57,8 @@ class MainWindow;
 class InspectorPanel;
 class PlayHud;
 class PlayPlot;
+class PlayTimeline;
+class SessionPanel;
 
 /// How long a Play build runs before its progress dialog shows (ms).
 inline constexpr int kBuildDialogDelayMs = 500;
@@ -74,6 +82,14 @@ class PlayMode : public QObject {
   /// The HUD's text ("tick 12  step 0.04 ms  contacts 1") and the plot's samples.
   QString hudText() const;
   PlayPlot* plot() const { return plot_; }
+  PlayTimeline* timeline() const { return timeline_; }
+  SessionPanel* sessionPanel() const { return sessionPanel_; }
+  /// Replays the session file at `path` on the document (the log says how it went); false
+  /// when the file cannot be read or play cannot start (the log says why).
+  bool replayFile(const QString& path);
+  /// Writes the inputs of the session playing now, else of the scene's session file, to
+  /// `path` (an inputs file of `floptle simulate`); false with the reason in the log.
+  bool exportInputsTo(const QString& path);
   /// Camera follow state: yaw about up (rad) of the view direction; W walks along it.
   double followYaw() const { return yaw_; }
   void setFollowYaw(double radians) { yaw_ = radians; }
@@ -86,6 +102,10 @@ class PlayMode : public QObject {
   void play();
   void step();
   void stop();
+  /// Play > Replay Session: the session file beside the scene.
+  void replay();
+  /// Play > Export Session Inputs...: asks for the file, then exportInputsTo.
+  void exportInputs();
 
  public:
   /// A viewport click while playing: in a Drift scene a ray hitting the water (y = 0) queues a
@@ -128,7 +148,14 @@ class PlayMode : public QObject {
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
   QAction* stopAction_ = nullptr;
+  QAction* replayAction_ = nullptr;
+  QAction* exportAction_ = nullptr;
+  QAction* stepBackAction_ = nullptr;
+  QAction* branchAction_ = nullptr;
   QToolBar* toolbar_ = nullptr;
+  QToolBar* timelineBar_ = nullptr;
+  PlayTimeline* timeline_ = nullptr;
+  SessionPanel* sessionPanel_ = nullptr;
 
   // Docks rebound to the copy while playing: (dock, the document's panel).
   struct SwappedDock {

@@ -1,10 +1,17 @@
 #pragma once
-// PlayPlot: a small live plot of the player's speed (m/s) and height (m) during play: two
-// rolling polylines over the last kCapacity samples (one per frame that ran ticks), each
-// scaled to its own range, drawn over a translucent panel.
+// PlayPlot: the play HUD's live plot of the player's speed (m/s) and height (m): a Qt Charts
+// chart of two line series over the last kCapacity samples (one per frame that ran ticks),
+// each on its own value axis, over a translucent panel.
 #include <deque>
 
+#include <QList>
+#include <QPointF>
 #include <QWidget>
+
+class QChart;
+class QChartView;
+class QLineSeries;
+class QValueAxis;
 
 namespace floptle::editor {
 
@@ -21,13 +28,23 @@ class PlayPlot : public QWidget {
   void clear();
   const std::deque<double>& speeds() const { return speeds_; }
   const std::deque<double>& heights() const { return heights_; }
-
- protected:
-  void paintEvent(QPaintEvent* event) override;
+  /// The chart's series (x: sample index, y: the value).
+  QLineSeries* speedSeries() const { return speedSeries_; }
+  QLineSeries* heightSeries() const { return heightSeries_; }
+  /// The points the chart draws now (x: sample index).
+  QList<QPointF> speedPoints() const;
+  QList<QPointF> heightPoints() const;
 
  private:
+  void refresh();
   std::deque<double> speeds_;
   std::deque<double> heights_;
+  QChartView* view_ = nullptr;
+  QLineSeries* speedSeries_ = nullptr;
+  QLineSeries* heightSeries_ = nullptr;
+  QValueAxis* speedAxis_ = nullptr;
+  QValueAxis* heightAxis_ = nullptr;
+  QValueAxis* sampleAxis_ = nullptr;
 };
 
 }  // namespace floptle::editor

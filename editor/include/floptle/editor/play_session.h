@@ -23,6 +23,20 @@
 // simulation's FixedStepClock (the same clamp / tick cap / debt rules as Simulation::advance
 // and Sandbox::advanceFrame). Pause stops the clock; stepOnce() runs exactly one tick.
 // The wall clock only ever decides how many ticks run, never what a tick computes.
+//
+// Recording (physics scenes; play_session_record.cpp): every session records its inputs as
+// tick-addressed events (the player's controls reach the simulation only through them, so
+// the run and its replay take the same path), the edits of the copy as JSON patches by tick
+// (installed through runtime::TuningSchedule, so a scrub restores the tuning in effect
+// there), the state hash after every tick, snapshots every N ticks (runtime::SnapshotKeeper)
+// and the per-tick series (runtime::SeriesTable). Stop writes it beside the scene as
+// NAME.session.json (runtime/play_recording.h). startReplay() plays a recording back
+// instead: its inputs and edits, each tick's hash compared, the first differing tick
+// reported; the player's controls are ignored, and an edit or branch() makes it a recording
+// again from the current tick. seek() goes to any tick of the timeline: the nearest kept
+// snapshot at or before it, then steps forward; running on from a tick before the end of a
+// recording branches it (what came after is dropped).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -38,8 +52,13 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
 #include "floptle/editor/editor_document.h"
+#include "floptle/physics/simulation.h"
 #include "floptle/physics/simulation_ids.h"
+#include "floptle/runtime/play_recording.h"
 #include "floptle/runtime/scene_runtime.h"
+#include "floptle/runtime/session_snapshots.h"
+#include "floptle/runtime/session_tuning.h"
+#include "floptle/runtime/tick_series.h"
 
 class QTimer;
 template <class T>
@@ -157,6 +176,36 @@ class PlaySession : public QObject {
   /// Name of the node carrying the "drift" component and its pointer in the copy.
   QString driftNode() const { return driftNode_; }
 
+  // ---- recording, replay, timeline (play_session_record.cpp) ---------------------------------
+  /// Like start(), then plays `recording` back (its scene hash is compared with the
+  /// document's; a difference is reported, the replay runs all the same).
+  Expected<void> startReplay(const Json& documentJson, const QString& filePath,
+                             runtime::PlayRecording recording);
+  /// Whether this session records (physics scenes) and whether it replays a recording.
+  bool recording() const { return recordingOn_ && !replaying_; }
+  bool replaying() const { return recordingOn_ && replaying_; }
+  /// The recording so far (or the one replayed).
+  const runtime::PlayRecording& recordingData() const { return recording_; }
+  /// Replay: the first tick whose state hash differs from the recording (empty: none yet).
+  std::optional<std::uint64_t> firstDifferingTick() const { return firstDiffering_; }
+  /// The last tick of the timeline: the recording's length (at least the current tick).
+  std::uint64_t endTick() const;
+  /// Goes to `tick` (clamped to [0, endTick()]) and pauses there: the nearest kept snapshot,
+  /// then steps forward with the recorded inputs and edits.
+  Expected<void> seek(std::uint64_t tick);
+  /// One tick back (seek(tick - 1)).
+  Expected<void> stepBack();
+  /// Makes the current tick the end of a new recording: inputs, edits, hashes, snapshots and
+  /// series after it are dropped; a replay becomes a recording.
+  void branch();
+  /// Writes the recording to `path` (the session file) / its inputs alone (an inputs file).
+  Expected<void> saveRecording(const QString& path) const;
+  Expected<void> exportInputs(const QString& path) const;
+  /// The session file of the scene being played ("" when it has no file).
+  QString sessionPath() const;
+  const runtime::SeriesTable& series() const { return series_; }
+  const runtime::SnapshotKeeper& snapshots() const { return snapshots_; }
+
  signals:
   void stateChanged(floptle::editor::PlayState state);
   /// A build began (start()) or ended (buildFinished()).
@@ -173,6 +222,11 @@ class PlaySession : public QObject {
   void ticked();
   /// Something to tell the user (refused live tuning, build errors).
   void message(const QString& text);
+  /// A replay reached the end of its recording: equal (every hash and the final one) or not
+  /// (the text names the first differing tick).
+  void replayFinished(bool matches, const QString& text);
+  /// The recording changed shape: a branch, a seek (the timeline's range or position).
+  void timelineChanged();
 
  private:
   struct Build;
@@ -188,6 +242,22 @@ class PlaySession : public QObject {
   void applyCopyToSimulation();
   void onTimer();
   int runTicks(int ticks);
+  // play_session_record.cpp
+  /// begin(): the recording's start (or the replay's), tick 0's snapshot.
+  void beginRecording();
+  /// One tick with what a recording keeps: due edits, the step, hash, snapshot, series.
+  /// `fresh`: a tick run for the first time on this branch (recorded / compared).
+  void recordedStep(bool fresh);
+  /// Before ticks run: a recording continued from before its end branches; a replay at its
+  /// end stops. Returns how many of `ticks` may run.
+  int admitTicks(int ticks);
+  /// A control change of the player: an input event at the current tick (recording), or the
+  /// direct control (not recording); ignored while replaying.
+  void recordInput(nlohmann::json event);
+  /// An edit of the copy: a patch at the current tick, installed through the schedule.
+  void recordEdit();
+  void rebuildEvents();
+  void finishReplay();
 
   PlayState state_ = PlayState::Stopped;
   PlayKind kind_ = PlayKind::Physics;
@@ -199,6 +269,24 @@ class PlaySession : public QObject {
   QTimer* timer_ = nullptr;
   QElapsedTimer frameClock_;
   double stepMs_ = 0.0;
+
+  // Recording (physics scenes only: recordingOn_).
+  bool recordingOn_ = false;
+  bool replaying_ = false;
+  bool replayDone_ = false;
+  runtime::PlayRecording recording_;
+  Json baseJson_;      ///< the copy's document at start
+  Json lastCopyJson_;  ///< the copy's document at the last recorded edit
+  runtime::TuningSchedule tuning_;
+  runtime::SnapshotKeeper snapshots_;
+  runtime::SeriesTable series_;
+  std::vector<physics::InputEvent> events_;  ///< recording_.inputs, read
+  std::optional<std::uint64_t> firstDiffering_;
+  /// The last recorded control values (an unchanged control records nothing).
+  std::optional<Vec2> lastMove_;
+  std::optional<std::array<float, 3>> lastVehicle_;
+  /// Replay: the recording to play once the build is in.
+  std::optional<runtime::PlayRecording> pendingReplay_;
 
   physics::MeshColliderCache* meshCache_ = nullptr;
   /// The running build (null when none) and the copy it reads (kept until the worker is done).

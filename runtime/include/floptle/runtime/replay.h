@@ -20,6 +20,8 @@ class Simulation;
 
 namespace floptle::runtime {
 
+class SceneRuntime;
+
 struct ReplayOptions {
   std::uint64_t ticks = 0;
   /// The inputs document (a JSON array), or null for none.
@@ -36,6 +38,9 @@ struct ReplayOptions {
   /// When set, called after each tick with the simulation and the wall time that tick's step
   /// took (s). Physics scenes only: a Drift scene with afterTick set is an error.
   std::function<void(const physics::Simulation&, double stepSeconds)> afterTick;
+  /// When set, called before each tick with the running simulation (a recorded session's
+  /// tuning edits go in here); an error stops the replay with it. Physics scenes only.
+  std::function<Expected<void>(SceneRuntime&)> beforeTick;
   /// When set, receives the wall time of all the ticks together (s); for Drift scenes the
   /// whole replay's. A measurement only: nothing of the simulation reads the clock.
   double* stepSeconds = nullptr;

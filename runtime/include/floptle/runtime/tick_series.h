@@ -28,6 +28,40 @@ struct SeriesSample {
   std::uint32_t contacts = 0;  ///< surfaces touched this tick (-), physics::NodeSample's
 };
 
+/// The quantities of a SeriesSample, in the CSV trace's column order, and the step time.
+enum class SeriesQuantity { Speed, Height, Gravity, Kinetic, Potential, Contacts, StepTime };
+inline constexpr int kSeriesQuantities = 7;
+/// "speed", "height", "g", "kinetic", "potential", "contacts", "step_ms": the CSV column's
+/// suffix (step_ms is a column of its own).
+const char* seriesColumn(SeriesQuantity quantity);
+
+/// The series of a whole recording, one row per tick, as the CSV trace would write them:
+/// what the editor's Session panel plots. Rows are addressed by tick (row i: after tick
+/// i + 1), so going back and stepping again rewrites a row rather than appending one.
+class SeriesTable {
+ public:
+  /// After a tick of `simulation`: its row (the names come from the first row recorded).
+  /// A row past the next one (a gap) is not kept.
+  void record(const physics::Simulation& simulation, double stepSeconds);
+  /// Keeps the rows of ticks <= `tick` (a branch starts there).
+  void truncate(std::uint64_t tick);
+  void clear();
+  const std::vector<std::string>& names() const { return names_; }
+  /// Rows kept: ticks 1 .. ticks().
+  std::uint64_t ticks() const { return times_.size(); }
+  /// The value after tick `tick` (1 .. ticks()) of `node` (index into names()); NaN for an
+  /// empty potential (gravity is a field). StepTime: the tick's wall time (ms).
+  double value(std::size_t node, SeriesQuantity quantity, std::uint64_t tick) const;
+  double time(std::uint64_t tick) const { return times_[tick - 1]; }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<double> times_;   ///< simulation time after the tick (s)
+  std::vector<double> stepMs_;  ///< wall time of the tick (ms)
+  /// Per tick: names_.size() x 6 values (speed, height, g, kinetic, potential, contacts).
+  std::vector<double> values_;
+};
+
 /// The series of each reported node after the last tick, in nodeSamples order.
 std::vector<SeriesSample> tickSeries(const physics::Simulation& simulation);
 

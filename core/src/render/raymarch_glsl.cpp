@@ -251,6 +251,7 @@ float fp_box_distance(vec3 p, vec3 lo, vec3 hi) {
 /// The instruction interpreter (scenes with more than kMaxPartStructures structures): parameter
 /// indices in the instructions count from the block's start.
 constexpr const char* kInterpreter = R"GLSL(
+float g_time;
 float FP(int i) { return fp_param(i); }
 vec3 FP3(int i) { return vec3(FP(i), FP(i + 1), FP(i + 2)); }
 float fp_primitive(int op, int s, vec3 p) {
@@ -375,6 +376,7 @@ vec2 evalPart(int record, vec3 p) {
 /// The part functions' host: FP(i) counts from the part's own parameters (g_partParams).
 constexpr const char* kStructureHead = R"GLSL(
 int g_partParams;
+float g_time;
 float FP(int i) { return fp_param(g_partParams + i); }
 )GLSL";
 
@@ -383,6 +385,7 @@ constexpr const char* kSceneMapLoop = R"GLSL(
 // with one evalPart call site: each turn takes the next unbounded part, the next part of the
 // current leaf, or the next node off the stack.
 vec2 map(vec3 p, float time) {
+  g_time = time;
   vec2 best = vec2(1e30, 0.0);
   int stack[kGpuTraversalStack];
   int top = 0;
@@ -511,7 +514,7 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
   auto call = [&](int r) {
     const std::string k = std::to_string(buffers.unrolledRecords[std::size_t(r)]);
     return "g_partParams = " + std::to_string(buffers.unrolledParameters[std::size_t(r)]) +
-           "; d = fp_part" + k + "(p, 0.0); if (d.x < best.x) best = d;";
+           "; d = fp_part" + k + "(p, time); if (d.x < best.x) best = d;";
   };
   for (int r = buffers.firstUnbounded; r < records; ++r)
     out += "  base = g_parts + kPartTexels * " + std::to_string(r) + ";\n  " + call(r) + "\n";

@@ -125,6 +125,18 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
     recordStructure[std::size_t(r)] = it->second;
   }
   const bool specialized = int(structures.size()) <= kMaxPartStructures;
+  if (!specialized) {
+    // The interpreter knows the shapes, transforms and CSG; a morph's displacement is drawn
+    // only by the part functions.
+    for (int r = 0; r < partCount; ++r)
+      for (const Instr& in : field.part(order[std::size_t(r)]).impl().code)
+        if (in.op == Op::PushDisplace)
+          return Error{"part " + std::to_string(order[std::size_t(r)]),
+                       "a morphed shape needs the viewport's part functions, which cover at "
+                       "most " +
+                           std::to_string(kMaxPartStructures) +
+                           " kinds of part; this scene has more"};
+  }
   for (int r = 0; r < partCount; ++r) {
     const int partIndex = order[std::size_t(r)];
     const field::FieldProgram& program = field.part(partIndex);

@@ -26,7 +26,8 @@ struct BlendRamp {
 };
 
 struct ScriptContext {
-  /// The running simulation (set for the duration of a step). Not owned.
+  /// The simulation of the last step (null before the first): the one that owns the stage,
+  /// so it outlives this context; a reload between ticks reads it. Not owned.
   physics::Simulation* simulation = nullptr;
   /// The scene as the scripts changed it (interactions, shapes, transforms); starts as the
   /// scene the simulation was built from.

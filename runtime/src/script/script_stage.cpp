@@ -168,7 +168,6 @@ void ScriptStage::step(physics::Simulation& simulation, double tEnd, float dt) {
     if (simulation.world().valid(r.collider) && ctx.time <= r.start + r.seconds + double(dt))
       ramping.push_back(r.collider);
   if (!ramping.empty()) simulation.world().refitColliders(ramping, tEnd);
-  ctx.simulation = nullptr;
 }
 
 void ScriptStage::runContacts(physics::Simulation& simulation) {

@@ -191,6 +191,64 @@ TEST_F(ScriptApiTest, BlendIntoRampsKLinearlyThenHolds) {
   EXPECT_LT(sim.world().distance(probe, 2.0), 0.15f - 0.01f);
 }
 
+TEST_F(ScriptApiTest, SetParameterRebuildsTheNodesCollider) {
+  write("s.lua",
+        "function on_start()\n"
+        "  log(world.closest({0, 5, 0}).distance)\n"
+        "  scene.node('orb'):set_parameter('radius', 2)\n"
+        "  log(world.closest({0, 5, 0}).distance)\n"
+        "  log(select(2, pcall(function() scene.node('orb'):set_parameter('nope', 1) end)))\n"
+        "  log(select(2, pcall(function() scene.node('orb'):set_parameter('radius', -1) end)))\n"
+        "end\n");
+  Json orb{{"name", "orb"},
+           {"shape", {{"type", "sphere"}, {"radius", 1.0}}},
+           {"material", "a"},
+           {"collider", {{"body", "static"}}}};
+  physics::Simulation& sim = build(document({orb}, Json::array({{{"file", "s.lua"}}})));
+  sim.step();
+  ASSERT_EQ(failure(sim), "");
+  const auto lines = logs(sim);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "4.0");  // |p| - r
+  EXPECT_EQ(lines[1], "3.0");
+  EXPECT_NE(lines[2].find("s.lua:5: set_parameter: 'nope' names no parameter"), std::string::npos)
+      << lines[2];
+  EXPECT_NE(lines[3].find("set_parameter: "), std::string::npos) << lines[3];
+  EXPECT_NEAR(sim.world().distance(Vec3(0, 5, 0), 0.0), 3.0f, 1e-6f);  // the refusal kept r = 2
+}
+
+TEST_F(ScriptApiTest, KinematicNodePositionMovesItsCollider) {
+  write("s.lua",
+        "function on_tick(tick)\n"
+        "  if tick == 1 then scene.node('lift').position = vec3(0, 2, 0) end\n"
+        "  log(string.format('%.4f', world.closest({0, 5, 0}).distance))\n"
+        "end\n");
+  Json lift = staticBox("lift", {0, 0, 0}, {1, 0.5f, 1}, "a");
+  lift["collider"]["body"] = "kinematic";
+  physics::Simulation& sim = build(document({lift}, Json::array({{{"file", "s.lua"}}})));
+  sim.step();
+  sim.step();
+  ASSERT_EQ(failure(sim), "");
+  // The box's top from y = 0.5 to y = 2.5.
+  EXPECT_EQ(logs(sim), (std::vector<std::string>{"4.5000", "2.5000"}));
+}
+
+TEST_F(ScriptApiTest, AlignToFieldOffKeepsACharactersUp) {
+  write("s.lua",
+        "function on_start()\n"
+        "  gravity.align_to_field('walker', false)\n"
+        "  gravity.set_mode('walker', 'global', {direction = {1, 0, 0}})\n"
+        "end\n");
+  Json walker{{"name", "walker"},
+              {"transform", {{"position", {0, 50, 0}}}},
+              {"character", {{"radius", 0.3}, {"height", 1.8}}}};
+  physics::Simulation& sim = build(document({walker}, Json::array({{{"file", "s.lua"}}})));
+  for (int i = 0; i < 30; ++i) sim.step();
+  ASSERT_EQ(failure(sim), "");
+  EXPECT_EQ(sim.characters()[0].state().up, Vec3(0, 1, 0));
+  EXPECT_EQ(sim.characters()[0].desc().alignRate, 0.0f);
+}
+
 TEST_F(ScriptApiTest, MatterTiersNotBuiltAnswerTierNotAvailable) {
   write("s.lua",
         "for _, tier in ipairs({'morph', 'blend', 'visco'}) do\n"

@@ -14,7 +14,8 @@ namespace {
 
 const char* kScriptScene = R"({
   "format": "floptle.scene", "version": 1,
-  "materials": [{"id": "rock", "density": 2600, "bulk_modulus": 5e10, "yield_strength": 1e8}],
+  "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "friction": 0.8, "restitution": 0.1,
+                 "density": 2600, "bulk_modulus": 5e10, "yield_strength": 1e8}],
   "interactions": [],
   "nodes": [
     {"name": "ground", "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0},

@@ -101,6 +101,7 @@ void Simulation::step() {
   const double tEnd = double(tick_ + 1) * settings_.fixedDt;
   if (!collidersCurrent_) updateColliders(tEnd);  // the first tick, or bodies added since
   applyInputs();
+  if (scripts_) scripts_->step(*this, tEnd, dt);
   sampleGravity(tStart);
   refitWorld(tEnd);
   stepCharacters(tEnd, dt);
@@ -127,12 +128,15 @@ void Simulation::sampleGravity(double tStart) {
   // A body's free flight is velocity Verlet across ticks: the last tick kicked it by its old
   // gravity for the whole step; half the change to the new one completes the kick (exactly
   // nothing where gravity is uniform), and the step's trapezoid drifts it by the new one.
+  // Before the first tick nothing kicked it: a change there (a script's, at tick 0) is taken
+  // as it is.
   const float halfDt = 0.5f * dt;
   for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
     BodyState& s = bodies_.state(i);
     const Vec3 g =
         eased(bodyGravity_[i], bodies_.desc(i).gravityResponse * gravityAt(s.position, tStart));
-    if (g != bodyGravity_[i] && bodies_.desc(i).motion == BodyMotion::Dynamic && !s.asleep)
+    if (tick_ > 0 && g != bodyGravity_[i] && bodies_.desc(i).motion == BodyMotion::Dynamic &&
+        !s.asleep)
       s.linearVelocity += (g - bodyGravity_[i]) * halfDt;
     bodyGravity_[i] = g;
   }

@@ -18,6 +18,7 @@ SimulationState Simulation::save() const {
   s.collidersCurrent = collidersCurrent_;
   for (ColliderId id : updatedColliders_) s.colliders.push_back(world_->shape(id).saveStepState());
   if (matter_) s.matter = matter_->save();
+  if (scripts_) s.scripts = scripts_->save();
   return s;
 }
 
@@ -40,6 +41,7 @@ void Simulation::restore(const SimulationState& s) {
   for (std::size_t i = 0; i < updatedColliders_.size() && i < s.colliders.size(); ++i)
     if (s.colliders[i]) world_->shape(updatedColliders_[i]).restoreStepState(*s.colliders[i]);
   if (matter_ && s.matter) matter_->restore(*s.matter);
+  if (scripts_ && s.scripts) scripts_->restore(*s.scripts);
   nextEvent_ = 0;
   while (nextEvent_ < events_.size() && events_[nextEvent_].tick < tick_) ++nextEvent_;
   clock_.reset();
@@ -78,6 +80,8 @@ std::uint64_t Simulation::stateHash() const {
   for (ColliderId id : updatedColliders_) h.u64(world_->shape(id).stepStateHash());
   // Only simulations with a matter stage hash it: other scenes hash as before.
   if (matter_) h.u64(matter_->stateHash());
+  // Likewise the script stage.
+  if (scripts_) h.u64(scripts_->stateHash());
   return h.value();
 }
 

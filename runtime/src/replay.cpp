@@ -8,6 +8,7 @@
 #include "floptle/core/scene/scene.h"
 #include "floptle/drift/replay.h"
 #include "floptle/runtime/scene_runtime.h"
+#include "floptle/runtime/script_stage.h"
 
 namespace floptle::runtime {
 namespace {
@@ -69,6 +70,17 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
     if (options.traceLines) {
       options.traceLines->append(sim.resultJson().dump());
       options.traceLines->push_back('\n');
+    }
+    if (ScriptStage* scripts = scriptStageOf(sim)) {
+      for (const ScriptLog& log : scripts->takeLogs()) {
+        if (!options.traceLines) continue;
+        const nlohmann::ordered_json line{
+            {"tick", log.tick}, {"node", log.node}, {"log", log.text}};
+        options.traceLines->append(
+            line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        options.traceLines->push_back('\n');
+      }
+      if (scripts->failure()) return Error{"", describeFailure(*scripts->failure())};
     }
   }
   if (options.stepSeconds) *options.stepSeconds = stepSeconds;

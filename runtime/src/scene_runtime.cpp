@@ -39,7 +39,10 @@ Expected<SceneRuntime> SceneRuntime::build(const nlohmann::ordered_json& documen
     runtime.driftPointer_ = driftNode->pointer;
     return runtime;
   }
-  auto simulation = buildSimulation(scene, options);
+  BuildOptions withScripts = options;
+  if (const auto scripts = document.find("scripts"); scripts != document.end())
+    withScripts.sceneScripts = &*scripts;
+  auto simulation = buildSimulation(scene, withScripts);
   if (!simulation) return simulation.error();
   runtime.physics_ = std::make_unique<physics::Simulation>(std::move(simulation.value()));
   return runtime;

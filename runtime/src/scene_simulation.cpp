@@ -16,6 +16,8 @@
 #include "floptle/physics/scene_collision.h"
 #include "floptle/runtime/controller_descs.h"
 #include "floptle/runtime/scene_matter.h"
+#include "floptle/runtime/script_stage.h"
+#include "world_surfaces.h"
 
 namespace floptle::runtime {
 namespace {
@@ -89,9 +91,8 @@ Expected<BodyPlacement> bodyFromMesh(const scene::SceneNode& node, const BuildOp
   return b;
 }
 
-/// The surface of each world collider, by collider index: its node's material friction and
-/// restitution, and whether its field changes with time. One place for the build and the
-/// live tuning.
+}  // namespace
+
 std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const CollisionWorld& world) {
   std::vector<SurfaceMaterial> surfaces(world.slotCount());
   for (ColliderId id : world.ids()) {
@@ -106,6 +107,8 @@ std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const Collisi
   }
   return surfaces;
 }
+
+namespace {
 
 /// The material of a node, or the default material when it names none.
 const scene::Material& materialOf(const scene::Scene& sc, const scene::SceneNode& node) {
@@ -240,6 +243,13 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   auto soft = buildSoftBodies(sc, sim.world());
   if (!soft) return soft.error();
   if (soft.value()) sim.setMatterStage(std::move(soft.value()));
+  const nlohmann::ordered_json noScripts = nlohmann::ordered_json::array();
+  const nlohmann::ordered_json& sceneScripts =
+      options.sceneScripts ? *options.sceneScripts : noScripts;
+  auto scripts =
+      ScriptStage::build(sc, sceneScripts, options.sceneDir, scriptSeed(sc, sceneScripts));
+  if (!scripts) return scripts.error();
+  if (scripts.value()) sim.setScriptStage(std::move(scripts.value()));
   return sim;
 }
 

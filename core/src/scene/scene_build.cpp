@@ -18,7 +18,7 @@ using Json = nlohmann::ordered_json;
 /// Component keys a node may carry; kept raw so later systems read them unchanged.
 constexpr std::string_view kComponentKeys[] = {
     "collider", "character", "vehicle", "gravity", "gravity_source", "matter",
-    "drift",    "mesh",      "import",  "terrain", "baked_field"};
+    "drift",    "mesh",      "import",  "terrain", "baked_field",    "script"};
 
 class SceneBuilder {
  public:

@@ -9,7 +9,7 @@ namespace floptle::scene {
 namespace {
 
 /// Components whose `file` member names a file (see resources/scene-format.md).
-constexpr const char* kFileComponents[] = {"mesh", "baked_field"};
+constexpr const char* kFileComponents[] = {"mesh", "baked_field", "script"};
 
 }  // namespace
 

@@ -17,8 +17,9 @@ namespace {
 
 // Components with a section of their own (or that are not components at all).
 bool hasOwnSection(const std::string& key) {
-  for (const char* known : {"name", "transform", "shape", "material", "children", "collider",
-                            "drift", "character", "vehicle", "gravity", "gravity_source", "matter"})
+  for (const char* known :
+       {"name", "transform", "shape", "material", "children", "collider", "drift", "character",
+        "vehicle", "gravity", "gravity_source", "matter", "script"})
     if (key == known) return true;
   return key.rfind('_', 0) == 0;  // "_..." keys are free-form notes
 }

@@ -80,6 +80,8 @@ void InspectorPanel::rebuild() {
     layout->addWidget(makeGravityEmitterSection(context, pointer));
     if (document_.valueAt(pointer + "/shape") || document_.valueAt(pointer + "/matter"))
       layout->addWidget(makeMatterSection(context, pointer));
+    if (document_.valueAt(pointer + "/script"))
+      layout->addWidget(makeScriptSection(context, pointer));
     if (QWidget* others = makeOtherComponentsSection(context, pointer)) layout->addWidget(others);
   }
   layout->addStretch(1);

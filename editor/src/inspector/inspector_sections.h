@@ -54,6 +54,9 @@ bool canReceiveGravity(const EditorDocument& document, const std::string& nodePo
 /// (matter_section.cpp); rigid when the node has none.
 QWidget* makeMatterSection(InspectorContext& context, const std::string& nodePointer);
 
+/// The node's "script" component: its file and an Open button (script_section.cpp).
+QWidget* makeScriptSection(InspectorContext& context, const std::string& nodePointer);
+
 /// Components without an inspector yet (character, vehicle, ...), shown as JSON.
 QWidget* makeOtherComponentsSection(InspectorContext& context, const std::string& nodePointer);
 

@@ -9,6 +9,7 @@
 #include "floptle/editor/derived_scene.h"
 #include "floptle/physics/simulation.h"
 #include "floptle/runtime/scene_runtime.h"
+#include "play/play_scripts.h"
 
 namespace floptle::editor {
 
@@ -30,6 +31,7 @@ void PlaySession::stop() {
   replaying_ = false;
   state_ = PlayState::Stopped;
   moved_.clear();
+  scripts_.reset();
   runtime_.reset();
   emit stateChanged(state_);
   // The copy goes last: panels bound to it are swapped out on stateChanged.
@@ -89,10 +91,15 @@ int PlaySession::runTicks(int ticks) {
   wall.start();
   for (int i = 0; i < ticks; ++i) {
     if (simulation()) sampleMovedNodes(true);
+    if (scripts_) reloadScripts();
     if (recordingOn_)
       recordedStep(true);
     else
       runtime_->step();
+    if (scripts_ && !scriptsRunOn()) {  // a script error pauses play
+      ticks = i + 1;
+      break;
+    }
   }
   if (simulation()) sampleMovedNodes(false);
   stepMs_ = double(wall.nsecsElapsed()) * 1e-6 / ticks;

@@ -11,6 +11,7 @@
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/play_session.h"
 #include "floptle/runtime/scene_runtime.h"
+#include "play/play_scripts.h"
 
 namespace floptle::editor {
 namespace {
@@ -128,6 +129,7 @@ void PlaySession::begin(std::unique_ptr<EditorDocument> copy, runtime::SceneRunt
   kind_ = runtime_->kind() == runtime::SimulationKind::Drift ? PlayKind::Drift : PlayKind::Physics;
   if (kind_ == PlayKind::Physics) collectMovedNodes();
   beginRecording();
+  startScripts();
   // Edits of the copy (inspector, materials panel, undo / redo there) go live: recorded and
   // installed through the tuning schedule (physics), or installed at once (Drift).
   connect(copy_.get(), &EditorDocument::documentChanged, this, [this](ChangeKind) {

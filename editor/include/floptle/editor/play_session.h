@@ -74,6 +74,8 @@ class Sandbox;
 
 namespace floptle::editor {
 
+class PlayScripts;
+
 enum class PlayState { Stopped, Playing, Paused };
 enum class PlayKind { Physics, Drift };
 
@@ -258,12 +260,20 @@ class PlaySession : public QObject {
   void recordEdit();
   void rebuildEvents();
   void finishReplay();
+  // play_session_scripts.cpp: the scene's Lua scripts (reload on save, log, error pause).
+  void startScripts();
+  /// Before a tick: the script files saved since the last one are read again.
+  void reloadScripts();
+  /// After a tick: false when a script error stopped the scripts (play pauses, the error goes
+  /// to the log as file:line: message and its node is selected in the copy).
+  bool scriptsRunOn();
 
   PlayState state_ = PlayState::Stopped;
   PlayKind kind_ = PlayKind::Physics;
   std::unique_ptr<EditorDocument> copy_;
   QString filePath_;
   std::optional<runtime::SceneRuntime> runtime_;
+  std::unique_ptr<PlayScripts> scripts_;  ///< null without scripts; uses runtime_'s stage
   QString driftNode_;
   std::vector<MovedNode> moved_;
   QTimer* timer_ = nullptr;

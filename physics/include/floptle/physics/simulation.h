@@ -4,6 +4,9 @@
 // One tick, as named stages, in ARCHITECTURE.md's data flow order:
 //
 //   applyInputs(tick)         tick-addressed controls
+//   runScripts                the script stage (a SimulationStage from above physics:
+//                             runtime's Lua scripts), after the inputs, before gravity and
+//                             the controllers
 //   sampleGravity(t_start)    the sampler's beginTick, then each character and body's own
 //                             gravity vector (GravitySampler)
 //   refitWorld(t_end)         the broadphase boxes of the fields that change with time
@@ -102,6 +105,8 @@ struct SimulationState {
   std::vector<std::shared_ptr<const CollisionShape::StepState>> colliders;
   /// The matter stage's state (null without one).
   std::shared_ptr<const SimulationStageSnapshot> matter;
+  /// The script stage's state (null without one).
+  std::shared_ptr<const SimulationStageSnapshot> scripts;
 };
 
 class Simulation;
@@ -143,6 +148,10 @@ class Simulation {
   void setMatterStage(std::unique_ptr<SimulationStage> stage) { matter_ = std::move(stage); }
   const SimulationStage* matterStage() const { return matter_.get(); }
   SimulationStage* matterStage() { return matter_.get(); }
+  /// The script stage (null: none), run after the inputs and before the controllers. Owned.
+  void setScriptStage(std::unique_ptr<SimulationStage> stage) { scripts_ = std::move(stage); }
+  const SimulationStage* scriptStage() const { return scripts_.get(); }
+  SimulationStage* scriptStage() { return scripts_.get(); }
   /// The gravity at p at time t (m/s^2): the sampler's, or settings.gravity.
   Vec3 gravityAt(Vec3 p, double t) const {
     return gravity_ ? gravity_->sample(p, t) : settings_.gravity;
@@ -252,6 +261,7 @@ class Simulation {
   std::unique_ptr<CollisionWorld> world_;  ///< own heap slot: moves keep its address
   std::shared_ptr<const GravitySampler> gravity_;
   std::unique_ptr<SimulationStage> matter_;
+  std::unique_ptr<SimulationStage> scripts_;
   std::vector<Vec3> characterGravity_;  ///< per character, last tick (m/s^2)
   std::vector<Vec3> bodyGravity_;       ///< per rigid body, last tick (m/s^2)
   bool collidersCurrent_ = false;       ///< updateColliders ran for the coming tick

@@ -11,6 +11,8 @@
 #include <functional>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "floptle/core/expected.h"
 #include "floptle/physics/simulation.h"
 
@@ -35,6 +37,9 @@ struct BuildOptions {
   /// Polled by the build (between colliders, inside imports and bakes): once set, the build
   /// stops and answers an error with what = "cancelled". Not owned.
   const std::atomic<bool>* cancel = nullptr;
+  /// The scene document's "scripts" array (its scene-level scripts; the typed Scene carries
+  /// node components only), or null for none. Not owned. SceneRuntime::build sets it.
+  const nlohmann::ordered_json* sceneScripts = nullptr;
 };
 
 Expected<physics::Simulation> buildSimulation(const scene::Scene& scene,

@@ -39,8 +39,6 @@ class SceneBuilder {
         node((*nodes)[i], "/nodes/" + std::to_string(i), -1, Transform::identity());
       }
     }
-    for (std::size_t i = 0; i < scene_.nodes.size(); ++i)
-      scene_.nodeIndex.emplace(scene_.nodes[i].name, static_cast<int>(i));  // first one wins
     return std::move(scene_);
   }
 

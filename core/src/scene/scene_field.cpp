@@ -6,11 +6,6 @@
 namespace floptle::scene {
 
 int Scene::findNode(std::string_view name) const {
-  if (const auto found = nodeIndex.find(name); found != nodeIndex.end()) {
-    const auto i = static_cast<std::size_t>(found->second);
-    if (i < nodes.size() && nodes[i].name == name) return found->second;
-  }
-  // Not indexed (a node added or renamed since buildScene): the scan.
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i].name == name) return static_cast<int>(i);
   }

@@ -3,8 +3,6 @@
 // The JSON text is the source of truth: the editor holds and edits the ordered_json, and a
 // Scene is rebuilt from it (buildScene) whenever something needs typed values. A Scene is
 // never half-built: buildScene returns either the whole model or every problem it found.
-#include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -127,12 +125,7 @@ struct Scene {
   /// Every node of the tree, depth-first in document order: a parent precedes its children.
   std::vector<SceneNode> nodes;
 
-  /// Name -> index into nodes, filled by buildScene, so that findNode costs O(log n) on a
-  /// level of 100,000 nodes. A hint only: findNode checks each hit against `nodes`.
-  std::map<std::string, int, std::less<>> nodeIndex;
-
-  /// Index into nodes of the node called `name`, or -1: through nodeIndex, or for a name it
-  /// does not hold (nodes added or renamed by hand since buildScene) by a scan.
+  /// Index into nodes of the node called `name`, or -1.
   int findNode(std::string_view name) const;
   /// MaterialIndex (1-based) of the material whose id is `id` (string or integer), or 0.
   MaterialIndex findMaterial(const nlohmann::ordered_json& id) const;

@@ -8,11 +8,8 @@
 #include "commands.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
-#include "floptle/gravity/gravity_field.h"
-#include "floptle/gravity/scene_gravity.h"
 #include "floptle/physics/mesh_collider_cache.h"
-#include "floptle/physics/query_protocol.h"
-#include "floptle/physics/scene_collision.h"
+#include "floptle/runtime/query_session.h"
 
 namespace floptle::cli {
 
@@ -33,31 +30,16 @@ int runQuery(Args args) {
     return 1;
   }
   physics::MeshColliderCache meshCache;  // this run's
-  physics::ColliderBuildOptions colliders;
-  colliders.meshCache = &meshCache;
-  auto world = physics::buildCollisionWorld(model.value(), path.parent_path(), colliders);
-  if (!world) {
-    std::fprintf(stderr, "floptle query: %s\n", world.error().message().c_str());
+  auto session = runtime::QuerySession::open(model.value(), path.parent_path(), &meshCache);
+  if (!session) {
+    std::fprintf(stderr, "floptle query: %s\n", session.error().message().c_str());
     return 1;
   }
-  auto gravityField = gravity::sceneGravityField(model.value());
-  if (!gravityField) {
-    std::fprintf(stderr, "floptle query: %s\n", gravityField.error().message().c_str());
-    return 1;
-  }
-  auto density = gravity::sceneDensityGravity(model.value(), gravityField.value(), world.value());
-  if (!density) {
-    std::fprintf(stderr, "floptle query: %s\n", density.error().message().c_str());
-    return 1;
-  }
-  gravity::GravityField field(std::move(gravityField.value()));
-  field.setSurface(&world.value());
-  field.setDensity(std::move(density.value()));
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // empty line
-    const std::string answer = physics::answerQueryLine(world.value(), line, &field)
-                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string answer = session.value()->answer(line).dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::fwrite(answer.data(), 1, answer.size(), stdout);
     std::fputc('\n', stdout);
     std::fflush(stdout);

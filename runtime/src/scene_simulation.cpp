@@ -2,6 +2,8 @@
 #include "floptle/runtime/scene_simulation.h"
 
 #include <cmath>
+#include <map>
+#include <string_view>
 
 #include <glm/gtx/quaternion.hpp>
 
@@ -91,14 +93,30 @@ Expected<BodyPlacement> bodyFromMesh(const scene::SceneNode& node, const BuildOp
   return b;
 }
 
+/// The scene node of each world collider, by collider index (-1 for a free slot or a name the
+/// scene does not hold): one sorted pass, so that a level of 100,000 nodes does not pay a scan
+/// of the scene per collider (Scene::findNode).
+std::vector<int> colliderNodes(const scene::Scene& sc, const CollisionWorld& world) {
+  std::map<std::string_view, int> byName;
+  for (std::size_t i = 0; i < sc.nodes.size(); ++i)
+    byName.emplace(sc.nodes[i].name, static_cast<int>(i));  // the first, as findNode
+  std::vector<int> nodes(world.slotCount(), -1);
+  for (ColliderId id : world.ids()) {
+    const auto found = byName.find(world.nodeName(id));
+    if (found != byName.end()) nodes[id.index] = found->second;
+  }
+  return nodes;
+}
+
 }  // namespace
 
 std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const CollisionWorld& world) {
   std::vector<SurfaceMaterial> surfaces(world.slotCount());
+  const std::vector<int> nodeOf = colliderNodes(sc, world);
   for (ColliderId id : world.ids()) {
     SurfaceMaterial& surface = surfaces[id.index];
     surface.morphs = world.shape(id).changesWithTime();
-    const int n = sc.findNode(world.nodeName(id));
+    const int n = nodeOf[id.index];
     if (n < 0) continue;
     if (const scene::Material* m = sc.material(sc.nodes[std::size_t(n)].material)) {
       surface.friction = m->friction;
@@ -163,8 +181,9 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
   if (!built) return built.error();
   CollisionWorld world = std::move(built.value());
   // Only fixed geometry answers world queries: moving bodies and controllers are simulated.
+  const std::vector<int> nodeOf = colliderNodes(sc, world);
   for (ColliderId id : world.ids()) {
-    const int n = sc.findNode(world.nodeName(id));
+    const int n = nodeOf[id.index];
     if (n < 0) continue;
     const scene::SceneNode& node = sc.nodes[std::size_t(n)];
     auto soft = isSoftBody(node);

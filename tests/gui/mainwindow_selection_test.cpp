@@ -1,7 +1,6 @@
 // The window on the showcase: every node in the tree, selection through the tree and by a
 // viewport click (CPU raycast of the same field graph).
 #include <QLineEdit>
-#include <QTreeWidget>
 
 #include "floptle/core/render/camera.h"
 #include "floptle/editor/scene_tree_panel.h"
@@ -10,38 +9,45 @@
 namespace floptle::editor::test {
 namespace {
 
+/// Every node name the tree shows, parents before children (document order).
+void collectShown(const SceneTreePanel& tree, const QModelIndex& parent, QStringList& out) {
+  for (int row = 0; row < tree.model()->rowCount(parent); ++row) {
+    const QModelIndex index = tree.model()->index(row, 0, parent);
+    out << index.data().toString();
+    collectShown(tree, index, out);
+  }
+}
+
 TEST_F(WindowTest, TreeShowsEveryNodeOfTheShowcase) {
   QStringList shown;
-  for (QTreeWidgetItemIterator it(window().sceneTree()); *it; ++it) shown << (*it)->text(0);
+  collectShown(*window().sceneTree(), {}, shown);
   EXPECT_EQ(shown, document().nodeNames());
   EXPECT_GE(shown.size(), 8);
   // Children sit under their parent.
-  QTreeWidgetItem* plinth = window().sceneTree()->itemFor("sculpture_plinth");
-  ASSERT_NE(plinth, nullptr);
-  ASSERT_NE(plinth->parent(), nullptr);
-  EXPECT_EQ(plinth->parent()->text(0), "sculpture");
+  const QModelIndex plinth = window().sceneTree()->indexFor("sculpture_plinth");
+  ASSERT_TRUE(plinth.isValid());
+  ASSERT_TRUE(plinth.parent().isValid());
+  EXPECT_EQ(plinth.parent().data().toString(), "sculpture");
 }
 
 TEST_F(WindowTest, ClickingATreeItemSelectsTheNodeAndFillsTheInspector) {
   SceneTreePanel* tree = window().sceneTree();
-  QTreeWidgetItem* item = tree->itemFor("rubber_ball");
-  ASSERT_NE(item, nullptr);
-  QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(item).center());
+  const QModelIndex item = tree->indexFor("rubber_ball");
+  ASSERT_TRUE(item.isValid());
+  QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(item).center());
   EXPECT_EQ(document().selection(), QStringList{"rubber_ball"});
   ASSERT_TRUE(waitFor([&] { return window().findChild<QLineEdit*>("nodeName") != nullptr; }, 2000));
   EXPECT_EQ(window().findChild<QLineEdit*>("nodeName")->text(), "rubber_ball");
   // Ctrl-click adds a second node: multi-select.
-  QTreeWidgetItem* ramp = tree->itemFor("ramp");
+  const QModelIndex ramp = tree->indexFor("ramp");
   QTest::mouseClick(tree->viewport(), Qt::LeftButton, Qt::ControlModifier,
-                    tree->visualItemRect(ramp).center());
+                    tree->visualRect(ramp).center());
   EXPECT_EQ(document().selection(), (QStringList{"rubber_ball", "ramp"}));
 }
 
 TEST_F(WindowTest, SelectingInTheDocumentSelectsTheTreeItem) {
   document().setSelection({"stairs"});
-  const QList<QTreeWidgetItem*> selected = window().sceneTree()->selectedItems();
-  ASSERT_EQ(selected.size(), 1);
-  EXPECT_EQ(selected.front()->text(0), "stairs");
+  EXPECT_EQ(window().sceneTree()->selectedNames(), QStringList{"stairs"});
 }
 
 TEST_F(WindowTest, ViewportClickOnANodeSelectsIt) {

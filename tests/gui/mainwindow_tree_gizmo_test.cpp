@@ -24,8 +24,8 @@ Vec3 vec3At(const Json& json) {
 /// Drops the tree's selection onto the middle of `target`: the panel's drop handling after Qt
 /// has decided the indicator position. (A real mouse drag cannot be driven from a test: in
 /// InternalMove mode the view takes drops only from its own QDrag, whose loop reads X events.)
-void dropSelectionOnto(SceneTreePanel& tree, QTreeWidgetItem* target) {
-  ASSERT_NE(target, nullptr);
+void dropSelectionOnto(SceneTreePanel& tree, const QModelIndex& target) {
+  ASSERT_TRUE(target.isValid());
   tree.dropSelection(target, SceneTreePanel::DropPlace::Onto);
 }
 
@@ -35,17 +35,16 @@ TEST_F(WindowTest, DroppingANodeOntoAnotherReparentsItInOneUndoStep) {
   SceneTreePanel& tree = *window().sceneTree();
   ASSERT_TRUE(document().parentOf("rubber_ball").isEmpty());
   const Json before = document().json();
-  tree.clearSelection();
-  tree.itemFor("rubber_ball")->setSelected(true);
+  tree.selectNames({"rubber_ball"});
   const int steps = document().undoStack()->count();
-  dropSelectionOnto(tree, tree.itemFor("ice_slab"));
+  dropSelectionOnto(tree, tree.indexFor("ice_slab"));
   EXPECT_EQ(document().parentOf("rubber_ball"), "ice_slab");
   EXPECT_EQ(document().undoStack()->count(), steps + 1);
   // The tree follows the document: the item now sits under its new parent.
-  QTreeWidgetItem* moved = tree.itemFor("rubber_ball");
-  ASSERT_NE(moved, nullptr);
-  ASSERT_NE(moved->parent(), nullptr);
-  EXPECT_EQ(moved->parent()->text(0), "ice_slab");
+  const QModelIndex moved = tree.indexFor("rubber_ball");
+  ASSERT_TRUE(moved.isValid());
+  ASSERT_TRUE(moved.parent().isValid());
+  EXPECT_EQ(tree.nameAt(moved.parent()), "ice_slab");
   // Re-parenting keeps the node where it was in the world: ice_slab is at (4, 0.15, 4) and the
   // ball at (1.5, 2.5, 2), so its local position is the difference.
   const Json local =
@@ -64,9 +63,8 @@ TEST_F(WindowTest, DroppingANodeOntoItsOwnChildIsRefusedAndChangesNothing) {
   ASSERT_EQ(document().parentOf("sculpture_plinth"), "sculpture");
   const Json before = document().json();
   const int steps = document().undoStack()->count();
-  tree.clearSelection();
-  tree.itemFor("sculpture")->setSelected(true);
-  dropSelectionOnto(tree, tree.itemFor("sculpture_plinth"));
+  tree.selectNames({"sculpture"});
+  dropSelectionOnto(tree, tree.indexFor("sculpture_plinth"));
   EXPECT_EQ(document().json(), before);
   EXPECT_EQ(document().undoStack()->count(), steps);
   EXPECT_EQ(document().parentOf("sculpture_plinth"), "sculpture");
@@ -75,20 +73,19 @@ TEST_F(WindowTest, DroppingANodeOntoItsOwnChildIsRefusedAndChangesNothing) {
 TEST_F(WindowTest, DroppingBetweenItemsReordersAmongSiblings) {
   SceneTreePanel& tree = *window().sceneTree();
   ASSERT_EQ(document().nodeNames().indexOf("player_spawn"), document().nodeNames().size() - 1);
-  tree.clearSelection();
-  tree.itemFor("player_spawn")->setSelected(true);
-  tree.dropSelection(tree.itemFor("ground"), SceneTreePanel::DropPlace::Above);
+  tree.selectNames({"player_spawn"});
+  tree.dropSelection(tree.indexFor("ground"), SceneTreePanel::DropPlace::Above);
   EXPECT_EQ(document().nodeNames().front(), "player_spawn");
   EXPECT_TRUE(document().parentOf("player_spawn").isEmpty());
   // Dropped on the empty area: back to the end of the top level.
-  tree.dropSelection(nullptr, SceneTreePanel::DropPlace::EndOfTopLevel);
+  tree.dropSelection({}, SceneTreePanel::DropPlace::EndOfTopLevel);
   EXPECT_EQ(document().nodeNames().back(), "player_spawn");
 }
 
 TEST_F(WindowTest, CtrlClickInTheTreeSelectsSeveralNodes) {
   SceneTreePanel& tree = *window().sceneTree();
-  const QRect first = tree.visualItemRect(tree.itemFor("ramp"));
-  const QRect second = tree.visualItemRect(tree.itemFor("stairs"));
+  const QRect first = tree.visualRect(tree.indexFor("ramp"));
+  const QRect second = tree.visualRect(tree.indexFor("stairs"));
   QTest::mouseClick(tree.viewport(), Qt::LeftButton, Qt::NoModifier, first.center());
   QTest::mouseClick(tree.viewport(), Qt::LeftButton, Qt::ControlModifier, second.center());
   QStringList selection = document().selection();

@@ -32,7 +32,30 @@ Error joinProblems(const std::vector<Error>& problems) {
   return joined;
 }
 
+namespace {
+
+/// Whether any value of `document` lies deeper than maxDepth: the depth alone, no pointer
+/// strings, so a large valid level costs one walk without an allocation per value.
+bool exceedsDepth(const nlohmann::ordered_json& document, int maxDepth) {
+  struct Pending {
+    const nlohmann::ordered_json* value;
+    int depth;
+  };
+  std::vector<Pending> stack{{&document, 1}};
+  while (!stack.empty()) {
+    const Pending current = stack.back();
+    stack.pop_back();
+    if (!current.value->is_structured()) continue;
+    if (current.depth > maxDepth) return true;
+    for (const auto& item : *current.value) stack.push_back({&item, current.depth + 1});
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<std::string> findTooDeep(const nlohmann::ordered_json& document, int maxDepth) {
+  if (!exceedsDepth(document, maxDepth)) return std::nullopt;
   // Explicit stack of (value, pointer, depth): no recursion, whatever the depth.
   struct Pending {
     const nlohmann::ordered_json* value;

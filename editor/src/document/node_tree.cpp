@@ -16,6 +16,29 @@ void walk(const Json& nodes, const std::string& where, const std::string& parent
   }
 }
 
+/// Depth-first search for `name` that stops at the match and makes a pointer string only for
+/// nodes with children and for the match: O(nodes) comparisons, no list of every node.
+bool search(const Json& nodes, const std::string& where, const std::string& parent,
+            const std::string& name, NodeLocation& out) {
+  if (!nodes.is_array()) return false;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const Json& node = nodes[i];
+    const auto own = node.find("name");
+    const bool named = own != node.end() && own->is_string();
+    if (named && own->get_ref<const std::string&>() == name) {
+      out = {name, where + "/" + std::to_string(i), parent};
+      return true;
+    }
+    const auto children = node.find("children");
+    if (children == node.end()) continue;
+    const std::string pointer = where + "/" + std::to_string(i);
+    if (search(*children, pointer + "/children", named ? own->get<std::string>() : std::string(),
+               name, out))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<NodeLocation> listNodes(const Json& scene) {
@@ -25,9 +48,10 @@ std::vector<NodeLocation> listNodes(const Json& scene) {
 }
 
 NodeLocation findNode(const Json& scene, const std::string& name) {
-  for (NodeLocation& location : listNodes(scene))
-    if (location.name == name) return location;
-  return {};
+  NodeLocation found;
+  if (const auto nodes = scene.find("nodes"); nodes != scene.end())
+    search(*nodes, "/nodes", "", name, found);
+  return found;
 }
 
 bool isInSubtree(const Json& scene, const std::string& name, const std::string& ancestor) {

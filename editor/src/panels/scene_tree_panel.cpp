@@ -3,37 +3,26 @@
 #include <QContextMenuEvent>
 #include <QDropEvent>
 #include <QHeaderView>
+#include <QItemSelection>
 #include <QMenu>
-#include <QTreeWidgetItemIterator>
 #include <QUndoStack>
-
-#include <functional>
 
 #include "floptle/core/field/node_spec.h"
 #include "floptle/editor/editor_document.h"
+#include "panels/scene_tree_model.h"
 
 namespace floptle::editor {
-namespace {
-
-constexpr int kNameColumn = 0;
-constexpr int kShapeColumn = 1;
-
-// Label of a node's shape column: its root shape type, or "-" when it has none.
-QString shapeLabel(const Json& node) {
-  if (!node.contains("shape") || !node["shape"].is_object()) return QStringLiteral("-");
-  return QString::fromStdString(node["shape"].value("type", std::string("?")));
-}
-
-}  // namespace
 
 SceneTreePanel::SceneTreePanel(EditorDocument& document, QWidget* parent)
-    : QTreeWidget(parent), document_(document) {
+    : QTreeView(parent), document_(document), model_(new SceneTreeModel(document, this)) {
   setObjectName("sceneTree");
-  setColumnCount(2);
-  setHeaderLabels({tr("Node"), tr("Shape")});
+  setModel(model_);
+  // Every row the same height: the view lays out 100,000 rows without asking each one.
+  setUniformRowHeights(true);
   header()->setStretchLastSection(false);
-  header()->setSectionResizeMode(kNameColumn, QHeaderView::Stretch);
+  header()->setSectionResizeMode(SceneTreeModel::kNameColumn, QHeaderView::Stretch);
   setSelectionMode(QAbstractItemView::ExtendedSelection);
+  setSelectionBehavior(QAbstractItemView::SelectRows);
   setDragDropMode(QAbstractItemView::InternalMove);
   setDefaultDropAction(Qt::MoveAction);
   setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
@@ -52,40 +41,48 @@ SceneTreePanel::SceneTreePanel(EditorDocument& document, QWidget* parent)
     });
   }
 
-  // Rebuilt from the event loop: a rename arrives from inside an item's own change signal,
-  // when its item must not be deleted yet.
+  // Rebuilt from the event loop: a rename arrives from inside the model's setData, while the
+  // view's editor still refers to the old rows.
   connect(&document_, &EditorDocument::structureChanged, this, &SceneTreePanel::rebuild,
           Qt::QueuedConnection);
   connect(&document_, &EditorDocument::selectionChanged, this, &SceneTreePanel::showSelection);
-  connect(this, &QTreeWidget::itemSelectionChanged, this, &SceneTreePanel::pushSelectionToDocument);
-  connect(this, &QTreeWidget::itemChanged, this, &SceneTreePanel::commitRename);
+  connect(selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &SceneTreePanel::pushSelectionToDocument);
   rebuild();
 }
 
-QTreeWidgetItem* SceneTreePanel::itemFor(const QString& name) const {
-  const QList<QTreeWidgetItem*> found =
-      findItems(name, Qt::MatchExactly | Qt::MatchRecursive, kNameColumn);
-  return found.isEmpty() ? nullptr : found.front();
+QModelIndex SceneTreePanel::indexFor(const QString& name) const {
+  return model_->indexOf(name);
+}
+
+QString SceneTreePanel::nameAt(const QModelIndex& index) const {
+  return model_->nameAt(index);
+}
+
+int SceneTreePanel::nodeCount() const {
+  return model_->nodeCount();
+}
+
+QStringList SceneTreePanel::selectedNames() const {
+  QStringList names;
+  for (const QModelIndex& index : selectionModel()->selectedRows(SceneTreeModel::kNameColumn))
+    names << model_->nameAt(index);
+  return names;
+}
+
+void SceneTreePanel::selectNames(const QStringList& names) {
+  QItemSelection selection;
+  for (const QString& name : names) {
+    const QModelIndex index = indexFor(name);
+    if (index.isValid()) selection.select(index, index);
+  }
+  selectionModel()->select(selection,
+                           QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 void SceneTreePanel::rebuild() {
   updating_ = true;
-  clear();
-  // Walk the JSON tree so items mirror the document order exactly.
-  std::function<void(const Json&, QTreeWidgetItem*)> add = [&](const Json& nodes,
-                                                               QTreeWidgetItem* parent) {
-    for (const Json& node : nodes) {
-      auto* item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(this);
-      const QString name = QString::fromStdString(node.value("name", std::string()));
-      item->setText(kNameColumn, name);
-      item->setData(kNameColumn, Qt::UserRole, name);  // the name before any in-place edit
-      item->setText(kShapeColumn, shapeLabel(node));
-      item->setFlags(item->flags() | Qt::ItemIsEditable | Qt::ItemIsDragEnabled |
-                     Qt::ItemIsDropEnabled);
-      if (node.contains("children")) add(node["children"], item);
-    }
-  };
-  add(document_.json().value("nodes", Json::array()), nullptr);
+  model_->rebuild();
   expandAll();
   updating_ = false;
   showSelection(document_.selection());
@@ -93,42 +90,35 @@ void SceneTreePanel::rebuild() {
 
 void SceneTreePanel::showSelection(const QStringList& names) {
   updating_ = true;
-  clearSelection();
-  QTreeWidgetItem* last = nullptr;
+  // One selection change for all names: observers hear of it once, however many there are.
+  QItemSelection selection;
+  QModelIndex last;
   for (const QString& name : names) {
-    if (QTreeWidgetItem* item = itemFor(name)) {
-      item->setSelected(true);
-      last = item;
-    }
+    const QModelIndex index = indexFor(name);
+    if (!index.isValid()) continue;
+    selection.select(index, index);
+    last = index;
   }
-  if (last) scrollToItem(last);
+  selectionModel()->select(selection,
+                           QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  if (last.isValid()) {
+    selectionModel()->setCurrentIndex(last, QItemSelectionModel::NoUpdate);
+    scrollTo(last);
+  }
   updating_ = false;
 }
 
 void SceneTreePanel::pushSelectionToDocument() {
   if (updating_) return;
-  QStringList names;
-  for (QTreeWidgetItem* item : selectedItems()) names << item->text(kNameColumn);
-  document_.setSelection(names);
-}
-
-void SceneTreePanel::commitRename(QTreeWidgetItem* item, int column) {
-  if (updating_ || column != kNameColumn) return;
-  const QString oldName = item->data(kNameColumn, Qt::UserRole).toString();
-  if (oldName == item->text(kNameColumn)) return;
-  if (!document_.renameNode(oldName, item->text(kNameColumn))) {
-    updating_ = true;
-    item->setText(kNameColumn, oldName);  // refused: show the old name again
-    updating_ = false;
-  }
+  document_.setSelection(selectedNames());
 }
 
 void SceneTreePanel::dropEvent(QDropEvent* event) {
-  // Let the document move the node; the tree is then rebuilt from it. Qt's own item move is
-  // never applied, so the panel cannot drift from the document.
-  QTreeWidgetItem* target = itemAt(event->position().toPoint());
+  // Let the document move the node; the tree is then rebuilt from it. The view's own row move
+  // is never applied, so the panel cannot drift from the document.
+  const QModelIndex target = indexAt(event->position().toPoint());
   DropPlace place = DropPlace::EndOfTopLevel;
-  if (target) {
+  if (target.isValid()) {
     switch (dropIndicatorPosition()) {
       case QAbstractItemView::OnItem:
         place = DropPlace::Onto;
@@ -149,29 +139,27 @@ void SceneTreePanel::dropEvent(QDropEvent* event) {
   dropSelection(target, place);
 }
 
-void SceneTreePanel::dropSelection(QTreeWidgetItem* target, DropPlace place) {
-  if (place == DropPlace::EndOfTopLevel) target = nullptr;
-  const QList<QTreeWidgetItem*> moving = selectedItems();
+void SceneTreePanel::dropSelection(const QModelIndex& targetIndex, DropPlace place) {
+  const QModelIndex target =
+      place == DropPlace::EndOfTopLevel ? QModelIndex() : targetIndex.siblingAtColumn(0);
+  const QStringList moving = selectedNames();
   if (moving.isEmpty()) return;
   QString parent;
   int index = -1;
-  if (target && place == DropPlace::Onto) {
-    parent = target->text(kNameColumn);
-  } else if (target) {
-    QTreeWidgetItem* up = target->parent();
-    parent = up ? up->text(kNameColumn) : QString();
-    index = up ? up->indexOfChild(target) : indexOfTopLevelItem(target);
+  if (target.isValid() && place == DropPlace::Onto) {
+    parent = nameAt(target);
+  } else if (target.isValid()) {
+    parent = nameAt(target.parent());
+    index = target.row();
     if (place == DropPlace::Below) ++index;
   } else {
-    index = topLevelItemCount();  // the empty area below the items: the end of the top level
+    index = model_->rowCount();  // the empty area below the rows: the end of the top level
   }
   document_.undoStack()->beginMacro(tr("Move %n node(s)", nullptr, int(moving.size())));
-  for (QTreeWidgetItem* item : moving) {
-    const QString name = item->text(kNameColumn);
+  for (const QString& name : moving) {
     // Moving down among the same siblings: the node's own removal shifts the target index.
     if (index >= 0 && document_.parentOf(name) == parent) {
-      QTreeWidgetItem* up = item->parent();
-      const int own = up ? up->indexOfChild(item) : indexOfTopLevelItem(item);
+      const int own = indexFor(name).row();
       if (own < index) --index;
     }
     document_.reparentNode(name, parent, index);
@@ -196,7 +184,7 @@ void SceneTreePanel::contextMenuEvent(QContextMenuEvent* event) {
   QAction* rename = menu.addAction(tr("Rename"));
   rename->setEnabled(selected.size() == 1);
   connect(rename, &QAction::triggered, this, [this, selected] {
-    if (QTreeWidgetItem* item = itemFor(selected.front())) editItem(item, kNameColumn);
+    if (const QModelIndex index = indexFor(selected.front()); index.isValid()) edit(index);
   });
   QAction* duplicate = menu.addAction(tr("Duplicate"));
   duplicate->setEnabled(!selected.isEmpty());

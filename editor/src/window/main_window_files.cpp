@@ -7,6 +7,7 @@
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/main_window.h"
+#include "floptle/editor/open_progress.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/recent_files.h"
 #include "floptle/editor/recovery_file.h"
@@ -33,7 +34,14 @@ void MainWindow::openDialog() {
 }
 
 bool MainWindow::openFile(const QString& path) {
-  Expected<void> opened = document_.open(path);
+  // The file read and checked off the UI thread; the document derives its typed scene.
+  Expected<Json> read = readSceneShowingProgress(path, this);
+  if (!read) {
+    log_->appendMessage(QString::fromStdString(read.error().message()));
+    log_->appendMessage(tr("Could not open %1").arg(path));
+    return false;
+  }
+  Expected<void> opened = document_.openJson(*read, path);
   if (!opened) {
     log_->appendMessage(tr("Could not open %1").arg(path));
     return false;

@@ -1,0 +1,209 @@
+// Large levels (issue 25) and issue 21's "Scale and load": the generated level of
+// tests/large_scene (a ground plane and N static spheres over 400 x 400 m) at N = 10,000 and
+// 100,000, timed through the same calls the CLI makes:
+//   BM_LoadAndValidate        read + parse + schema + semantic checks + typed scene
+//                             (`floptle validate`);
+//   BM_CollisionWorldBuild    physics::buildCollisionWorld on the typed scene;
+//   BM_SimulateTenTicks       runtime::replay of the loaded document for 10 ticks, the build
+//                             included (`floptle simulate --ticks 10` after reading the file);
+//                             the level has 16 dynamic balls so the ticks do work;
+//   BM_FirstQueryAnswer       file -> typed scene -> runtime::QuerySession -> one raycast
+//                             answer (`floptle query`'s first answer);
+//   BM_OpenTenMegabyteScene   BM_LoadAndValidate on a generated level of at least 10 MB;
+//   BM_ImportMillionTriangles asset::importMesh of a 1,000,000-triangle OBJ grid.
+// Each reports peak_MiB: the process's peak resident memory during that benchmark (VmHWM,
+// reset before it). Targets at 10,000 nodes: first query <= 0.5 s, 10 ticks <= 1 s, peak
+// <= 1 GB; at 100,000 within 10x.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "floptle/core/asset/mesh_import.h"
+#include "floptle/core/scene/scene.h"
+#include "floptle/core/scene/scene_io.h"
+#include "floptle/physics/mesh_collider_cache.h"
+#include "floptle/physics/scene_collision.h"
+#include "floptle/runtime/query_session.h"
+#include "floptle/runtime/replay.h"
+#include "scale_support.h"
+
+namespace {
+
+using namespace floptle;
+using floptle::bench::largeSceneFile;
+
+/// Dynamic balls in the simulated level (-).
+constexpr int kBalls = 16;
+
+scene::Scene loadedScene(const std::filesystem::path& path) {
+  auto document = scene::loadSceneFile(path);
+  if (!document) std::abort();
+  auto model = scene::buildScene(*document);
+  if (!model) std::abort();
+  return std::move(*model);
+}
+
+void BM_LoadAndValidate(benchmark::State& state) {
+  const auto path = largeSceneFile(static_cast<int>(state.range(0)));
+  bench::resetPeakMemory();
+  for (auto _ : state) {
+    auto document = scene::loadSceneFile(path);
+    if (!document) {
+      state.SkipWithError(document.error().message().c_str());
+      return;
+    }
+    auto model = scene::buildScene(*document);
+    benchmark::DoNotOptimize(model);
+  }
+  bench::reportPeakMemory(state);
+  state.counters["file_MiB"] = double(std::filesystem::file_size(path)) / (1024.0 * 1024.0);
+}
+BENCHMARK(BM_LoadAndValidate)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_CollisionWorldBuild(benchmark::State& state) {
+  const scene::Scene model = loadedScene(largeSceneFile(static_cast<int>(state.range(0))));
+  bench::resetPeakMemory();
+  for (auto _ : state) {
+    auto world = physics::buildCollisionWorld(model, {}, {});
+    if (!world) {
+      state.SkipWithError(world.error().message().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(world);
+  }
+  bench::reportPeakMemory(state);
+}
+BENCHMARK(BM_CollisionWorldBuild)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_SimulateTenTicks(benchmark::State& state) {
+  const auto path = largeSceneFile(static_cast<int>(state.range(0)), kBalls);
+  auto document = scene::loadSceneFile(path);
+  if (!document) {
+    state.SkipWithError(document.error().message().c_str());
+    return;
+  }
+  bench::resetPeakMemory();
+  double tickSeconds = 0.0;
+  for (auto _ : state) {
+    physics::MeshColliderCache cache;
+    runtime::ReplayOptions options;
+    options.ticks = 10;
+    options.meshCache = &cache;
+    options.sceneName = path.string();
+    options.stepSeconds = &tickSeconds;
+    auto result = runtime::replay(*document, path.parent_path(), options);
+    if (!result) {
+      state.SkipWithError(result.error().message().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(result);
+  }
+  bench::reportPeakMemory(state);
+  // The ten steps alone, of the last iteration (ms).
+  state.counters["ticks_ms"] = tickSeconds * 1e3;
+}
+BENCHMARK(BM_SimulateTenTicks)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_FirstQueryAnswer(benchmark::State& state) {
+  const auto path = largeSceneFile(static_cast<int>(state.range(0)));
+  // Straight down onto a point in the spread: an answer that has to find its sphere or the
+  // ground among all of them.
+  const std::string line = R"({"op":"raycast","origin":[12.5,50,-31.25],"dir":[0,-1,0]})";
+  bench::resetPeakMemory();
+  for (auto _ : state) {
+    auto document = scene::loadSceneFile(path);
+    if (!document) {
+      state.SkipWithError(document.error().message().c_str());
+      return;
+    }
+    auto model = scene::buildScene(*document);
+    if (!model) {
+      state.SkipWithError(model.error().message().c_str());
+      return;
+    }
+    physics::MeshColliderCache cache;
+    auto session = runtime::QuerySession::open(*model, path.parent_path(), &cache);
+    if (!session) {
+      state.SkipWithError(session.error().message().c_str());
+      return;
+    }
+    const nlohmann::ordered_json answer = session.value()->answer(line);
+    if (!answer.value("hit", false)) {
+      state.SkipWithError(("the ray missed: " + answer.dump()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(answer);
+  }
+  bench::reportPeakMemory(state);
+}
+BENCHMARK(BM_FirstQueryAnswer)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_OpenTenMegabyteScene(benchmark::State& state) {
+  // About 161 bytes a node: 65,000 spheres make a file of just over 10 MB.
+  const auto path = largeSceneFile(65000);
+  const double mebibytes = double(std::filesystem::file_size(path)) / (1024.0 * 1024.0);
+  if (mebibytes < 10.0 * 1e6 / (1024.0 * 1024.0)) {
+    state.SkipWithError("the generated file is under 10 MB");
+    return;
+  }
+  bench::resetPeakMemory();
+  for (auto _ : state) {
+    auto document = scene::loadSceneFile(path);
+    if (!document) {
+      state.SkipWithError(document.error().message().c_str());
+      return;
+    }
+    auto model = scene::buildScene(*document);
+    benchmark::DoNotOptimize(model);
+  }
+  bench::reportPeakMemory(state);
+  state.counters["file_MiB"] = mebibytes;
+}
+BENCHMARK(BM_OpenTenMegabyteScene)->Unit(benchmark::kMillisecond);
+
+/// A flat grid of `quads` x `quads` quads as two triangles each, in OBJ, written once.
+std::filesystem::path gridObj(int quads) {
+  static std::filesystem::path path;
+  if (!path.empty()) return path;
+  path = std::filesystem::temp_directory_path() /
+         ("floptle-bench-grid-" + std::to_string(::getpid()) + ".obj");
+  std::ofstream out(path);
+  const int side = quads + 1;
+  for (int z = 0; z < side; ++z)
+    for (int x = 0; x < side; ++x) out << "v " << x * 0.1 << " 0 " << z * 0.1 << "\n";
+  for (int z = 0; z < quads; ++z) {
+    for (int x = 0; x < quads; ++x) {
+      const int a = z * side + x + 1, b = a + 1, c = a + side, d = c + 1;  // OBJ is 1-based
+      out << "f " << a << ' ' << c << ' ' << b << "\nf " << b << ' ' << c << ' ' << d << "\n";
+    }
+  }
+  std::atexit([] {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  });
+  return path;
+}
+
+void BM_ImportMillionTriangles(benchmark::State& state) {
+  constexpr int kQuads = 708;  // 2 * 708^2 = 1,002,528 triangles
+  const auto path = gridObj(kQuads);
+  bench::resetPeakMemory();
+  std::size_t triangles = 0;
+  for (auto _ : state) {
+    auto mesh = asset::importMesh(path);
+    if (!mesh) {
+      state.SkipWithError(mesh.error().message().c_str());
+      return;
+    }
+    triangles = mesh->triangleCount();
+    benchmark::DoNotOptimize(mesh);
+  }
+  bench::reportPeakMemory(state);
+  state.counters["triangles"] = double(triangles);
+  state.counters["file_MiB"] = double(std::filesystem::file_size(path)) / (1024.0 * 1024.0);
+}
+BENCHMARK(BM_ImportMillionTriangles)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+BENCHMARK_MAIN();

@@ -41,6 +41,14 @@ primitives $root/scenes/primitives.json -
 gravity $root/scenes/gravity.json -
 drift $root/scenes/drift.json -
 LIST
+  # The large level (the generator of tests/large_scene): 10,000 spheres over 400 x 400 m.
+  if [ -x "$root/build/tests/make_large_scene" ]; then
+    "$root/build/tests/make_large_scene" "$out/level10k.json" 10000 >/dev/null
+    "$floptle" render "$out/level10k.json" --look-from -30,8,25 --look-at 0,0,0 --width 32 \
+      --height 18 --out "$out/level10k.png" --shader-out "$out/level10k.frag" \
+      --shader-data "$out/level10k.bin" >/dev/null
+    echo "wrote $out/level10k.frag and $out/level10k.bin"
+  fi
 }
 
 time_shaders() {
@@ -50,7 +58,7 @@ time_shaders() {
   printf "| shader | size | ms / frame | fps | x reference |\n|---|---|---|---|---|\n"
   for size in $sizes; do
     ref=""
-    for frag in reference reference_scene showcase primitives gravity drift; do
+    for frag in reference reference_scene showcase primitives gravity drift level10k; do
       [ -f "$out/$frag.frag" ] || continue
       data=()
       [ -f "$out/$frag.bin" ] && data=(--data "$out/$frag.bin")

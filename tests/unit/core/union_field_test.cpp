@@ -155,6 +155,33 @@ TEST(UnionField, ReplacingAPartMovesItWithoutARebuild) {
   EXPECT_TRUE(field.nodes().front().box.contains(Vec3(200.0f, 3.0f, 200.0f)));
 }
 
+// The Mandelbulb's bounds (radius max(1, 2^(1/(power-1))), within the bailout) hold its
+// surface: the estimate is positive at every point outside them, for any iteration count.
+TEST(UnionField, MandelbulbBoundsHoldItsSurface) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f), out(1.0f, 1.6f);
+  for (float power : {2.5f, 4.0f, 8.0f, 10.0f}) {
+    for (float iterations : {1.0f, 3.0f, 8.0f, 16.0f}) {
+      FieldNode bulb = makeDefaultNode(NodeType::Mandelbulb);
+      bulb.params[0] = power;
+      bulb.params[1] = iterations;
+      bulb.params[2] = 2.0f;
+      const FieldProgram program = *FieldProgram::compile(bulb);
+      const Aabb box = program.bounds(0.0);
+      const float expected = std::min(2.0f, std::pow(2.0f, 1.0f / (power - 1.0f)));
+      EXPECT_NEAR(box.max.x, expected, 0.01f) << "power " << power;
+      for (int i = 0; i < 400; ++i) {
+        Vec3 direction(unit(rng), unit(rng), unit(rng));
+        if (glm::length(direction) < 1e-3f) continue;
+        const Vec3 p = glm::normalize(direction) * box.max.x * out(rng);
+        if (box.contains(p)) continue;
+        ASSERT_GT(program.distance(p, 0.0), 0.0f)
+            << "power " << power << " iterations " << iterations << " at |p| " << glm::length(p);
+      }
+    }
+  }
+}
+
 TEST(UnionField, AnEmptyUnionIsRefused) {
   EXPECT_FALSE(UnionField::build({}, 0.0).ok());
 }

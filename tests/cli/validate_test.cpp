@@ -126,6 +126,23 @@ TEST_F(ValidateCli, WarningsListEachProblemWithItsNodeAndFix) {
   EXPECT_EQ(run("'" + path + "'").out, path + ": ok (2 nodes, 2 materials)\n");
 }
 
+TEST_F(ValidateCli, WarningsNameATwistedColliderWithoutABake) {
+  const std::string path = write("twist.json", R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5]}],
+    "interactions": [],
+    "nodes": [{"name": "screw", "material": "rock", "collider": {"body": "static"},
+               "shape": {"type": "twist", "rate": 2,
+                         "children": [{"type": "box", "half_extents": [0.5, 1, 0.5]}]}}]})");
+  const RunResult result = run("'" + path + "' --warnings");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("warning: /nodes/0: the collider of 'screw' is warped by a twist, "
+                            "which does not preserve distance, and is not baked (unbaked-warp); "
+                            "fix: add a bake"),
+            std::string::npos)
+      << result.out;
+}
+
 TEST_F(ValidateCli, UsageErrorsExitTwo) {
   EXPECT_EQ(run("").exitCode, 2);
   EXPECT_EQ(run("a.json b.json").exitCode, 2);

@@ -129,7 +129,8 @@ TEST_F(ValidateCli, WarningsListEachProblemWithItsNodeAndFix) {
 TEST_F(ValidateCli, WarningsNameATwistedColliderWithoutABake) {
   const std::string path = write("twist.json", R"({
     "format": "floptle.scene", "version": 1,
-    "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5]}],
+    "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2600, "friction": 0.8,
+                   "restitution": 0.1, "bulk_modulus": 5e10, "yield_strength": 1e8}],
     "interactions": [],
     "nodes": [{"name": "screw", "material": "rock", "collider": {"body": "static"},
                "shape": {"type": "twist", "rate": 2,

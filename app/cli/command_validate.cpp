@@ -28,7 +28,8 @@ constexpr const char* kUsage =
     "  --warnings  then lists, one per line, what is suspicious though the scene loads, with\n"
     "              its node and fix: a missing file, an unused material or rule, a character\n"
     "              spawned inside geometry, a collider of zero volume, a dynamic body with no\n"
-    "              shape (warnings do not change the exit status)\n";
+    "              shape, a collider warped by a twist and not baked (warnings do not change\n"
+    "              the exit status)\n";
 
 void printWarnings(const scene::Scene& built, const std::filesystem::path& folder) {
   for (const runtime::SceneProblem& p : runtime::findSceneProblems(built, folder)) {

@@ -60,6 +60,7 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
   using Clock = std::chrono::steady_clock;
   double stepSeconds = 0.0;
   for (std::uint64_t i = 0; i < options.ticks; ++i) {
+    if (options.cancel && options.cancel->load()) return Error{options.sceneName, "cancelled"};
     if (options.beforeTick)
       if (Expected<void> before = options.beforeTick(*runtime); !before) return before.error();
     const Clock::time_point start = Clock::now();

@@ -1,6 +1,7 @@
 // findSceneProblems: what is wrong or suspicious in a valid scene, with its fix.
 #include "floptle/runtime/scene_problems.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -24,10 +25,20 @@ constexpr float kUnbounded = 1e5f;
 constexpr float kSpawnTolerance = 0.01f;
 /// Highest a spawn is looked for above its place before giving up (m).
 constexpr float kSpawnSearch = 200.0f;
+/// Voxels along the largest extent of a warped collider's bake, and the range its cell is
+/// kept in (m): fine enough for the warp's detail, coarse enough to bake in seconds.
+constexpr float kBakeCellsAcross = 64.0f;
+constexpr float kMinBakeCell = 0.01f;
+constexpr float kMaxBakeCell = 0.25f;
 
-std::string metres(float m) {
+/// `m` as "0.45 m", or with `significant` digits ("0.0312 m") where a small length needs them.
+std::string metres(float m, int significant = 0) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.2f m", double(m));
+  if (significant > 0) {
+    std::snprintf(text, sizeof text, "%.*g m", significant, double(m));
+  } else {
+    std::snprintf(text, sizeof text, "%.2f m", double(m));
+  }
   return text;
 }
 
@@ -98,16 +109,90 @@ void checkSpawn(const Scene& sc, const SceneNode& node, const field::FieldProgra
   const Vec3 up = glm::length(g) > 0.0f ? -glm::normalize(g) : Vec3(0.0f, 1.0f, 0.0f);
   if (capsuleDepth(field, desc->position, up, *desc) <= kSpawnTolerance) return;
   SceneProblem p{ProblemKind::SpawnInsideGeometry, node.pointer,
-                 "character '" + node.name + "' starts inside the geometry", ""};
+                 "character '" + node.name + "' starts inside the geometry", "", node.name};
   const float step = 0.5f * desc->radius;
   for (float rise = step; rise <= kSpawnSearch; rise += step) {
     if (capsuleDepth(field, desc->position + up * rise, up, *desc) <= 0.0f) {
       p.fix = "move it up " + metres(rise) + " to the surface";
+      p.action = FixAction::MoveNode;
+      p.move = up * rise;
       break;
     }
   }
   if (p.fix.empty()) p.fix = "move it out of the geometry";
   out.push_back(std::move(p));
+}
+
+/// Whether `shape` has a twist that is not the identity (a rate that is not always 0).
+bool hasTwist(const field::FieldNode& shape) {
+  if (shape.type == field::NodeType::Twist && !shape.params.empty() &&
+      (shape.params[0].minValue() != 0.0f || shape.params[0].maxValue() != 0.0f))
+    return true;
+  return std::any_of(shape.children.begin(), shape.children.end(), hasTwist);
+}
+
+/// A warp of the domain that does not preserve distance: the warped field is only a lower
+/// bound of the distance (its value divided by the warp's Lipschitz bound), so casts crawl and
+/// contact depths come out short. Physics should collide with such a node baked. One row per
+/// warp (a tier whose warp has its own bake, such as the morph tier's, adds a row with its own
+/// test, bake test and fix); a node is checked against every row.
+struct WarpCheck {
+  /// The warp in words ("a twist").
+  const char* name;
+  /// Whether the node's shape is warped by it.
+  bool (*warps)(const SceneNode& node);
+  /// Whether the node already collides as a bake of its shape.
+  bool (*baked)(const SceneNode& node);
+  /// The fix that bakes it, and its words (the cell is appended).
+  FixAction action;
+  const char* fix;
+};
+
+constexpr WarpCheck kWarpChecks[] = {
+    {"a twist", [](const SceneNode& node) { return node.shape && hasTwist(*node.shape); },
+     [](const SceneNode& node) { return node.hasComponent("baked_field"); },
+     FixAction::BakeCollider,
+     "add a bake: its shape baked into a .vdb beside the scene as its "
+     "baked_field, cell "},
+};
+
+/// The voxel edge for baking the node's shape (m), from its extent in its own frame.
+float bakeCellFor(const SceneNode& node) {
+  auto program = field::FieldProgram::compile(*node.shape);
+  if (!program) return kMaxBakeCell;
+  const Aabb box = program->bounds(0.0);
+  if (box.empty()) return kMaxBakeCell;
+  const Vec3 size = box.max - box.min;
+  const float extent = std::max({size.x, size.y, size.z});
+  if (!std::isfinite(extent)) return kMaxBakeCell;
+  return std::clamp(extent / kBakeCellsAcross, kMinBakeCell, kMaxBakeCell);
+}
+
+void checkWarps(const SceneNode& node, std::vector<SceneProblem>& out) {
+  if (!node.collider || !node.collider->collidable) return;
+  for (const WarpCheck& check : kWarpChecks) {
+    if (!check.warps(node) || check.baked(node)) continue;
+    SceneProblem p{ProblemKind::UnbakedWarp, node.pointer,
+                   "the collider of '" + node.name + "' is warped by " + check.name +
+                       ", which does not preserve distance, and is not baked",
+                   "", node.name};
+    p.bakeCell = bakeCellFor(node);
+    p.fix = check.fix + metres(p.bakeCell, 3);
+    p.action = check.action;
+    out.push_back(std::move(p));
+  }
+}
+
+/// The node whose pointer `pointer` is, or is below ("/nodes/2/mesh/file"); null when none.
+const SceneNode* nodeAt(const Scene& sc, const std::string& pointer) {
+  const SceneNode* best = nullptr;
+  for (const SceneNode& node : sc.nodes) {
+    const bool within =
+        pointer.compare(0, node.pointer.size(), node.pointer) == 0 &&
+        (pointer.size() == node.pointer.size() || pointer[node.pointer.size()] == '/');
+    if (within && (!best || node.pointer.size() > best->pointer.size())) best = &node;
+  }
+  return best;
 }
 
 }  // namespace
@@ -126,6 +211,8 @@ std::string_view problemKindName(ProblemKind kind) {
       return "dynamic-without-shape";
     case ProblemKind::UnusedRule:
       return "unused-rule";
+    case ProblemKind::UnbakedWarp:
+      return "unbaked-warp";
   }
   return "problem";
 }
@@ -133,9 +220,12 @@ std::string_view problemKindName(ProblemKind kind) {
 std::vector<SceneProblem> findSceneProblems(const Scene& sc,
                                             const std::filesystem::path& sceneFolder) {
   std::vector<SceneProblem> out;
-  for (const Error& e : scene::missingReferencedFiles(sc, sceneFolder))
-    out.push_back(
-        {ProblemKind::MissingFile, e.where, e.what, "locate the file, or remove the component"});
+  for (const Error& e : scene::missingReferencedFiles(sc, sceneFolder)) {
+    const SceneNode* node = nodeAt(sc, e.where);
+    out.push_back({ProblemKind::MissingFile, e.where, e.what,
+                   "locate the file, or remove the component", node ? node->name : "",
+                   FixAction::LocateFile});
+  }
   auto collidable = field::FieldProgram::compile(scene::sceneField(sc, true));
   for (const SceneNode& node : sc.nodes) {
     const bool hasGeometry = node.shape || node.hasComponent("mesh") ||
@@ -143,11 +233,13 @@ std::vector<SceneProblem> findSceneProblems(const Scene& sc,
     if (node.collider && node.collider->body == scene::BodyType::Dynamic && !hasGeometry)
       out.push_back({ProblemKind::DynamicWithoutShape, node.pointer,
                      "dynamic body '" + node.name + "' has no shape or mesh to collide as",
-                     "add a shape, or make the collider static"});
+                     "make the collider static, or add a shape", node.name, FixAction::MakeStatic});
     if (node.collider && node.shape && hasNoVolume(node))
       out.push_back({ProblemKind::EmptyCollider, node.pointer,
                      "the collider of '" + node.name + "' has zero volume: its shape has no inside",
-                     "change the shape so its parts overlap, or remove the collider"});
+                     "remove the collider, or change the shape so its parts overlap", node.name,
+                     FixAction::RemoveCollider});
+    checkWarps(node, out);
     if (collidable && node.hasComponent("character")) checkSpawn(sc, node, *collidable, out);
   }
   const std::vector<bool> used = materialsUsedByNodes(sc);
@@ -159,7 +251,8 @@ std::vector<SceneProblem> findSceneProblems(const Scene& sc,
       ruled = ruled || rule.a == i + 1 || rule.b == i + 1;
     out.push_back({ProblemKind::UnusedMaterial, m.pointer,
                    "material '" + m.displayId + "' is used by no node",
-                   ruled ? "delete it and the rules naming it" : "delete it"});
+                   ruled ? "delete it and the rules naming it" : "delete it", "",
+                   FixAction::DeleteMaterial});
   }
   for (const scene::Interaction& rule : sc.interactions) {
     const bool aUsed = rule.a < used.size() && used[rule.a];
@@ -169,7 +262,7 @@ std::vector<SceneProblem> findSceneProblems(const Scene& sc,
     out.push_back({ProblemKind::UnusedRule, rule.pointer,
                    "the rule names material '" + (unused ? unused->displayId : std::string("?")) +
                        "', which no node uses",
-                   "delete the rule"});
+                   "delete the rule", "", FixAction::DeleteRule});
   }
   return out;
 }

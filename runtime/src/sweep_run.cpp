@@ -2,6 +2,7 @@
 #include "floptle/runtime/sweep_run.h"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -33,6 +34,7 @@ Expected<SweepRow> runOne(const SweepPlan& plan, const Json& document, std::uint
   replayOptions.sceneName = options.sceneName;
   replayOptions.inputsName = options.inputsName;
   replayOptions.meshCache = &meshCache;
+  replayOptions.cancel = options.cancel;
   double stepSeconds = 0.0;
   replayOptions.stepSeconds = &stepSeconds;
   auto result = replay(edited, options.sceneDir, replayOptions);
@@ -83,6 +85,7 @@ Expected<void> runSweep(const SweepPlan& plan, const Json& document, const Sweep
   std::uint64_t next = begin;                                       // the next run a worker takes
   std::uint64_t handed = begin;                                     // the next row to hand back
   bool stop = false;
+  auto cancelled = [&options] { return options.cancel && options.cancel->load(); };
 
   auto work = [&] {
     physics::MeshColliderCache meshCache;  // this worker's: caches are not shared
@@ -91,7 +94,7 @@ Expected<void> runSweep(const SweepPlan& plan, const Json& document, const Sweep
       {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return stop || next >= end || next < handed + window; });
-        if (stop || next >= end) return;
+        if (stop || next >= end || cancelled()) return;
         run = next++;
       }
       auto row = runOne(plan, document, run, options, meshCache);
@@ -110,12 +113,22 @@ Expected<void> runSweep(const SweepPlan& plan, const Json& document, const Sweep
     std::optional<Expected<SweepRow>> row;
     {
       std::unique_lock lock(mutex);
-      changed.wait(lock, [&] { return done.count(run) != 0; });
+      // A worker that saw the cancel flag takes no more runs: stop waiting for this one.
+      while (done.count(run) == 0 && !cancelled())
+        changed.wait_for(lock, std::chrono::milliseconds(20));
+      if (done.count(run) == 0) {
+        status = Error{"sweep", kSweepCancelled};
+        break;
+      }
       row = std::move(done[run]);
       done.erase(run);
       handed = run + 1;
     }
     changed.notify_all();
+    if (cancelled()) {
+      status = Error{"sweep", kSweepCancelled};
+      break;
+    }
     if (!*row) {
       status = row->error();
       break;

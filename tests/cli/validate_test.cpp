@@ -126,6 +126,24 @@ TEST_F(ValidateCli, WarningsListEachProblemWithItsNodeAndFix) {
   EXPECT_EQ(run("'" + path + "'").out, path + ": ok (2 nodes, 2 materials)\n");
 }
 
+TEST_F(ValidateCli, WarningsNameATwistedColliderWithoutABake) {
+  const std::string path = write("twist.json", R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2600, "friction": 0.8,
+                   "restitution": 0.1, "bulk_modulus": 5e10, "yield_strength": 1e8}],
+    "interactions": [],
+    "nodes": [{"name": "screw", "material": "rock", "collider": {"body": "static"},
+               "shape": {"type": "twist", "rate": 2,
+                         "children": [{"type": "box", "half_extents": [0.5, 1, 0.5]}]}}]})");
+  const RunResult result = run("'" + path + "' --warnings");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("warning: /nodes/0: the collider of 'screw' is warped by a twist, "
+                            "which does not preserve distance, and is not baked (unbaked-warp); "
+                            "fix: add a bake"),
+            std::string::npos)
+      << result.out;
+}
+
 TEST_F(ValidateCli, UsageErrorsExitTwo) {
   EXPECT_EQ(run("").exitCode, 2);
   EXPECT_EQ(run("a.json b.json").exitCode, 2);

@@ -19,6 +19,7 @@
 #include "floptle/editor/log_panel.h"
 #include "floptle/editor/materials_panel.h"
 #include "floptle/editor/play_mode.h"
+#include "floptle/editor/problems_panel.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/recent_files.h"
 #include "floptle/editor/recovery_file.h"
@@ -65,6 +66,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(recovery_.get(), &RecoveryFile::autosaved, log_,
           [this](const QString& path) { log_->appendMessage(tr("Autosaved to %1").arg(path)); });
   connect(recovery_.get(), &RecoveryFile::autosaveFailed, log_, &LogPanel::appendMessage);
+  // The Problems dock's panel (found by its object name, "problemsPanel").
+  connect(findChild<ProblemsPanel*>("problemsPanel"), &ProblemsPanel::fixFailed, log_,
+          &LogPanel::appendMessage);
   connect(materials_, &MaterialsPanel::refused, this, [this](const QString& text) {
     QMessageBox* box =
         new QMessageBox(QMessageBox::Warning, tr("Material in use"), text, QMessageBox::Ok, this);
@@ -112,9 +116,12 @@ void MainWindow::createDocks() {
   QDockWidget* matrix =
       dock(tr("Interactions"), "interactionsDock", matrix_, Qt::BottomDockWidgetArea);
   QDockWidget* log = dock(tr("Log"), "logDock", log_, Qt::BottomDockWidgetArea);
+  QDockWidget* problems =
+      dock(tr("Problems"), "problemsDock", new ProblemsPanel(document_), Qt::BottomDockWidgetArea);
   tabifyDockWidget(inspector, materials);
   inspector->raise();
   tabifyDockWidget(log, matrix);
+  tabifyDockWidget(log, problems);
   log->raise();
   Q_UNUSED(history);
 }

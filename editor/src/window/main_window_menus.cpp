@@ -13,6 +13,7 @@
 #include "floptle/editor/preferences.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/editor/scene_tree_panel.h"
+#include "floptle/editor/sweep_dialog.h"
 
 namespace floptle::editor {
 
@@ -118,6 +119,18 @@ void MainWindow::createMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Play"));
   run->setObjectName("menuPlay");
   playMode_->createActions(run);
+
+  QMenu* toolsMenu = menuBar()->addMenu(tr("&Tools"));
+  toolsMenu->setObjectName("menuTools");
+  // One sweep dialog per window, made on first use (object name "sweepDialog"): closing it
+  // hides it, so its last rows and plot are still there when it is opened again.
+  make(toolsMenu, tr("&Sweep..."), "actionSweep", QKeySequence(), [this] {
+    auto* sweep = findChild<SweepDialog*>("sweepDialog");
+    if (!sweep) sweep = new SweepDialog(document_, this);
+    sweep->show();
+    sweep->raise();
+    sweep->activateWindow();
+  });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->setObjectName("menuHelp");

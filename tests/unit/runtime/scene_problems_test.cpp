@@ -51,6 +51,8 @@ TEST(SceneProblems, AMissingFileNamesItsMember) {
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].pointer, "/nodes/2/mesh/file");
   EXPECT_NE(p[0].fix.find("locate"), std::string::npos);
+  EXPECT_EQ(p[0].node, "house");
+  EXPECT_EQ(p[0].action, FixAction::LocateFile);
 }
 
 TEST(SceneProblems, AnUnusedMaterialAndItsRule) {
@@ -64,6 +66,9 @@ TEST(SceneProblems, AnUnusedMaterialAndItsRule) {
   ASSERT_EQ(rules.size(), 1u);
   EXPECT_EQ(rules[0].pointer, "/interactions/0");
   EXPECT_EQ(rules[0].fix, "delete the rule");
+  EXPECT_EQ(materials[0].action, FixAction::DeleteMaterial);
+  EXPECT_EQ(rules[0].action, FixAction::DeleteRule);
+  EXPECT_TRUE(materials[0].node.empty());
   // A material used only inside a shape is used.
   EXPECT_TRUE(
       ofKind(
@@ -83,6 +88,12 @@ TEST(SceneProblems, ACharacterSpawnedInTheGroundIsToldHowFarUp) {
   ASSERT_EQ(sunk.size(), 1u);
   EXPECT_EQ(sunk[0].pointer, "/nodes/2");
   EXPECT_EQ(sunk[0].fix, "move it up 0.45 m to the surface");
+  EXPECT_EQ(sunk[0].node, "player");
+  EXPECT_EQ(sunk[0].action, FixAction::MoveNode);
+  // The move is the rise the text names, along -g (gravity is the default, straight down).
+  EXPECT_FLOAT_EQ(sunk[0].move.x, 0.0f);
+  EXPECT_NEAR(sunk[0].move.y, 0.45f, 1e-5f);
+  EXPECT_FLOAT_EQ(sunk[0].move.z, 0.0f);
   // Standing on the ground, or just above it: fine.
   for (const char* y : {"0.9", "1.5"}) {
     EXPECT_TRUE(
@@ -104,6 +115,7 @@ TEST(SceneProblems, AColliderWithNoInside) {
   const auto p = ofKind(problemsOf(apart), ProblemKind::EmptyCollider);
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].pointer, "/nodes/1");
+  EXPECT_EQ(p[0].action, FixAction::RemoveCollider);
   // Overlapping spheres have an inside.
   std::string overlapping = apart;
   overlapping.replace(overlapping.find("[-3, 0, 0]"), 10, "[-0.5, 0, 0]");
@@ -124,12 +136,52 @@ TEST(SceneProblems, ADynamicBodyWithNothingToCollideAs) {
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].pointer, "/nodes/2");
   EXPECT_NE(p[0].fix.find("add a shape"), std::string::npos);
+  EXPECT_EQ(p[0].action, FixAction::MakeStatic);
   // With a shape it is a body.
   EXPECT_TRUE(
       ofKind(problemsOf(R"({"name": "ball", "material": "ice", "collider": {"body": "dynamic"},
                                     "shape": {"type": "sphere", "radius": 1}, "transform": {"position": [0, 3, 0]}})"),
              ProblemKind::DynamicWithoutShape)
           .empty());
+}
+
+TEST(SceneProblems, ATwistedColliderWithoutABake) {
+  // A 2 x 4 x 2 m box twisted 1 rad/m: its bake's cell is the largest extent / 64, 4/64 m.
+  const std::string twisted =
+      R"({"name": "screw", "material": "ice", "collider": {"body": "static"},
+    "transform": {"position": [0, 5, 0]},
+    "shape": {"type": "twist", "rate": 1, "children": [{"type": "box", "half_extents": [1, 2, 1]}]})";
+  const auto p = ofKind(problemsOf(twisted + "}"), ProblemKind::UnbakedWarp);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].pointer, "/nodes/1");
+  EXPECT_EQ(p[0].node, "screw");
+  EXPECT_EQ(p[0].action, FixAction::BakeCollider);
+  EXPECT_NE(p[0].what.find("twist"), std::string::npos);
+  // The twist's bounds are those of the box turned about Y: at least the box's 4 m height.
+  EXPECT_GE(p[0].bakeCell, 4.0f / 64.0f);
+  EXPECT_LE(p[0].bakeCell, 0.25f);
+  // Baked: no problem. Not a collider, a rate of 0, or not collidable: no problem.
+  EXPECT_TRUE(ofKind(problemsOf(twisted + R"(, "baked_field": {"file": "screw.vdb"}})"),
+                     ProblemKind::UnbakedWarp)
+                  .empty());
+  std::string still = twisted + "}";
+  still.replace(still.find("\"rate\": 1"), 9, "\"rate\": 0");
+  EXPECT_TRUE(ofKind(problemsOf(still), ProblemKind::UnbakedWarp).empty());
+  std::string drawnOnly = twisted + "}";
+  drawnOnly.replace(drawnOnly.find("\"collider\": {\"body\": \"static\"},"), 31, "");
+  EXPECT_TRUE(ofKind(problemsOf(drawnOnly), ProblemKind::UnbakedWarp).empty());
+  std::string ghost = twisted + "}";
+  ghost.replace(ghost.find("\"body\": \"static\""), 16, "\"collidable\": false");
+  EXPECT_TRUE(ofKind(problemsOf(ghost), ProblemKind::UnbakedWarp).empty());
+  // A twist deep inside the tree counts too.
+  EXPECT_EQ(ofKind(problemsOf(R"({"name": "deep", "material": "ice", "collider": {"body": "static"},
+    "transform": {"position": [0, 5, 0]},
+    "shape": {"type": "union", "children": [{"type": "sphere", "radius": 1},
+      {"type": "transform", "position": [3, 0, 0], "children": [
+        {"type": "twist", "rate": 2, "children": [{"type": "box"}]}]}]}})"),
+                   ProblemKind::UnbakedWarp)
+                .size(),
+            1u);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // runs. The Drift-or-physics choice is SceneRuntime's; the inputs are read in the format of
 // the simulation the scene runs (physics::parseInputEvents or drift::replayInputsFromJson).
 // The command only parses its arguments, reads the files and prints.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -44,6 +45,9 @@ struct ReplayOptions {
   /// When set, receives the wall time of all the ticks together (s); for Drift scenes the
   /// whole replay's. A measurement only: nothing of the simulation reads the clock.
   double* stepSeconds = nullptr;
+  /// When set and true, a physics replay stops before its next tick with the error
+  /// "cancelled" (checked once a tick). Not owned.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Deepest nesting of arrays and objects an inputs file may have (the root is depth 1). Real

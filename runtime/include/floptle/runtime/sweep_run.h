@@ -4,6 +4,7 @@
 // and its own mesh collider cache), so a row depends only on its run; rows are handed back in
 // run order whatever the thread count, and the output is the same for any number of jobs.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -57,7 +58,13 @@ struct SweepOptions {
   SweepShard runs;
   /// Called on the calling thread after each row is handed back: rows done, rows in all.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  /// When set and true, no further run starts, runs under way stop at their next tick, and
+  /// runSweep returns the error kSweepCancelled (rows before it were handed back). Not owned.
+  const std::atomic<bool>* cancel = nullptr;
 };
+
+/// The `what` of the error a cancelled sweep returns.
+inline constexpr const char* kSweepCancelled = "cancelled";
 
 /// Runs options.runs of `plan` over `document` (a checked scene document) and hands each row
 /// to `onRow`, in run order, on the calling thread. Stops at the first error, of a run (named

@@ -98,17 +98,8 @@ Aabb nodeBounds(const FieldNode& n, double t) {
       const float steps = std::max(1.0f, std::floor(v(0)));
       return {Vec3(0.0f, 0.0f, -v(3)), Vec3(steps * v(2), steps * v(1), v(3))};
     }
-    case NodeType::Mandelbulb: {
-      // Outside |c| > R = max(1, 2^(1 / (power - 1))) every orbit grows (|z^n + c| >=
-      // |z|^n - |c| > |z| once |z| >= |c| > R), so r > 1 after any number of iterations and
-      // the estimate 0.5 log(r) r / dr is positive: the surface lies inside that ball (1.104 m
-      // for power 8), and inside the bailout sphere in any case.
-      const float power = v(0), bailout = v(2);
-      float radius = bailout;
-      if (power > 1.0f)
-        radius = std::min(bailout, std::max(1.0f, std::pow(2.0f, 1.0f / (power - 1.0f))));
-      return Aabb::fromCenterHalf(Vec3(0), Vec3(radius * 1.001f));
-    }
+    case NodeType::Mandelbulb:
+      return Aabb::fromCenterHalf(Vec3(0), Vec3(v(2)));
     case NodeType::Menger:
       return Aabb::fromCenterHalf(Vec3(0), Vec3(v(1)));
     case NodeType::Mandelbox: {

@@ -99,8 +99,10 @@ std::optional<MarchHit> marchRay(const field::UnionField& field, const Ray& ray,
     }
     previousT = t;
     previousD = s.distance;
-    t += s.distance * omega;
-    if (t > maxDistance) return std::nullopt;
+    // Past the range only when even a safe step leaves it; a relaxed step is cut at the range's
+    // end, where the overlap test still checks it.
+    if (t + s.distance * kStepScale > maxDistance) return std::nullopt;
+    t = std::min(t + s.distance * omega, maxDistance);
   }
   return std::nullopt;
 }

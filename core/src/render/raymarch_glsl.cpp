@@ -154,8 +154,8 @@ bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) 
     }
     previousT = t;
     previousD = h.x;
-    t += h.x * omega;
-    if (t > kMaxDistance) return false;
+    if (t + h.x * kStepScale > kMaxDistance) return false;
+    t = min(t + h.x * omega, kMaxDistance);
   }
   return false;
 }
@@ -384,8 +384,8 @@ constexpr const char* kSceneMapLoop = R"GLSL(
 // UnionField::renderSample: the unbounded parts, then the hierarchy nearest first. One loop
 // with one evalPart call site: each turn takes the next unbounded part, the next part of the
 // current leaf, or the next node off the stack.
-vec2 map(vec3 p, float time) {
-  g_time = time;
+vec2 map(vec3 p, float t) {
+  g_time = t;
   vec2 best = vec2(1e30, 0.0);
   int stack[kGpuTraversalStack];
   int top = 0;
@@ -508,13 +508,13 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
   // Few parts: each in turn, the unbounded ones first, the others behind their box (the same
   // values as the walk: a part's term is its box distance beyond the margin, else its field).
   out +=
-      "vec2 map(vec3 p, float time) {\n  vec2 best = vec2(1e30, 0.0);\n  vec2 d;\n"
+      "vec2 map(vec3 p, float t) {\n  vec2 best = vec2(1e30, 0.0);\n  vec2 d;\n"
       "  float box;\n  int base;\n";
   const int records = int(buffers.unrolledRecords.size());
   auto call = [&](int r) {
     const std::string k = std::to_string(buffers.unrolledRecords[std::size_t(r)]);
     return "g_partParams = " + std::to_string(buffers.unrolledParameters[std::size_t(r)]) +
-           "; d = fp_part" + k + "(p, time); if (d.x < best.x) best = d;";
+           "; d = fp_part" + k + "(p, t); if (d.x < best.x) best = d;";
   };
   for (int r = buffers.firstUnbounded; r < records; ++r)
     out += "  base = g_parts + kPartTexels * " + std::to_string(r) + ";\n  " + call(r) + "\n";

@@ -530,6 +530,25 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
   return out;
 }
 
+/// A standalone shader's baked camera, material colours and shading constants.
+std::string standaloneConstants(const Camera& camera, const MaterialColors& materials) {
+  std::ostringstream s;
+  const int count = std::clamp(int(materials.size()), 1, kMaxMaterials);
+  s << "const vec3 kMaterials[" << count << "] = vec3[" << count << "](";
+  for (int i = 0; i < count; ++i)
+    s << (i ? ", " : "") << glslVec3(i < int(materials.size()) ? materials[i] : kDefaultAlbedo);
+  s << ");\n";
+  const CameraBasis basis = camera.basis();
+  s << "const vec3 kCamPos = " << glslVec3(camera.position) << ";\n"
+    << "const vec3 kCamRight = " << glslVec3(basis.right) << ";\n"
+    << "const vec3 kCamUp = " << glslVec3(basis.up) << ";\n"
+    << "const vec3 kCamForward = " << glslVec3(basis.forward) << ";\n"
+    << "const float kTanHalfFovY = " << glslFloat(camera.tanHalfFovY()) << ";\n"
+    << constantsBlock() << "int materialCount() { return " << int(materials.size()) << "; }\n"
+    << "vec3 materialAlbedo(int i) { return kMaterials[i]; }\n";
+  return s.str();
+}
+
 }  // namespace
 
 std::string fullscreenVertexShader() {
@@ -610,20 +629,7 @@ std::string standaloneFragmentShader(const field::FieldProgram& program, const C
     s << ")";
   }
   s << ");\n#define FP(i) kParams[(i) >> 2][(i) & 3]\n";
-  const int count = std::clamp(int(materials.size()), 1, kMaxMaterials);
-  s << "const vec3 kMaterials[" << count << "] = vec3[" << count << "](";
-  for (int i = 0; i < count; ++i)
-    s << (i ? ", " : "") << glslVec3(i < int(materials.size()) ? materials[i] : kDefaultAlbedo);
-  s << ");\n";
-  const CameraBasis basis = camera.basis();
-  s << "const vec3 kCamPos = " << glslVec3(camera.position) << ";\n"
-    << "const vec3 kCamRight = " << glslVec3(basis.right) << ";\n"
-    << "const vec3 kCamUp = " << glslVec3(basis.up) << ";\n"
-    << "const vec3 kCamForward = " << glslVec3(basis.forward) << ";\n"
-    << "const float kTanHalfFovY = " << glslFloat(camera.tanHalfFovY()) << ";\n"
-    << constantsBlock() << "int materialCount() { return " << int(materials.size()) << "; }\n"
-    << "vec3 materialAlbedo(int i) { return kMaterials[i]; }\n"
-    << "// ---- field (field::emitGlsl) ----\n"
+  s << standaloneConstants(camera, materials) << "// ---- field (field::emitGlsl) ----\n"
     << field::emitGlsl(program) << "\n// ---- shading ----\n"
     << kShadingBody << kStandaloneMain;
   return s.str();
@@ -659,20 +665,7 @@ std::string standaloneSceneShader(const SceneBuffers& buffers, const Camera& cam
       << "#define SD(i) texelFetch(u_sceneData, ivec2((i) & " << (kSceneDataWidth - 1)
       << ", (i) >> " << sceneDataWidthShift() << "), 0)\n";
   }
-  const int count = std::clamp(int(materials.size()), 1, kMaxMaterials);
-  s << "const vec3 kMaterials[" << count << "] = vec3[" << count << "](";
-  for (int i = 0; i < count; ++i)
-    s << (i ? ", " : "") << glslVec3(i < int(materials.size()) ? materials[i] : kDefaultAlbedo);
-  s << ");\n";
-  const CameraBasis basis = camera.basis();
-  s << "const vec3 kCamPos = " << glslVec3(camera.position) << ";\n"
-    << "const vec3 kCamRight = " << glslVec3(basis.right) << ";\n"
-    << "const vec3 kCamUp = " << glslVec3(basis.up) << ";\n"
-    << "const vec3 kCamForward = " << glslVec3(basis.forward) << ";\n"
-    << "const float kTanHalfFovY = " << glslFloat(camera.tanHalfFovY()) << ";\n"
-    << constantsBlock() << "int materialCount() { return " << int(materials.size()) << "; }\n"
-    << "vec3 materialAlbedo(int i) { return kMaterials[i]; }\n"
-    << sceneMapGlsl(buffers) << "// ---- shading ----\n"
+  s << standaloneConstants(camera, materials) << sceneMapGlsl(buffers) << "// ---- shading ----\n"
     << kShadingBody << kStandaloneMain;
   return s.str();
 }

@@ -1,6 +1,7 @@
 -- A pad that makes the player's blob sticky when it walks onto it. Sticky bonds are the
--- Visco tier; until that tier exists matter.set_sticky answers "tier not available", which
--- is logged rather than stopping the level.
+-- Visco tier's: on a visco body set_sticky sets its stickiness and break strain; the player
+-- here is a character, which set_sticky refuses by name, and that is logged rather than
+-- stopping the level.
 local done = false
 
 function on_contact(node, other, contact)

@@ -1,10 +1,9 @@
 // The `matter` table (seed 002 section 6):
-//   matter.set_tier(node, "rigid" | "morph" | "blend" | "soft" | "visco", knobs): the tiers this
-//     build has are rigid and soft (soft_body); a node keeps the tier its scene gave it (a
-//     call naming that tier is accepted), a change of tier at run time is refused with what
-//     to do instead. "morph", "blend" (field_blend) and "visco" answer "tier not available".
-//   matter.set_sticky(node, {strength, break_strain}): the Visco tier's bonds; "tier not
-//     available" until that tier exists.
+//   matter.set_tier(node, "rigid" | "morph" | "blend" | "soft" | "visco", knobs): a node keeps
+//     the tier its scene gave it (a call naming that tier is accepted); a change of tier at run
+//     time is refused with what to do instead.
+//   matter.set_sticky(node, {strength (0..1), break_strain (-)}): a visco body's stickiness
+//     and break strain from the next step on; any other node is refused by name.
 //   matter.blend_into(node, other, {k_from (m), k_to (m), seconds (s)}): the two static nodes'
 //     materials merge (smooth union) with a blend radius k ramping linearly from k_from now
 //     to k_to `seconds` later, then holding; their colliders become one composed collider.
@@ -30,32 +29,60 @@ matter::SoftBody* softBodyOf(physics::Simulation& sim, const std::string& name) 
   return nullptr;
 }
 
+/// The tier names scripts use, in the component's spelling ("blend" -> "field_blend").
+std::string componentTier(const std::string& tier) {
+  if (tier == "blend") return "field_blend";
+  if (tier == "soft") return "soft_body";
+  return tier;
+}
+
 int setTier(lua_State* L) {
   const int node = checkNode(L, 1, "matter.set_tier");
-  const std::string tier = luaL_checkstring(L, 2);
+  const std::string tier = componentTier(luaL_checkstring(L, 2));
   const scene::SceneNode& n = nodeAt(L, node);
-  if (tier == "morph" || tier == "blend" || tier == "field_blend" || tier == "visco")
-    return luaL_error(L, "matter.set_tier: tier not available: '%s' is not built yet",
-                      tier.c_str());
-  const bool soft = tier == "soft" || tier == "soft_body";
-  if (!soft && tier != "rigid")
+  if (tier != "rigid" && tier != "morph" && tier != "field_blend" && tier != "soft_body" &&
+      tier != "visco")
     return luaL_error(L, "matter.set_tier: unknown tier '%s' (rigid, morph, blend, soft, visco)",
-                      tier.c_str());
-  auto isSoft = isSoftBody(n);
-  if (!isSoft) return luaL_error(L, "matter.set_tier: %s", isSoft.error().message().c_str());
-  if (isSoft.value() != soft)
+                      luaL_checkstring(L, 2));
+  std::string current = "rigid";
+  if (n.hasComponent("matter")) {
+    const nlohmann::ordered_json& component = n.components["matter"];
+    if (component.contains("tier") && component["tier"].is_string())
+      current = component["tier"].get<std::string>();
+  }
+  if (current != tier)
     return luaL_error(L,
                       "matter.set_tier: '%s' is %s; changing a node's tier while the "
                       "simulation runs is not available (set its \"matter\" component)",
-                      n.name.c_str(), isSoft.value() ? "soft" : "rigid");
+                      n.name.c_str(), current.c_str());
   return 0;
 }
 
 int setSticky(lua_State* L) {
-  checkNode(L, 1, "matter.set_sticky");
-  return luaL_error(L,
-                    "matter.set_sticky: tier not available: sticky bonds are the 'visco' "
-                    "tier, which is not built yet");
+  const int node = checkNode(L, 1, "matter.set_sticky");
+  luaL_checktype(L, 2, LUA_TTABLE);
+  const scene::SceneNode& n = nodeAt(L, node);
+  matter::SoftBody* body = softBodyOf(simulationOf(L), n.name);
+  if (!body || !body->desc().visco)
+    return luaL_error(L,
+                      "matter.set_sticky: '%s' is not a visco body (sticky bonds are the "
+                      "'visco' tier's; set its \"matter\" tier to \"visco\")",
+                      n.name.c_str());
+  matter::ViscoKnobs knobs = body->desc().viscoKnobs;
+  const float strength = optNumberField(L, 2, "strength", knobs.stickiness, "matter.set_sticky");
+  const float breakStrain =
+      optNumberField(L, 2, "break_strain", knobs.breakStrain, "matter.set_sticky");
+  if (!(strength >= 0.0f && strength <= 1.0f))
+    return luaL_error(L, "matter.set_sticky: strength must be in [0, 1], got %f", strength);
+  if (!(breakStrain > 0.0f && std::isfinite(breakStrain)))
+    return luaL_error(L, "matter.set_sticky: break_strain must be > 0, got %f", breakStrain);
+  knobs.stickiness = strength;
+  knobs.breakStrain = breakStrain;
+  // Every piece of the node (a split body's components keep its name).
+  auto* stage = static_cast<matter::SoftBodyStage*>(simulationOf(L).matterStage());
+  for (matter::SoftBody& b : stage->bodies())
+    if (b.name() == n.name) b.setViscoKnobs(knobs);
+  return 0;
 }
 
 int wake(lua_State* L) {

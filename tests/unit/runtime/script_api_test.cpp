@@ -7,6 +7,7 @@
 
 #include "floptle/core/field/field_program.h"
 #include "floptle/core/scene/scene_composition.h"
+#include "floptle/matter/soft_body_stage.h"
 #include "script_test_support.h"
 
 namespace floptle::runtime::test {
@@ -249,29 +250,42 @@ TEST_F(ScriptApiTest, AlignToFieldOffKeepsACharactersUp) {
   EXPECT_EQ(sim.characters()[0].desc().alignRate, 0.0f);
 }
 
-TEST_F(ScriptApiTest, MatterTiersNotBuiltAnswerTierNotAvailable) {
+TEST_F(ScriptApiTest, SetTierKeepsTheSceneTierAndSetStickyTunesAViscoBody) {
   write("s.lua",
-        "for _, tier in ipairs({'morph', 'blend', 'visco'}) do\n"
-        "  local ok, err = pcall(function() matter.set_tier('b', tier, {}) end)\n"
-        "  log(ok, err)\n"
-        "end\n"
         "log(pcall(matter.set_tier, 'b', 'rigid'))\n"
-        "local ok, err = pcall(matter.set_sticky, 'b', {strength = 0.7, break_strain = 2.5})\n"
+        "local ok, err = pcall(matter.set_tier, 'b', 'visco')\n"
+        "log(ok, err)\n"
+        "log(pcall(matter.set_tier, 'goo', 'visco'))\n"
+        "ok, err = pcall(matter.set_sticky, 'b', {strength = 0.7})\n"
+        "log(ok, err)\n"
+        "log(pcall(matter.set_sticky, 'goo', {strength = 0.7, break_strain = 2.5}))\n"
+        "ok, err = pcall(matter.set_sticky, 'goo', {strength = 1.5})\n"
         "log(ok, err)\n"
         "log(pcall(matter.set_tier, 'b', 'jelly'))\n");
+  Json goo = {{"name", "goo"},
+              {"transform", {{"position", {3.0, 0.0, 0.0}}}},
+              {"shape", {{"type", "sphere"}, {"radius", 0.5}}},
+              {"material", "a"},
+              {"matter", {{"tier", "visco"}, {"particles", 64}, {"substeps", 2}}}};
   physics::Simulation& sim =
-      build(document({ball("b", {0, 0, 0}, 0.5f)}, Json::array({{{"file", "s.lua"}}})));
+      build(document({ball("b", {0, 0, 0}, 0.5f), goo}, Json::array({{{"file", "s.lua"}}})));
   sim.step();
   ASSERT_EQ(failure(sim), "");
   const auto lines = logs(sim);
-  ASSERT_EQ(lines.size(), 6u);
-  for (int i = 0; i < 3; ++i)
-    EXPECT_NE(lines[std::size_t(i)].find("false s.lua:2: matter.set_tier: tier not available"),
-              std::string::npos)
-        << lines[std::size_t(i)];
-  EXPECT_EQ(lines[3], "true");
-  EXPECT_NE(lines[4].find("tier not available"), std::string::npos) << lines[4];
-  EXPECT_NE(lines[5].find("unknown tier 'jelly'"), std::string::npos) << lines[5];
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_EQ(lines[0], "true");
+  EXPECT_NE(lines[1].find("'b' is rigid; changing a node's tier"), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[2], "true");
+  EXPECT_NE(lines[3].find("'b' is not a visco body"), std::string::npos) << lines[3];
+  EXPECT_EQ(lines[4], "true");
+  EXPECT_NE(lines[5].find("strength must be in [0, 1]"), std::string::npos) << lines[5];
+  EXPECT_NE(lines[6].find("unknown tier 'jelly'"), std::string::npos) << lines[6];
+  // The accepted call took effect on the body; the refused one changed nothing.
+  auto* stage = dynamic_cast<matter::SoftBodyStage*>(sim.matterStage());
+  ASSERT_NE(stage, nullptr);
+  ASSERT_EQ(stage->bodies().size(), 1u);
+  EXPECT_EQ(stage->bodies()[0].desc().viscoKnobs.stickiness, 0.7f);
+  EXPECT_EQ(stage->bodies()[0].desc().viscoKnobs.breakStrain, 2.5f);
 }
 
 TEST_F(ScriptApiTest, OnContactFiresOnceWhenABodyLands) {

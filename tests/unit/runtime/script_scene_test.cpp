@@ -59,7 +59,7 @@ TEST(ScriptedScene, SameHashWhateverTheFrameTimes) {
 TEST(ScriptedScene, SetPiecesHappenInOrder) {
   const auto [hash, logs] = run(420, {1.0 / 60.0});
   const std::vector<std::string> starts{
-      ": level start", "sticky_pad: sticky pad: matter.set_sticky: tier not available",
+      ": level start", "sticky_pad: sticky pad: matter.set_sticky: 'player' is not a visco body",
       "door: door blends into the wall", "flip_pad: gravity flipped", ": player on the ceiling"};
   ASSERT_EQ(logs.size(), starts.size()) << ::testing::PrintToString(logs);
   for (std::size_t i = 0; i < logs.size(); ++i)

@@ -130,6 +130,9 @@ class SoftBody {
 
   const std::string& name() const { return desc_.name; }
   const SoftBodyDesc& desc() const { return desc_; }
+  /// Visco: new bond knobs from the next step on (scripts' matter.set_sticky); the bonds that
+  /// hold keep their rest lengths.
+  void setViscoKnobs(const ViscoKnobs& knobs) { desc_.viscoKnobs = knobs; }
   const State& state() const { return state_; }
   State& state() { return state_; }
   const SoftBodyCounters& counters() const { return counters_; }

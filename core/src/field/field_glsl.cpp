@@ -88,7 +88,7 @@ float fp_smin(float a, float b, float k) {
 }
 float fp_smax(float a, float b, float k) { return -fp_smin(-a, -b, k); }
 // The Mandelbulb's distance estimate 0.5 log(r) r / dr (sdf_math.h); the physics field takes
-// kMandelbulbSafety of it (fp_mandelbulb), the viewport marches the estimate itself.
+// kMandelbulbSafety of it (fp_mandelbulb), the viewport marches fp_mandelbulb_march.
 float fp_mandelbulb_estimate(vec3 p, float power, int iterations, float bailout) {
   float r0 = length(p);
   if (r0 > 2.0 * bailout) return r0 - bailout;
@@ -109,6 +109,16 @@ float fp_mandelbulb_estimate(vec3 p, float power, int iterations, float bailout)
   }
   r = max(r, 1e-20);
   return 0.5 * log(r) * r / dr;
+}
+// The estimate the viewport marches. For power n > 1 a point with |p| > 2^(1/(n-1)) keeps
+// |z| >= |p| > 1 at every iteration (|z^n + p| >= |z| (|z|^(n-1) - 1) > |z|), so its estimate
+// is positive: the surface lies within that radius, and beyond it (plus 0.1 m, where the
+// iteration is cheap anyway) the distance to the ball bounds the distance from below.
+float fp_mandelbulb_march(vec3 p, float power, int iterations, float bailout) {
+  float reach = power > 1.0 ? min(bailout, exp2(1.0 / (power - 1.0))) : bailout;
+  float r0 = length(p);
+  if (r0 > reach + 0.1) return r0 - reach;
+  return fp_mandelbulb_estimate(p, power, iterations, bailout);
 }
 float fp_mandelbulb(vec3 p, float power, int iterations, float bailout) {
   float r0 = length(p);
@@ -244,7 +254,7 @@ std::string P(int i) {
   return "p" + std::to_string(i);
 }
 
-std::string primitiveExpr(const Instr& in) {
+std::string primitiveExpr(const Instr& in, const GlslOptions& options) {
   const int s = in.slot;
   const std::string p = P(in.pointIndex);
   switch (in.op) {
@@ -276,8 +286,8 @@ std::string primitiveExpr(const Instr& in) {
       return "fp_extrude(fp_stairs2(" + p + ".xy, max(1.0, floor(" + fp(s) + ")), " + fp(s + 1) +
              ", " + fp(s + 2) + "), " + p + ".z, " + fp(s + 3) + ")";
     case Op::Mandelbulb:
-      return "fp_mandelbulb(" + p + ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " +
-             fp(s + 2) + ")";
+      return std::string(options.marchEstimates ? "fp_mandelbulb_march(" : "fp_mandelbulb(") + p +
+             ", " + fp(s) + ", int(max(1.0, floor(" + fp(s + 1) + "))), " + fp(s + 2) + ")";
     case Op::Menger:
       return "(" + fp(s + 1) + " > 0.0 ? " + fp(s + 1) + " * fp_menger(" + p + " * (1.0 / " +
              fp(s + 1) + "), int(max(0.0, floor(" + fp(s) + ")))) : length(" + p + "))";
@@ -306,7 +316,7 @@ std::string displacementScale(const std::vector<Instr>& code, std::size_t push) 
   return "1.0 / (" + bound + ")";
 }
 
-std::string statement(const Instr& in) {
+std::string statement(const Instr& in, const GlslOptions& options) {
   const int s = in.slot, vi = in.valueIndex, pi = in.pointIndex;
   const std::string v = V(vi), w = V(vi + 1), m = M(vi), mw = M(vi + 1);
   switch (in.op) {
@@ -357,7 +367,8 @@ std::string statement(const Instr& in) {
     case Op::SmoothSubtract:
       return v + " = fp_smax(" + v + ", -" + w + ", " + fp(s) + ");";
     default:
-      return v + " = " + primitiveExpr(in) + "; " + m + " = " + std::to_string(in.material) + ".0;";
+      return v + " = " + primitiveExpr(in, options) + "; " + m + " = " +
+             std::to_string(in.material) + ".0;";
   }
 }
 
@@ -378,7 +389,7 @@ std::string emitGlsl(const FieldProgram& program, const GlslOptions& options) {
     if (in.op == Op::PushDisplace) displaceScales[in.data] = displacementScale(impl.code, i);
     const std::string s = in.op == Op::PopDisplace
                               ? V(in.valueIndex) + " *= " + displaceScales[in.data] + ";"
-                              : statement(in);
+                              : statement(in, options);
     if (!s.empty()) out += "  " + s + "\n";
   }
   out += "  return vec2(v0, m0);\n}\n";

@@ -226,17 +226,17 @@ void main() {
 )GLSL";
 
 /// The fixed scene map: the UnionField in the scene data (scene_buffers.h), read through
-/// SD(texel). It evaluates exactly UnionField::renderSample (union_field.cpp): the unbounded
-/// parts, then the hierarchy nearest first, skipping boxes no nearer than the best distance, a
-/// part farther than kRenderBoundMargin from its box answering with the box distance.
+/// SD(texel). Small scenes call each part in turn; larger ones read the candidate grid
+/// (scene_grid.h). Either way a part farther than kRenderBoundMargin from its box answers with
+/// the box distance, as UnionField::renderSample does.
 constexpr const char* kSceneHead = R"GLSL(
-int g_nodeCount, g_unbounded, g_parts, g_nodes, g_partCount, g_params;
+int g_cellCount, g_unbounded, g_parts, g_grid, g_partCount, g_params;
 void loadSceneHeader() {
   vec4 h0 = SD(0), h1 = SD(1);
-  g_nodeCount = int(h0.x);
+  g_cellCount = int(h0.x);
   g_unbounded = int(h0.y);
   g_parts = int(h0.z);
-  g_nodes = int(h1.x);
+  g_grid = int(h1.x);
   g_partCount = int(h1.y);
   g_params = int(h1.z);
   g_loopGuard = int(h1.w);
@@ -275,7 +275,7 @@ float fp_primitive(int op, int s, vec3 p) {
       return fp_extrude(fp_stairs2(p.xy, max(1.0, floor(FP(s))), FP(s + 1), FP(s + 2)), p.z,
                         FP(s + 3));
     case OP_MANDELBULB:
-      return fp_mandelbulb_estimate(p, FP(s), int(max(1.0, floor(FP(s + 1)))), FP(s + 2));
+      return fp_mandelbulb_march(p, FP(s), int(max(1.0, floor(FP(s + 1)))), FP(s + 2));
     case OP_MENGER: {
       float scale = FP(s + 1);
       return scale > 0.0 ? scale * fp_menger(p * (1.0 / scale), int(max(0.0, floor(FP(s)))))
@@ -381,57 +381,40 @@ float FP(int i) { return fp_param(g_partParams + i); }
 )GLSL";
 
 constexpr const char* kSceneMapLoop = R"GLSL(
-// UnionField::renderSample: the unbounded parts, then the hierarchy nearest first. One loop
-// with one evalPart call site: each turn takes the next unbounded part, the next part of the
-// current leaf, or the next node off the stack.
+// The unbounded parts, then the candidate grid: the cell p reads (outside the grid, that of
+// its projection onto it) lists every part within its clearance; the rest are farther, so
+// min(clearance, listed parts) bounds the distance from below with the same zero set. A point
+// outside the parts' bounds is at least its distance to them from every part, hence the max.
+// Boxes no nearer than the best so far are skipped.
 vec2 map(vec3 p, float t) {
   g_time = t;
   vec2 best = vec2(1e30, 0.0);
-  int stack[kGpuTraversalStack];
-  int top = 0;
-  if (g_nodeCount > 0) stack[top++] = 0;
-  int next = g_partCount - g_unbounded;
-  int leafNext = 0, leafEnd = 0;
-  for (;;) {
-    int record;
-    if (next < g_partCount) {
-      record = next++;
-    } else if (leafNext < leafEnd) {
-      record = leafNext++;
-      int base = g_parts + kPartTexels * record;
-      float boxDistance = fp_box_distance(p, SD(base).xyz, SD(base + 1).xyz);
-      if (boxDistance > kRenderBoundMargin) {
-        if (boxDistance < best.x) best = vec2(boxDistance, 0.0);
-        continue;
-      }
-    } else if (top > 0) {
-      int n = stack[--top];
-      vec4 a = SD(g_nodes + 2 * n), b = SD(g_nodes + 2 * n + 1);
-      if (fp_box_distance(p, a.xyz, b.xyz) >= best.x) continue;
-      if (b.w > 0.0) {
-        leafNext = int(a.w);
-        leafEnd = leafNext + int(b.w);
-        continue;
-      }
-      int left = n + 1, right = int(a.w);
-      float dl = fp_box_distance(p, SD(g_nodes + 2 * left).xyz, SD(g_nodes + 2 * left + 1).xyz);
-      float dr = fp_box_distance(p, SD(g_nodes + 2 * right).xyz, SD(g_nodes + 2 * right + 1).xyz);
-      if (top + 2 > kGpuTraversalStack) break;
-      if (dl <= dr) {
-        stack[top++] = right;
-        stack[top++] = left;
-      } else {
-        stack[top++] = left;
-        stack[top++] = right;
-      }
-      continue;
-    } else {
-      break;
-    }
+  for (int record = g_partCount - g_unbounded; record < g_partCount; ++record) {
     vec2 d = evalPart(record, p);
     if (d.x < best.x) best = d;
   }
-  return best;
+  if (g_cellCount == 0) return best;
+  vec4 g0 = SD(g_grid), g1 = SD(g_grid + 1), g2 = SD(g_grid + 2);
+  ivec3 dims = ivec3(g2.xyz);
+  vec3 cellAt = clamp((p - g0.xyz) / g0.w, vec3(0.0), vec3(dims) - 0.5);
+  ivec3 c = ivec3(floor(cellAt));
+  vec4 cell = SD(g_grid + 3 + c.x + dims.x * (c.y + dims.y * c.z));
+  vec2 near = vec2(max(cell.z, fp_box_distance(p, g0.xyz, g1.xyz)), 0.0);
+  int lists = int(g1.w), first = int(cell.x), count = int(cell.y);
+  for (int i = 0; i < count; ++i) {
+    int j = lists + 2 * (first + i);
+    vec4 lo = SD(j), hi = SD(j + 1);
+    int record = int(lo.w);
+    float box = fp_box_distance(p, lo.xyz, hi.xyz);
+    if (box >= near.x) continue;
+    if (box > kRenderBoundMargin) {
+      near = vec2(box, 0.0);
+      continue;
+    }
+    vec2 d = evalPart(record, p);
+    if (d.x < near.x) near = d;
+  }
+  return near.x < best.x ? near : best;
 }
 )GLSL";
 
@@ -474,20 +457,30 @@ std::string sceneMapConstants() {
   op("OP_SMOOTH_SUBTRACT", Op::SmoothSubtract);
   s << "const int kGpuValueStack = " << kGpuValueStack << ";\n"
     << "const int kGpuPointStack = " << kGpuPointStack << ";\n"
-    << "const int kGpuTraversalStack = " << kGpuTraversalStack << ";\n"
     << "const int kPartTexels = " << kPartTexels << ";\n"
     << "const float kRenderBoundMargin = " << glslFloat(field::UnionField::kRenderBoundMargin)
     << ";\n";
   return s.str();
 }
 
-/// The scene's map(): the part functions of `buffers` (or the interpreter) and the walk.
+/// The scene's map(): the part functions of `buffers` (or the interpreter), and the grid or,
+/// for few parts, a call of each.
 std::string sceneMapGlsl(const SceneBuffers& buffers) {
+  const bool unrolled = !buffers.unrolledRecords.empty();
   std::string out = sceneMapConstants();
   out += field::glslHelpers();
   out += kSceneHead;
   if (buffers.structures.empty()) {
     out += kInterpreter;
+  } else if (unrolled) {
+    // Every index a part function reads is a constant here (the parameter block's place is
+    // fixed by the structures, which the program hash covers), so a GPU loads parameters
+    // straight from the constant bank.
+    out += "int g_partParams;\nfloat g_time;\nconst int kParams = " +
+           std::to_string(buffers.parametersOffset) +
+           ";\nfloat FP(int i) {\n  int j = g_partParams + i;\n  return SD(kParams + (j >> "
+           "2))[j & 3];\n}\n";
+    for (const std::string& function : buffers.structures) out += function;
   } else {
     out += kStructureHead;
     for (const std::string& function : buffers.structures) out += function;
@@ -501,12 +494,12 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
           "    case " + std::to_string(k) + ": return fp_part" + std::to_string(k) + "(p, 0.0);\n";
     out += "  }\n  return vec2(1e30, 0.0);\n}\n";
   }
-  if (buffers.unrolledRecords.empty()) {
+  if (!unrolled) {
     out += kSceneMapLoop;
     return out;
   }
   // Few parts: each in turn, the unbounded ones first, the others behind their box (the same
-  // values as the walk: a part's term is its box distance beyond the margin, else its field).
+  // values as the grid: a part's term is its box distance beyond the margin, else its field).
   out +=
       "vec2 map(vec3 p, float t) {\n  vec2 best = vec2(1e30, 0.0);\n  vec2 d;\n"
       "  float box;\n  int base;\n";
@@ -516,10 +509,9 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
     return "g_partParams = " + std::to_string(buffers.unrolledParameters[std::size_t(r)]) +
            "; d = fp_part" + k + "(p, t); if (d.x < best.x) best = d;";
   };
-  for (int r = buffers.firstUnbounded; r < records; ++r)
-    out += "  base = g_parts + kPartTexels * " + std::to_string(r) + ";\n  " + call(r) + "\n";
+  for (int r = buffers.firstUnbounded; r < records; ++r) out += "  " + call(r) + "\n";
   for (int r = 0; r < buffers.firstUnbounded; ++r) {
-    out += "  base = g_parts + kPartTexels * " + std::to_string(r) + ";\n";
+    out += "  base = " + std::to_string(kPartsOffset + kPartTexels * r) + ";\n";
     out += "  box = fp_box_distance(p, SD(base).xyz, SD(base + 1).xyz);\n";
     out +=
         "  if (box < best.x) {\n    if (box > kRenderBoundMargin) best = vec2(box, 0.0);\n"

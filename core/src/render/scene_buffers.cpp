@@ -8,6 +8,7 @@
 #include "floptle/core/field/field_glsl.h"
 
 #include "../field/program_impl.h"
+#include "scene_grid.h"
 
 namespace floptle::render {
 
@@ -87,20 +88,11 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
   order.insert(order.end(), field.unboundedParts().begin(), field.unboundedParts().end());
 
   Packer out;
-  const int nodeCount = int(field.nodes().size());
-  const int nodesOffset = 2;
-  const int partsOffset = nodesOffset + 2 * nodeCount;
+  const int partsOffset = kPartsOffset;
   const int codeOffset = partsOffset + kPartTexels * partCount;
   out.texels.reserve(std::size_t(codeOffset + 4 * partCount) * 4);
-  out.push(float(nodeCount), float(field.unboundedParts().size()), float(partsOffset),
-           float(codeOffset));
-  out.push(float(nodesOffset), float(partCount), 0.0f, 0.0f);  // .z: parameters, set below
-
-  for (const field::UnionBvhNode& node : field.nodes()) {
-    const bool leaf = node.count > 0;
-    out.push(node.box.min, float(leaf ? node.first : node.right));
-    out.push(node.box.max, float(node.count));
-  }
+  out.push(0.0f, float(field.unboundedParts().size()), float(partsOffset), float(codeOffset));
+  out.push(0.0f, float(partCount), 0.0f, 0.0f);  // .x grid, .z parameters: set below
 
   // Records first (their code and parameter offsets are filled in as the code is written).
   out.texels.resize(std::size_t(codeOffset) * 4, 0.0f);
@@ -120,6 +112,7 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
       field::GlslOptions options;
       options.functionName = "fp_part";
       options.withHelpers = false;
+      options.marchEstimates = true;
       structures.push_back(field::emitGlsl(program, options));
     }
     recordStructure[std::size_t(r)] = it->second;
@@ -182,6 +175,36 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
       for (int c = 0; c < 4; ++c) record[12 + 4 * i + c] = rows[i][c];
   }
 
+  // The candidate grid, for a map() that does not call every part in turn.
+  const bool unrolled = specialized && partCount <= kMaxUnrolledParts;
+  SceneGrid grid;
+  std::vector<Aabb> boxes;
+  if (!unrolled) {
+    boxes.reserve(field.leafParts().size());
+    for (std::int32_t partIndex : field.leafParts()) boxes.push_back(field.partBox(partIndex));
+    grid = buildSceneGrid(boxes);
+  }
+  const int cellCount = int(grid.cells.size());
+  if (cellCount > 0) {
+    const int gridOffset = out.texel();
+    const int listsOffset = gridOffset + 3 + cellCount;
+    out.at(0)[0] = float(cellCount);
+    out.at(1)[0] = float(gridOffset);
+    out.push(grid.bounds.min, grid.cellSize);
+    out.push(grid.bounds.max, float(listsOffset));
+    out.push(float(grid.dims.x), float(grid.dims.y), float(grid.dims.z), 0.0f);
+    for (const SceneGrid::Cell& cell : grid.cells)
+      out.push(float(cell.first), float(cell.count), cell.clearance, 0.0f);
+    // Entries are part indices in leaf order, which is the record order; each carries its
+    // part's box, so the shader's list walk reads no record until a part is near.
+    for (std::int32_t record : grid.entries) {
+      const Aabb& box = boxes[std::size_t(record)];
+      const bool empty = box.empty();
+      out.push(empty ? Vec3(0.0f) : box.min, float(record));
+      out.push(empty ? Vec3(0.0f) : box.max, 0.0f);
+    }
+  }
+
   const int parametersOffset = out.texel();
   out.at(1)[2] = float(parametersOffset);
   parameters.resize((parameters.size() + 3) / 4 * 4, 0.0f);
@@ -204,10 +227,10 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
     hash = (hash ^ 0xffu) * 1099511628211ull;
   };
   buffers.firstUnbounded = int(field.leafParts().size());
-  if (specialized && partCount <= kMaxUnrolledParts) {
+  if (unrolled) {
     buffers.unrolledRecords = recordStructure;
     buffers.unrolledParameters = recordParameters;
-    mix("unrolled");
+    mix("unrolled@" + std::to_string(parametersOffset));
     for (int r = 0; r < partCount; ++r)
       mix(std::to_string(recordStructure[std::size_t(r)]) + "@" +
           std::to_string(recordParameters[std::size_t(r)]));
@@ -231,7 +254,9 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
   buffers.height = height;
   buffers.usedTexels = texels;
   buffers.partCount = partCount;
-  buffers.nodeCount = nodeCount;
+  buffers.parametersOffset = parametersOffset;
+  buffers.gridDims = grid.dims;
+  buffers.gridEntries = int(grid.entries.size());
   return buffers;
 }
 

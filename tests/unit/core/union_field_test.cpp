@@ -1,7 +1,7 @@
 // UnionField against brute force and closed forms: the hierarchy's distance is the minimum over
 // every part, its rays hit where the analytic ray-sphere intersection says, the render
 // estimate keeps the zero set, animated parts are refitted, and the scene texture places a
-// part as its transform does.
+// part as its transform does (the grid the shader reads: scene_grid_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -160,19 +160,21 @@ TEST(UnionField, AnEmptyUnionIsRefused) {
   EXPECT_FALSE(UnionField::build({}, 0.0).ok());
 }
 
-TEST(SceneBuffers, HeaderHierarchyAndPlacementMatchTheField) {
+TEST(SceneBuffers, HeaderGridAndPlacementMatchTheField) {
   const std::vector<Ball> balls = scatter(40, 4);
   const UnionField field = buildField(balls);
   auto buffers = render::packSceneBuffers(field, 0.0);
   ASSERT_TRUE(buffers.ok()) << buffers.error().message();
   const float* t = buffers->texels.data();
-  EXPECT_EQ(int(t[0]), int(field.nodes().size()));
+  const glm::ivec3 dims = buffers->gridDims;
+  EXPECT_GT(dims.x * dims.y * dims.z, 1);
+  EXPECT_EQ(int(t[0]), dims.x * dims.y * dims.z);
   EXPECT_EQ(int(t[1]), 1);  // unbounded parts
   EXPECT_EQ(int(t[5]), field.partCount());
   EXPECT_EQ(buffers->texels.size(), std::size_t(buffers->height) * render::kSceneDataWidth * 4);
   const int partsOffset = int(t[2]);
   // One function per distinct structure: the plane and the placed sphere of each of the 7
-  // materials; 41 parts are more than map() calls in turn, so it walks the hierarchy.
+  // materials; 41 parts are more than map() calls in turn, so it reads the grid.
   EXPECT_EQ(buffers->structures.size(), 8u);
   EXPECT_TRUE(buffers->unrolledRecords.empty());
   EXPECT_FALSE(buffers->uniformData);

@@ -15,6 +15,10 @@ struct GlslOptions {
   std::string functionName = "map";
   /// Prepend glslHelpers() (off when the host shader already has them).
   bool withHelpers = true;
+  /// Emit the estimates a raymarch steps by (fp_mandelbulb_march: the Mandelbulb's estimate
+  /// without the physics field's safety factor, bounded by its escape radius) instead of the
+  /// physics field's values.
+  bool marchEstimates = false;
 };
 
 /// The GLSL helpers (fp_box, fp_smin, fp_mandelbulb, ...) every map function and the

@@ -1,21 +1,23 @@
 #pragma once
 // The scene as GPU data for the viewport's fixed raymarch program (raymarch_glsl.h): one
-// RGBA32F texture, kSceneDataWidth texels wide, holding a UnionField's hierarchy, its parts,
-// their instructions and their parameter values. Moving a node or a tick of play changes these
-// texels, never the program.
+// RGBA32F texture, kSceneDataWidth texels wide, holding a UnionField's parts, their
+// instructions, their parameter values and, for a scene of many parts, the candidate grid
+// (render/scene_grid.h) its map() reads. Moving a node or a tick of play changes these texels,
+// never the program.
 //
 // Texel layout (each texel a vec4; integers stored as exact floats):
-//   [0]      (nodeCount, unboundedCount, partsOffset, codeOffset)
-//   [1]      (nodesOffset, partCount, 0, 0)
-//   nodes    2 texels each: (box.min, rightOrFirst), (box.max, count). count > 0: a leaf of the
-//            part records [first, first + count); else an inner node whose left child is the
-//            next node and whose right child is `rightOrFirst`.
-//   parts    kPartTexels texels each, the hierarchy's parts in leaf order, then the unbounded:
-//            (box.min, codeStart), (box.max, codeCount), (kind, structure or op + 256 *
-//            material, parameterStart, scale), then three rows (r.xyz, w) with local =
+//   [0]      (cellCount, unboundedCount, partsOffset, codeOffset)
+//   [1]      (gridOffset, partCount, parametersOffset, 0)
+//   parts    kPartTexels texels each, the bounded parts in the hierarchy's leaf order, then the
+//            unbounded: (box.min, codeStart), (box.max, codeCount), (kind, structure or op +
+//            256 * material, parameterStart, scale), then three rows (r.xyz, w) with local =
 //            (dot(r, p) + w) / scale for kind Placed / Lone.
 //   code     one texel per instruction: (op + 256 * material, parameter index, value index,
 //            point index), parameter indices counting floats from the parameter block's start.
+//   grid     (cellCount > 0): (bounds.min, cellSize), (bounds.max, listsOffset), (dims.xyz, 0),
+//            then one texel per cell, x fastest: (first entry, entry count, clearance, 0); the
+//            lists, two texels an entry (entry j at listsOffset + 2 j): (box.min, record),
+//            (box.max, 0).
 //   params   4 floats a texel: every part's FieldProgram::parameterValues at the packed time.
 #include <cstdint>
 #include <vector>
@@ -27,11 +29,11 @@ namespace floptle::render {
 
 inline constexpr int kSceneDataWidth = 1024;
 inline constexpr int kPartTexels = 6;
+/// The first part record's texel (after the two header texels).
+inline constexpr int kPartsOffset = 2;
 /// Deepest value / point stacks the shader's interpreter holds (a deeper part is refused).
 inline constexpr int kGpuValueStack = 24;
 inline constexpr int kGpuPointStack = 12;
-/// Deepest hierarchy the shader's traversal stack holds.
-inline constexpr int kGpuTraversalStack = 48;
 /// Most texels a scene may have to be handed to the shader as a uniform array (fast on every
 /// GL, software ones too) rather than a texture; within OpenGL 4's guaranteed 1024 vec4
 /// fragment uniforms with room for the rest.
@@ -39,9 +41,8 @@ inline constexpr int kMaxUniformTexels = 768;
 /// Most distinct part structures the shader gets a function each for; a scene with more is
 /// drawn by the instruction interpreter (slower, but its program never grows).
 inline constexpr int kMaxPartStructures = 32;
-/// Scenes of at most this many parts get a map() that calls each part in turn (no hierarchy
-/// walk: on a GPU a loop over a stack costs more than a few box tests); larger ones walk the
-/// hierarchy.
+/// Scenes of at most this many parts get a map() that calls each part in turn; larger ones
+/// read the candidate grid (one cell's list per evaluation).
 inline constexpr int kMaxUnrolledParts = 32;
 
 /// How the shader evaluates a part.
@@ -61,14 +62,19 @@ struct SceneBuffers {
   /// Texels holding data (the rest of the last row is zero padding).
   int usedTexels = 0;
   int partCount = 0;
-  int nodeCount = 0;
+  /// Texel of the parameter block.
+  int parametersOffset = 0;
+  /// Cells of the candidate grid along each axis (0 when map() calls every part in turn) and
+  /// the entries of its lists.
+  glm::ivec3 gridDims{0};
+  int gridEntries = 0;
   /// One GLSL function `vec2 fp_partK(vec3 p, float t)` per distinct part structure (K = its
   /// index): field::emitGlsl of the part, reading FP(i) from the part's own parameters. A part
   /// record's op field holds its structure K. Empty when the scene has more than
   /// kMaxPartStructures structures: records then hold op codes for the interpreter.
   std::vector<std::string> structures;
   /// Structure of each part record, when map() calls each part in turn (at most
-  /// kMaxUnrolledParts parts with structures); empty when it walks the hierarchy.
+  /// kMaxUnrolledParts parts with structures); empty when it reads the grid.
   std::vector<int> unrolledRecords;
   /// First parameter (a float index into the parameter block) of each unrolled record: the
   /// shader gets it as a constant, so a GPU folds the parameter loads.

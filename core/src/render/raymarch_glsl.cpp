@@ -48,7 +48,7 @@ std::string constantsBlock() {
   f("kHitEpsilonBase", kHitEpsilonBase);
   f("kHitEpsilonPerMeter", kHitEpsilonPerMeter);
   f("kStepScale", kStepScale);
-  f("kRelaxation", kRelaxation);
+  f("kRelaxation", kGpuRelaxation);
   f("kNormalEpsilon", kNormalEpsilon);
   v3("kSunDirection", kSunDirection);
   v3("kSunColor", kSunColor);
@@ -106,7 +106,13 @@ vec3 calcNormal(vec3 p, float time) {
 float softShadow(vec3 ro, vec3 rd, float time) {
   float result = 1.0;
   float t = kShadowMinT;
+  float exitT = boundsExit(ro, rd);
   for (int i = 0; i < kShadowSteps && t < kShadowMaxT; ++i) {
+    if (t > exitT) {
+      float planeT, planeMaterial;
+      if (planesAhead(ro, rd, t, kShadowMaxT, planeT, planeMaterial)) return 0.0;
+      break;
+    }
     float h = map(ro + rd * t, time).x;
     if (h < kHitEpsilonBase) return 0.0;
     result = min(result, kShadowSharpness * h / t);
@@ -140,7 +146,12 @@ bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) 
   float omega = kRelaxation;
   hitT = 0.0;
   material = 0.0;
+  float exitT = boundsExit(ro, rd);
   for (int i = 0; i < kMaxSteps; ++i) {
+    // Past the box, once the last unrelaxed step covers the way there (a relaxed step may
+    // have jumped over a surface the next step would catch).
+    if (t > exitT && previousT + previousD >= exitT)
+      return planesAhead(ro, rd, t, kMaxDistance, hitT, material);
     vec2 h = map(ro + rd * t, time);
     if (omega > kStepScale && h.x + previousD < t - previousT) {
       t = previousT + previousD * kStepScale;
@@ -229,10 +240,21 @@ void main() {
 /// SD(texel). Small scenes call each part in turn; larger ones read the candidate grid
 /// (scene_grid.h). Either way a part farther than kRenderBoundMargin from its box answers with
 /// the box distance, as UnionField::renderSample does.
+/// The one-program shaders know no bounds: every ray is marched to its end.
+constexpr const char* kNoOpenSpace = R"GLSL(
+float boundsExit(vec3 ro, vec3 rd) { return 3.0e38; }
+bool planesAhead(vec3 ro, vec3 rd, float t, float tMax, out float hitT, out float material) {
+  hitT = tMax;
+  material = 0.0;
+  return false;
+}
+)GLSL";
+
 constexpr const char* kSceneHead = R"GLSL(
-int g_cellCount, g_unbounded, g_parts, g_grid, g_partCount, g_params;
+int g_cellCount, g_unbounded, g_parts, g_grid, g_partCount, g_params, g_planes;
 void loadSceneHeader() {
   vec4 h0 = SD(0), h1 = SD(1);
+  g_planes = int(SD(2).w);
   g_cellCount = int(h0.x);
   g_unbounded = int(h0.y);
   g_parts = int(h0.z);
@@ -240,6 +262,38 @@ void loadSceneHeader() {
   g_partCount = int(h1.y);
   g_params = int(h1.z);
   g_loopGuard = int(h1.w);
+}
+// Beyond the box of the bounded parts only the unbounded parts remain; when they are all planes
+// (g_planes >= 0) a ray is finished there in closed form. The exit distance along the ray (0
+// when it never enters the box; past every distance when the shortcut does not apply):
+float boundsExit(vec3 ro, vec3 rd) {
+  if (g_planes < 0) return 3.0e38;
+  vec4 lo = SD(2), hi = SD(3);
+  if (hi.w == 0.0) return 0.0;  // no bounded parts
+  vec3 inv = 1.0 / max(abs(rd), vec3(1e-20)) * sign(rd + vec3(1e-30));
+  vec3 t0 = (lo.xyz - ro) * inv, t1 = (hi.xyz - ro) * inv;
+  vec3 tNear = min(t0, t1), tFar = max(t0, t1);
+  float enter = max(tNear.x, max(tNear.y, tNear.z));
+  float leave = min(tFar.x, min(tFar.y, tFar.z));
+  return enter > leave ? 0.0 : max(leave, 0.0);
+}
+// The nearest plane the ray meets in [t, tMax] (a point behind a plane meets it at t).
+bool planesAhead(vec3 ro, vec3 rd, float t, float tMax, out float hitT, out float material) {
+  hitT = tMax;
+  material = 0.0;
+  bool hit = false;
+  for (int i = 0; i < g_planes; ++i) {
+    vec4 plane = SD(4 + 2 * i);
+    float height = dot(plane.xyz, ro + rd * t) - plane.w;
+    float along = dot(plane.xyz, rd);
+    float at = height <= 0.0 ? t : along < 0.0 ? t + height / -along : 3.0e38;
+    if (at < hitT) {
+      hitT = at;
+      material = SD(5 + 2 * i).x;
+      hit = true;
+    }
+  }
+  return hit;
 }
 // Float j of the parameter block.
 float fp_param(int j) { return SD(g_params + (j >> 2))[j & 3]; }
@@ -571,7 +625,8 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
     << constantsBlock() << "int materialCount() { return u_materialCount; }\n"
     << "vec3 materialAlbedo(int i) { return u_materials[i]; }\n"
     << "// ---- field (field::emitGlsl) ----\n"
-    << mapGlsl << "\nvoid loadSceneHeader() {}\n// ---- shading ----\n"
+    << mapGlsl << "\nvoid loadSceneHeader() {}\n"
+    << kNoOpenSpace << "// ---- shading ----\n"
     << kShadingBody << kViewportMain;
   return s.str();
 }
@@ -622,7 +677,8 @@ std::string standaloneFragmentShader(const field::FieldProgram& program, const C
   }
   s << ");\n#define FP(i) kParams[(i) >> 2][(i) & 3]\n";
   s << standaloneConstants(camera, materials) << "// ---- field (field::emitGlsl) ----\n"
-    << field::emitGlsl(program) << "\n// ---- shading ----\n"
+    << field::emitGlsl(program) << "\n"
+    << kNoOpenSpace << "// ---- shading ----\n"
     << kShadingBody << kStandaloneMain;
   return s.str();
 }

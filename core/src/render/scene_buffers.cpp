@@ -23,6 +23,7 @@ struct Packer {
   int texel() const { return int(texels.size() / 4); }
   void push(float x, float y, float z, float w) { texels.insert(texels.end(), {x, y, z, w}); }
   void push(Vec3 v, float w) { push(v.x, v.y, v.z, w); }
+  void push(Vec4 v) { push(v.x, v.y, v.z, v.w); }
   float* at(int index) { return &texels[std::size_t(index) * 4]; }
 };
 
@@ -93,6 +94,38 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
   out.texels.reserve(std::size_t(codeOffset + 4 * partCount) * 4);
   out.push(0.0f, float(field.unboundedParts().size()), float(partsOffset), float(codeOffset));
   out.push(0.0f, float(partCount), 0.0f, 0.0f);  // .x grid, .z parameters: set below
+  // The bounded parts' box and the unbounded planes (open space: scene_buffers.h).
+  Aabb bounded;
+  for (std::int32_t partIndex : field.leafParts()) {
+    const Aabb& box = field.partBox(partIndex);
+    bounded.expand(box.empty() ? Aabb{Vec3(0.0f), Vec3(0.0f)} : box);
+  }
+  const bool anyBounded = !field.leafParts().empty();
+  std::vector<Vec4> planes;
+  std::vector<float> planeMaterials;
+  bool allPlanes = true;
+  for (std::int32_t partIndex : field.unboundedParts()) {
+    const field::FieldProgram& program = field.part(partIndex);
+    const Instr* primitive = nullptr;
+    if (kindOf(program.impl(), primitive) != GpuPartKind::Lone || primitive->op != Op::Plane ||
+        primitive->slot < 0 || int(planes.size()) == kMaxTracedPlanes) {
+      allPlanes = false;
+      break;
+    }
+    const std::vector<float> values = program.parameterValues(time);
+    const float* P = values.data() + primitive->slot;
+    Vec3 normal(P[0], P[1], P[2]);
+    normal = glm::length(normal) > 1e-20f ? glm::normalize(normal) : kUp;
+    planes.push_back(Vec4(normal, P[3]));
+    planeMaterials.push_back(float(primitive->material));
+  }
+  out.push(anyBounded ? bounded.min : Vec3(0.0f), allPlanes ? float(planes.size()) : -1.0f);
+  out.push(anyBounded ? bounded.max : Vec3(0.0f), anyBounded ? 1.0f : 0.0f);
+  for (int i = 0; i < kMaxTracedPlanes; ++i) {
+    const bool used = allPlanes && i < int(planes.size());
+    out.push(used ? planes[std::size_t(i)] : Vec4(0.0f));
+    out.push(used ? planeMaterials[std::size_t(i)] : 0.0f, 0.0f, 0.0f, 0.0f);
+  }
 
   // Records first (their code and parameter offsets are filled in as the code is written).
   out.texels.resize(std::size_t(codeOffset) * 4, 0.0f);

@@ -8,6 +8,11 @@
 // Texel layout (each texel a vec4; integers stored as exact floats):
 //   [0]      (cellCount, unboundedCount, partsOffset, codeOffset)
 //   [1]      (gridOffset, partCount, parametersOffset, 0)
+//   [2], [3] (bounded.min, planeCount), (bounded.max, 1 when there are bounded parts): the
+//            box of the bounded parts; planeCount >= 0 when every unbounded part is one of
+//            that many world-space planes (at most kMaxTracedPlanes), else -1. Past the box a
+//            ray meets only those planes, so the shader finishes it in closed form.
+//   [4..]    kMaxTracedPlanes pairs (unit normal, offset), (material, 0, 0, 0).
 //   parts    kPartTexels texels each, the bounded parts in the hierarchy's leaf order, then the
 //            unbounded: (box.min, codeStart), (box.max, codeCount), (kind, structure or op +
 //            256 * material, parameterStart, scale), then three rows (r.xyz, w) with local =
@@ -29,8 +34,10 @@ namespace floptle::render {
 
 inline constexpr int kSceneDataWidth = 1024;
 inline constexpr int kPartTexels = 6;
-/// The first part record's texel (after the two header texels).
-inline constexpr int kPartsOffset = 2;
+/// Most unbounded planes the shader finishes a ray against in closed form.
+inline constexpr int kMaxTracedPlanes = 4;
+/// The first part record's texel (after the header and the planes).
+inline constexpr int kPartsOffset = 4 + 2 * kMaxTracedPlanes;
 /// Deepest value / point stacks the shader's interpreter holds (a deeper part is refused).
 inline constexpr int kGpuValueStack = 24;
 inline constexpr int kGpuPointStack = 12;

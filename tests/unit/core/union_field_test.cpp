@@ -173,6 +173,15 @@ TEST(SceneBuffers, HeaderGridAndPlacementMatchTheField) {
   EXPECT_EQ(int(t[5]), field.partCount());
   EXPECT_EQ(buffers->texels.size(), std::size_t(buffers->height) * render::kSceneDataWidth * 4);
   const int partsOffset = int(t[2]);
+  EXPECT_EQ(partsOffset, render::kPartsOffset);
+  // Open space: the bounded parts' box, and the ground as the one plane (unit normal, offset).
+  EXPECT_EQ(int(t[2 * 4 + 3]), 1);
+  EXPECT_EQ(t[3 * 4 + 3], 1.0f);
+  Aabb bounded;
+  for (std::int32_t part : field.leafParts()) bounded.expand(field.partBox(part));
+  EXPECT_EQ(Vec3(t[8], t[9], t[10]), bounded.min);
+  EXPECT_EQ(Vec3(t[12], t[13], t[14]), bounded.max);
+  EXPECT_EQ(Vec4(t[16], t[17], t[18], t[19]), Vec4(0.0f, 1.0f, 0.0f, -1.0f));
   // One function per distinct structure: the plane and the placed sphere of each of the 7
   // materials; 41 parts are more than map() calls in turn, so it reads the grid.
   EXPECT_EQ(buffers->structures.size(), 8u);
@@ -198,6 +207,21 @@ TEST(SceneBuffers, HeaderGridAndPlacementMatchTheField) {
       EXPECT_NEAR(local, 0.0f, 1e-4f);
     }
   }
+}
+
+TEST(SceneBuffers, AnUnboundedPartThatIsNoPlaneTurnsTheClosedFormTraceOff) {
+  // A sphere repeated without end is unbounded but no plane: rays must be marched throughout.
+  FieldNode sphere = makeDefaultNode(NodeType::Sphere);
+  FieldNode repeat = makeDefaultNode(NodeType::Repeat);
+  repeat.params[0] = repeat.params[1] = repeat.params[2] = 3.0f;  // period (m) per axis
+  repeat.children.push_back(std::move(sphere));
+  std::vector<FieldProgram> parts{groundPlane(-1.0f), *FieldProgram::compile(repeat)};
+  const UnionField field = *UnionField::build(std::move(parts), 0.0);
+  ASSERT_EQ(field.unboundedParts().size(), 2u);
+  auto buffers = render::packSceneBuffers(field, 0.0);
+  ASSERT_TRUE(buffers.ok()) << buffers.error().message();
+  EXPECT_EQ(buffers->texels[2 * 4 + 3], -1.0f);
+  EXPECT_EQ(buffers->texels[3 * 4 + 3], 0.0f);  // no bounded parts
 }
 
 TEST(SceneBuffers, ASceneTallerThanTheTextureLimitIsRefusedNamingIt) {

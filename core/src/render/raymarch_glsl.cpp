@@ -78,66 +78,39 @@ std::string constantsBlock() {
   i("kMaxMaterials", kMaxMaterials);
   f("kDepthNear", kDepthNear);
   f("kDepthFar", kDepthFar);
-  // 0 at run time but unknown to the compiler where the scene data sets it: the tap loops of
-  // calcNormal and ambientOcclusion stay loops, so map() is inlined once per loop, not per tap.
+  // 0 at run time but unknown to the compiler where the scene data sets it: shadeRay's loop
+  // stays a loop (its bound is not a constant to unroll by), so map() is inlined once there.
   s << "int g_loopGuard = 0;\n";
   return s.str();
 }
 
 /// The shading functions; they need map(), materialAlbedo(int) and kMaterialCount-like
-/// state supplied by the host part (materialCount()).
+/// state supplied by the host part (materialCount()). map() has two call sites, the march and
+/// the shading loop (the normal's taps, the shadow ray and the occlusion samples in one loop): a
+/// GPU compiler inlines a function at each call site, and a large scene's map copied into four
+/// loops overflows the instruction cache.
 constexpr const char* kShadingBody = R"GLSL(
 float hitEpsilon(float t) { return kHitEpsilonBase + kHitEpsilonPerMeter * t; }
 
-vec3 calcNormal(vec3 p, float time) {
-  float e = kNormalEpsilon;
-  vec3 n = vec3(0.0);
-  for (int i = 0; i < 4 + g_loopGuard; ++i) {
-    vec3 k = i == 0   ? vec3(1.0, -1.0, -1.0)
-             : i == 1 ? vec3(-1.0, -1.0, 1.0)
-             : i == 2 ? vec3(-1.0, 1.0, -1.0)
-                      : vec3(1.0, 1.0, 1.0);
-    n += k * map(p + k * e, time).x;
-  }
-  float len = length(n);
-  return len > 0.0 ? n / len : vec3(0.0, 1.0, 0.0);
-}
-
-float softShadow(vec3 ro, vec3 rd, float time) {
-  float result = 1.0;
-  float t = kShadowMinT;
-  float exitT = boundsExit(ro, rd);
-  for (int i = 0; i < kShadowSteps && t < kShadowMaxT; ++i) {
-    if (t > exitT) {
-      float planeT, planeMaterial;
-      if (planesAhead(ro, rd, t, kShadowMaxT, planeT, planeMaterial)) return 0.0;
-      break;
-    }
-    float h = map(ro + rd * t, time).x;
-    if (h < kHitEpsilonBase) return 0.0;
-    result = min(result, kShadowSharpness * h / t);
-    if (result < kShadowDark) return 0.0;
-    t += clamp(h, kShadowMinStep, kShadowMaxStep);
-  }
-  return clamp(result, 0.0, 1.0);
-}
-
-float ambientOcclusion(vec3 p, vec3 n, float time) {
-  float occlusion = 0.0;
-  float weight = 1.0;
-  for (int i = 0; i < kAoSamples + g_loopGuard; ++i) {
-    float h = kAoStart + kAoSpacing * float(i);
-    float d = map(p + n * h, time).x;
-    occlusion += (h - d) * weight;
-    weight *= kAoDecay;
-  }
-  return clamp(1.0 - kAoStrength * occlusion, 0.0, 1.0);
+// The tetrahedron of the normal's taps.
+vec3 normalTap(int i) {
+  return i == 0   ? vec3(1.0, -1.0, -1.0)
+         : i == 1 ? vec3(-1.0, -1.0, 1.0)
+         : i == 2 ? vec3(-1.0, 1.0, -1.0)
+                  : vec3(1.0, 1.0, 1.0);
 }
 
 vec3 albedoOf(float material) {
   int index = int(material + 0.5);
   if (index <= 0 || index >= materialCount() || index >= kMaxMaterials) return kDefaultAlbedo;
   return materialAlbedo(index);
+}
+
+vec3 skyColor(vec3 rd) {
+  vec3 sky = rd.y >= 0.0 ? mix(kSkyHorizon, kSkyZenith, clamp(rd.y, 0.0, 1.0))
+                         : mix(kSkyHorizon, kSkyBelow, clamp(-4.0 * rd.y, 0.0, 1.0));
+  float sun = max(dot(rd, kSunDirection), 0.0);
+  return sky + kSunColor * (kSunGlow * pow(sun, kSunGlowPower));
 }
 
 bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) {
@@ -171,33 +144,86 @@ bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) 
   return false;
 }
 
-vec3 skyColor(vec3 rd) {
-  vec3 sky = rd.y >= 0.0 ? mix(kSkyHorizon, kSkyZenith, clamp(rd.y, 0.0, 1.0))
-                         : mix(kSkyHorizon, kSkyBelow, clamp(-4.0 * rd.y, 0.0, 1.0));
-  float sun = max(dot(rd, kSunDirection), 0.0);
-  return sky + kSunColor * (kSunGlow * pow(sun, kSunGlowPower));
-}
+const int kPhaseNormal = 0;
+const int kPhaseShadow = 1;
+const int kPhaseOcclusion = 2;
 
-// Display colour of a primary ray; hitDistance < 0 when it sees sky.
+// Display colour of a primary ray; hitDistance < 0 when it sees sky. The shading of a hit is
+// one loop with one map() call: the normal's four taps, the soft shadow towards the sun where
+// the surface faces it, then the occlusion samples, each with the same steps, bounds and early
+// outs as the CPU renderer (cpu_renderer.cpp).
 vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
   vec3 sky = skyColor(rd);
-  vec3 color = sky;
   hitDistance = -1.0;
-  float t;
-  float material;
-  if (marchRay(ro, rd, time, t, material)) {
-    hitDistance = t;
-    vec3 p = ro + rd * t;
-    vec3 n = calcNormal(p, time);
-    float diffuse = max(dot(n, kSunDirection), 0.0);
-    float shadow = diffuse > 0.0 ? softShadow(p + n * kShadowBias, kSunDirection, time) : 0.0;
-    float ao = ambientOcclusion(p, n, time);
-    float skyLight = kAmbientBase + (1.0 - kAmbientBase) * (0.5 + 0.5 * n.y);
-    vec3 lit = kSunColor * (diffuse * shadow) + kSkyAmbient * (skyLight * ao);
-    color = albedoOf(material) * lit;
-    float fog = 1.0 - exp(-kFogDensity * t * t);
-    color = mix(color, sky, fog);
+  float t, material;
+  if (!marchRay(ro, rd, time, t, material)) return pow(max(sky, vec3(0.0)), vec3(1.0 / kGamma));
+  hitDistance = t;
+  vec3 hit = ro + rd * t, n = vec3(0.0);
+  int phase = kPhaseNormal, step = 0;
+  float diffuse = 0.0, shadow = 1.0, shadowT = kShadowMinT, shadowExitT = 0.0;
+  vec3 shadowOrigin = vec3(0.0);
+  float occlusion = 0.0, weight = 1.0;
+  for (int i = 0; i < 4 + kShadowSteps + kAoSamples + 2 + g_loopGuard; ++i) {
+    vec3 p;
+    if (phase == kPhaseNormal) {
+      p = hit + normalTap(step) * kNormalEpsilon;
+    } else if (phase == kPhaseShadow) {
+      if (step >= kShadowSteps || shadowT >= kShadowMaxT || shadowT > shadowExitT) {
+        // Past the box only the planes can still shade the point.
+        float planeT, planeMaterial;
+        if (shadowT > shadowExitT && shadowT < kShadowMaxT && step < kShadowSteps &&
+            planesAhead(shadowOrigin, kSunDirection, shadowT, kShadowMaxT, planeT, planeMaterial))
+          shadow = 0.0;
+        phase = kPhaseOcclusion;
+        step = 0;
+        continue;
+      }
+      p = shadowOrigin + kSunDirection * shadowT;
+    } else {
+      if (step >= kAoSamples) break;
+      p = hit + n * (kAoStart + kAoSpacing * float(step));
+    }
+
+    float h = map(p, time).x;
+
+    if (phase == kPhaseNormal) {
+      n += normalTap(step) * h;
+      if (++step == 4) {
+        float len = length(n);
+        n = len > 0.0 ? n / len : vec3(0.0, 1.0, 0.0);
+        diffuse = max(dot(n, kSunDirection), 0.0);
+        step = 0;
+        if (diffuse > 0.0) {
+          shadowOrigin = hit + n * kShadowBias;
+          shadowExitT = boundsExit(shadowOrigin, kSunDirection);
+          phase = kPhaseShadow;
+        } else {
+          shadow = 0.0;
+          phase = kPhaseOcclusion;
+        }
+      }
+    } else if (phase == kPhaseShadow) {
+      ++step;
+      shadow = h < kHitEpsilonBase ? 0.0 : min(shadow, kShadowSharpness * h / shadowT);
+      if (shadow < kShadowDark) {
+        shadow = 0.0;
+        phase = kPhaseOcclusion;
+        step = 0;
+        continue;
+      }
+      shadowT += clamp(h, kShadowMinStep, kShadowMaxStep);
+    } else {
+      occlusion += (kAoStart + kAoSpacing * float(step) - h) * weight;
+      weight *= kAoDecay;
+      ++step;
+    }
   }
+  float ao = clamp(1.0 - kAoStrength * occlusion, 0.0, 1.0);
+  float skyLight = kAmbientBase + (1.0 - kAmbientBase) * (0.5 + 0.5 * n.y);
+  vec3 lit = kSunColor * (diffuse * clamp(shadow, 0.0, 1.0)) + kSkyAmbient * (skyLight * ao);
+  vec3 color = albedoOf(material) * lit;
+  float fog = 1.0 - exp(-kFogDensity * t * t);
+  color = mix(color, sky, fog);
   return pow(max(color, vec3(0.0)), vec3(1.0 / kGamma));
 }
 

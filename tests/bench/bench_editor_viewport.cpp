@@ -4,6 +4,10 @@
 //     and exits as soon as the first frame is drawn; the time is spawn -> child exit.
 //   BM_ViewportFrame/...: frame time (GPU work included, glFinish) of a 1280x720 viewport on the
 //     showcase, still (full resolution) and while the camera orbits (adaptive resolution).
+//   BM_LevelToFirstFrame/N: the generated level of N spheres (tests/large_scene) from its file
+//     to the first frame of a 1280x720 viewport at the adaptive resolution, as the editor opens
+//     it: read and build the scene, compose its parts, pack the scene data, compile the fixed
+//     program, draw. The counters give the first frame's own time and resolution scale.
 #include <benchmark/benchmark.h>
 
 #include <QtCore/qtestsupport_core.h>  // QTest::qWaitFor (QtCore)
@@ -23,8 +27,10 @@
 #include "floptle/core/field/field_program.h"
 #include "floptle/core/render/scene_render.h"
 #include "floptle/core/scene/scene.h"
+#include "floptle/core/scene/scene_composition.h"
 #include "floptle/core/scene/scene_io.h"
 #include "floptle/editor/raymarch_view.h"
+#include "scale_support.h"
 
 extern char** environ;
 
@@ -162,6 +168,50 @@ BENCHMARK_CAPTURE(BM_ViewportFrame, showcase_1280x720_moving, true)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(20);
+
+void BM_LevelToFirstFrame(benchmark::State& state) {
+  ensureApplication();
+  const auto path = bench::largeSceneFile(int(state.range(0)));
+  double frameMs = 0.0, scale = 0.0;
+  bench::resetPeakMemory();
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    auto document = scene::loadSceneFile(path.string());
+    auto built = document ? scene::buildScene(*document) : Expected<scene::Scene>(document.error());
+    auto composed =
+        built ? scene::compileSceneUnion(*built, 0.0) : Expected<scene::SceneUnion>(built.error());
+    if (!composed) {
+      state.SkipWithError(composed.error().message().c_str());
+      return;
+    }
+    auto view = std::make_unique<editor::RaymarchView>();
+    view->setAdaptiveResolution(true);
+    view->setFixedSize(kWidth, kHeight);
+    view->setMaterialColors(render::materialColors(*built));
+    render::Camera camera;  // the level seen as tests/bench/gpu/run.sh times it
+    camera.position = {-30.0f, 8.0f, 25.0f};
+    camera.lookAt = {0.0f, 0.0f, 0.0f};
+    view->setCamera(camera);
+    view->setSceneField(std::move(composed->field));
+    view->show();
+    if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000) || !view->hasShader()) {
+      state.SkipWithError("no first frame");
+      return;
+    }
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    frameMs = view->lastFrameTimeMs();
+    scale = view->lastResolutionScale();
+  }
+  state.counters["first_frame_ms"] = frameMs;
+  state.counters["resolution_scale"] = scale;
+  bench::reportPeakMemory(state);
+}
+BENCHMARK(BM_LevelToFirstFrame)
+    ->Arg(10000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
 
 }  // namespace
 

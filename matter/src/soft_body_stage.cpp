@@ -75,8 +75,10 @@ std::uint64_t SoftBodyStage::stateHash() const {
     h.quat(s.rotation), h.f32(s.stillTime), h.u64(s.asleep), h.vec(s.sleepGravity);
     for (std::uint32_t c : s.sleepContacts) h.u64(c);
     for (float d : s.sleepDistances) h.f32(d);
-    if (!b.desc().visco) continue;
     for (float r : s.edgeRest) h.f32(r);
+    for (float r : s.tetRest) h.f32(r);
+    for (float y : s.tetYield) h.f32(y);
+    if (!b.desc().visco) continue;
     for (std::uint8_t e : s.edgeBroken) h.u64(e);
     for (std::uint32_t a : s.anchorParticle) h.u64(a);
     for (Vec3 p : s.anchorPoint) h.vec(p);

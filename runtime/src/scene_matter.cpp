@@ -37,6 +37,8 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
     if (const scene::Material* m = sc.material(node.material)) {
       desc.density = m->density;
       desc.friction = m->friction;
+      desc.bulkModulus = m->bulkModulus;
+      desc.yieldStrength = m->yieldStrength;
     }
     if (node.hasComponent("collider")) {
       auto in = scene::ComponentReader::open(node.components["collider"], "collider",

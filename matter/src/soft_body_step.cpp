@@ -173,7 +173,7 @@ void SoftBody::shapeMatch(float beta) {
 }
 
 void SoftBody::stick(std::uint32_t particle, Vec3 surfacePoint) {
-  if (!(desc_.viscoKnobs.stickiness > 0.0f) || anchorsThisStep_ >= kAnchorsPerStep) return;
+  if (!(desc_.viscoKnobs.stickiness > 0.0f) || anchorsThisStep_ >= bondBudget_) return;
   const std::vector<std::uint32_t>& bonded = state_.anchorParticle;
   if (std::find(bonded.begin(), bonded.end(), particle) != bonded.end()) return;
   const float rest = glm::length(state_.position[particle] - surfacePoint);
@@ -274,8 +274,7 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
   anchorsThisStep_ = 0;
   if (state_.asleep) {
     if (!wakes(world, gravity, tEnd)) return;
-    state_.asleep = false;
-    state_.stillTime = 0.0f;
+    wake();
   }
   const int substeps = int(desc_.knobs.substeps);
   const float h = dt / float(substeps);

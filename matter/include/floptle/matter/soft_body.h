@@ -73,7 +73,7 @@
 //
 // Visco (desc.visco): every cage edge is a bond, and within `contact_band` of the world a
 // touching particle bonds to the surface point it touches (an anchor: a distance constraint to
-// a fixed point, compliance (1/stickiness - 1) dt_sub^2 w, at most kAnchorsPerStep new ones a
+// a fixed point, compliance (1/stickiness - 1) dt_sub^2 w, at most the bond budget's new ones a
 // step). After each substep every bond takes bond.h's elastoplastic rule (plastic rest growth
 // past yield_strain, snap past break_strain); a snapped edge takes the tetrahedra it bounds with
 // it. The body's parts are the connected components of its surviving edges: split() turns them
@@ -170,12 +170,24 @@ class SoftBody {
 
   const std::string& name() const { return desc_.name; }
   const SoftBodyDesc& desc() const { return desc_; }
+  /// Most adhesion bonds it may form in its next step (the stage's bond budget; default
+  /// kAnchorsPerStep).
+  void setBondBudget(int bonds) { bondBudget_ = bonds; }
+  /// Wakes it (a contact from another matter body; scripts' matter.wake): it steps from the
+  /// next step on and must be still for kSleepTime again to sleep.
+  void wake() {
+    state_.asleep = false;
+    state_.stillTime = 0.0f;
+  }
+  float inverseParticleMass() const { return invMass_; }
   /// Visco: new bond knobs from the next step on (scripts' matter.set_sticky); the bonds that
   /// hold keep their rest lengths.
   void setViscoKnobs(const ViscoKnobs& knobs) { desc_.viscoKnobs = knobs; }
   const State& state() const { return state_; }
   State& state() { return state_; }
   const SoftBodyCounters& counters() const { return counters_; }
+  /// Zeroes the counters (a step the stage's budget deferred counts nothing).
+  void clearCounters() { counters_ = {}; }
 
   std::size_t particleCount() const { return state_.position.size(); }
   std::size_t edgeCount() const { return edgeRest_.size(); }
@@ -269,6 +281,7 @@ class SoftBody {
   bool measuring_ = false;     ///< this substep measures the stresses (scratch)
   bool backward_ = false;                  ///< this substep sweeps the edges backwards (scratch)
   int anchorsThisStep_ = 0;                ///< adhesion bonds formed this step (scratch)
+  int bondBudget_ = kAnchorsPerStep;       ///< most it may form this step
   SoftBodyCounters counters_;
 };
 

@@ -142,8 +142,7 @@ std::vector<SoftBody> SoftBody::split() const {
     b.state_.position.push_back(state_.position[i]);
     b.state_.velocity.push_back(state_.velocity[i]);
     b.state_.particleScale.push_back(state_.particleScale[i]);
-    if (!state_.particleStress.empty())
-      b.state_.particleStress.push_back(state_.particleStress[i]);
+    if (!state_.particleStress.empty()) b.state_.particleStress.push_back(state_.particleStress[i]);
   }
   for (std::size_t e = 0; e < edgeA_.size(); ++e) {
     if (state_.edgeBroken[e]) continue;  // a split body has snapped edges: it is visco

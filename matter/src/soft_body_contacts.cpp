@@ -53,7 +53,7 @@ bool overlap(const Aabb& a, const Aabb& b, float margin) {
 /// The band within which body `b` bonds (0 when it is not sticky).
 float stickyBand(const SoftBody& b) {
   return b.desc().visco && b.desc().viscoKnobs.stickiness > 0.0f ? b.desc().viscoKnobs.contactBand
-                                                                  : 0.0f;
+                                                                 : 0.0f;
 }
 
 }  // namespace
@@ -133,8 +133,8 @@ void SoftBodyStage::solveBodyBonds(float dt) {
     SoftBody& b = bodies_[bond.bodyB];
     // The sticky side's knobs: the larger stickiness (a only when b is not stickier).
     const SoftBody& sticky =
-        stickyBand(b) > 0.0f && (!(stickyBand(a) > 0.0f) || b.desc().viscoKnobs.stickiness >
-                                                                 a.desc().viscoKnobs.stickiness)
+        stickyBand(b) > 0.0f && (!(stickyBand(a) > 0.0f) ||
+                                 b.desc().viscoKnobs.stickiness > a.desc().viscoKnobs.stickiness)
             ? b
             : a;
     const ViscoKnobs& knobs = sticky.desc().viscoKnobs;

@@ -76,7 +76,8 @@ void SoftBodyStage::splitBodies() {
         body += std::uint32_t(count - 1);
       }
     };
-    for (BodyBond& bond : bonds_) remap(bond.bodyA, bond.particleA), remap(bond.bodyB, bond.particleB);
+    for (BodyBond& bond : bonds_)
+      remap(bond.bodyA, bond.particleA), remap(bond.bodyB, bond.particleB);
     if (next_ > i) next_ += std::uint32_t(count - 1);
     bodies_.erase(bodies_.begin() + std::ptrdiff_t(i));
     bodies_.insert(bodies_.begin() + std::ptrdiff_t(i), std::make_move_iterator(pieces.begin()),

@@ -94,7 +94,8 @@ void SoftBody::solveDistances() {
       const float dLambda = solveDistance(a, b, w, w, rest[e], alphaTilde, lambda);
       if (len > 0.0f) {
         // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3.
-        const float along = axis == Vec3(0.0f) ? len * len / 3.0f : glm::dot(d, axis) * glm::dot(d, axis);
+        const float along =
+            axis == Vec3(0.0f) ? len * len / 3.0f : glm::dot(d, axis) * glm::dot(d, axis);
         const float share = 0.5f * dLambda * along / len;
         virial_[edgeA_[e]] += share;
         virial_[edgeB_[e]] += share;
@@ -207,9 +208,9 @@ std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) 
     if (measuring_) {
       // The contact force m depth / dt_sub^2 along n acting r from the centre (the dt_sub^2
       // and m = 1/w are applied in finishStress).
-      const float along = loadAxis_ == Vec3(0.0f) ? 1.0f / 3.0f
-                                                  : glm::dot(c.normal, loadAxis_) *
-                                                        glm::dot(c.normal, loadAxis_);
+      const float along = loadAxis_ == Vec3(0.0f)
+                              ? 1.0f / 3.0f
+                              : glm::dot(c.normal, loadAxis_) * glm::dot(c.normal, loadAxis_);
       virial_[i] += radius_ * depth * along / invMass_;
     }
     if (desc_.visco) stick(i, c.point);

@@ -55,4 +55,10 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
   return stage;
 }
 
+std::optional<matter::MatterCounts> matterCounts(const physics::Simulation& sim) {
+  const auto* stage = dynamic_cast<const matter::SoftBodyStage*>(sim.matterStage());
+  if (!stage) return std::nullopt;
+  return stage->counts();
+}
+
 }  // namespace floptle::runtime

@@ -40,8 +40,8 @@ SoftBody column(float bulkModulus, float yieldStrength) {
 /// Steps the body `seconds` under gravity -y ramped linearly from `from` to `to` (m/s^2) over
 /// the first `ramp` s (quasi-static loading and unloading: no impact overshoot, no rebound),
 /// starting at step `first`; returns the next step.
-int load(SoftBody& body, const physics::CollisionWorld& world, int first, float seconds,
-         float ramp, float from, float to) {
+int load(SoftBody& body, const physics::CollisionWorld& world, int first, float seconds, float ramp,
+         float from, float to) {
   const int steps = int(std::lround(seconds / kDt));
   for (int i = first; i < first + steps; ++i) {
     const float f = std::min(1.0f, float(i - first + 1) * kDt / ramp);
@@ -83,7 +83,8 @@ TEST(Compaction, BelowTheYieldTheStrainIsElasticAndTheVolumeComesBack) {
   const float k = 1e5f;  // Pa: the base strain rho g H / K is about 20%
   SoftBodyDesc desc = columnDesc(k, 1e12f);
   desc.knobs.stiffness = 0.01f;  // soft edges: the tetrahedra carry the load
-  SoftBody body = test::softBox(Vec3(0, 0.5f * kHeight, 0), Vec3(0.25f, 0.5f * kHeight, 0.25f), desc);
+  SoftBody body =
+      test::softBox(Vec3(0, 0.5f * kHeight, 0), Vec3(0.25f, 0.5f * kHeight, 0.25f), desc);
   const physics::CollisionWorld world = test::floorWorld();
   const float rest = body.restVolume(), mass = body.mass();
   int step = load(body, world, 0, 3.0f, 1.0f, 0.0f, kG);

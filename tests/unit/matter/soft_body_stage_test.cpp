@@ -24,10 +24,10 @@ SoftBodyKnobs knobs(std::int64_t particles) {
   return k;
 }
 
-void run(SoftBodyStage& stage, const physics::CollisionWorld& world, Vec3 g, int& tick,
-         int steps) {
+void run(SoftBodyStage& stage, const physics::CollisionWorld& world, Vec3 g, int& tick, int steps) {
   for (int i = 0; i < steps; ++i, ++tick)
-    stage.stepBodies(world, [g](Vec3) { return g; }, double(tick + 1) * kDt, kDt);
+    stage.stepBodies(
+        world, [g](Vec3) { return g; }, double(tick + 1) * kDt, kDt);
 }
 
 float lowest(const SoftBody& b) {
@@ -53,8 +53,7 @@ TEST(SoftBodyStageSleep, ARestingBodySleepsAndAnotherBodysContactWakesIt) {
   run(stage, world, kGravity, tick, 5);
   EXPECT_EQ(stage.bodies()[0].state().position, still);  // asleep: untouched
   // A second cube dropped onto it from 0.3 m above its top.
-  stage.add(test::softCube(Vec3(0, highest(stage.bodies()[0]) + 0.3f + 0.5f, 0), 0.4f,
-                           knobs(125)));
+  stage.add(test::softCube(Vec3(0, highest(stage.bodies()[0]) + 0.3f + 0.5f, 0), 0.4f, knobs(125)));
   bool woke = false;
   float gap = 1e9f;
   for (int i = 0; i < 120; ++i) {

@@ -41,8 +41,8 @@
 // and step, the simulation's gravity at the centroid at the step's start.
 //
 // Compaction (seed 001 section 5): on each step's last two substeps (averaged: one sweep each
-// way, as a sweep's split of a load between constraints leans on its order) every particle's compressive
-// stress along the body's gravity direction g^ (the mean of the three normal stresses
+// way, as a sweep's split of a load between constraints leans on its order) every particle's
+// compressive stress along the body's gravity direction g^ (the mean of the three normal stresses
 // without gravity) is measured from the forces the solver applied, as the virial of its cell
 // over its volume V_i = volume / particles:
 //   s_i V_i dt_sub^2 = sum over its edges 1/2 |x_a - x_b| dlambda (n . g^)^2
@@ -78,7 +78,7 @@
 // past yield_strain, snap past break_strain); a snapped edge takes the tetrahedra it bounds with
 // it. The body's parts are the connected components of its surviving edges: split() turns them
 // into bodies of their own (the matter stage does, at the end of the step). Bonds between two
-// matter bodies are not formed yet (only the world's surfaces are sticky).
+// matter bodies are the matter stage's (soft_body_stage.h).
 //
 // Particles are a structure of arrays (position, previous position, velocity); constraints
 // too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
@@ -276,12 +276,12 @@ class SoftBody {
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
-  std::vector<float> virial_;  ///< compaction: each particle's virial this substep (scratch)
-  Vec3 loadAxis_{0.0f};        ///< g^ of this step, or 0 without gravity (scratch)
-  bool measuring_ = false;     ///< this substep measures the stresses (scratch)
-  bool backward_ = false;                  ///< this substep sweeps the edges backwards (scratch)
-  int anchorsThisStep_ = 0;                ///< adhesion bonds formed this step (scratch)
-  int bondBudget_ = kAnchorsPerStep;       ///< most it may form this step
+  std::vector<float> virial_;         ///< compaction: each particle's virial this substep (scratch)
+  Vec3 loadAxis_{0.0f};               ///< g^ of this step, or 0 without gravity (scratch)
+  bool measuring_ = false;            ///< this substep measures the stresses (scratch)
+  bool backward_ = false;             ///< this substep sweeps the edges backwards (scratch)
+  int anchorsThisStep_ = 0;           ///< adhesion bonds formed this step (scratch)
+  int bondBudget_ = kAnchorsPerStep;  ///< most it may form this step
   SoftBodyCounters counters_;
 };
 

@@ -141,6 +141,8 @@ std::vector<SoftBody> SoftBody::split() const {
     b.rest_.push_back(rest_[i]);
     b.state_.position.push_back(state_.position[i]);
     b.state_.velocity.push_back(state_.velocity[i]);
+    b.state_.particleScale.push_back(state_.particleScale[i]);
+    if (!state_.particleStress.empty()) b.state_.particleStress.push_back(state_.particleStress[i]);
   }
   for (std::size_t e = 0; e < edgeA_.size(); ++e) {
     if (state_.edgeBroken[e]) continue;  // a split body has snapped edges: it is visco
@@ -153,12 +155,19 @@ std::vector<SoftBody> SoftBody::split() const {
   }
   for (std::size_t t = 0; t < tets_.size(); ++t) {
     if (state_.tetBroken[t]) continue;  // whole tetrahedra only: all 6 edges hold
-    SoftBody& b = pieces[of[tets_[t][0]]];
+    const std::uint32_t piece = of[tets_[t][0]];
+    SoftBody& b = pieces[piece];
     b.tets_.push_back(
         {local[tets_[t][0]], local[tets_[t][1]], local[tets_[t][2]], local[tets_[t][3]]});
+    std::array<std::uint32_t, 8> cube{};  // corners left in another piece: its first corner
+    for (int c = 0; c < 8; ++c)
+      cube[c] = of[tetCube_[t][c]] == piece ? local[tetCube_[t][c]] : local[tets_[t][0]];
+    b.tetCube_.push_back(cube);
     b.tetRest_.push_back(tetRest_[t]);
     b.tetRestVolume_ += tetRest_[t];
     b.state_.tetBroken.push_back(0);
+    b.state_.tetRest.push_back(state_.tetRest[t]);
+    b.state_.tetYield.push_back(state_.tetYield[t]);
   }
   for (std::size_t a = 0; a < state_.anchorParticle.size(); ++a) {
     SoftBody& b = pieces[of[state_.anchorParticle[a]]];
@@ -188,6 +197,9 @@ std::vector<SoftBody> SoftBody::split() const {
         }
       b.tetEdges_.push_back(ids);
     }
+    float compacted = 0.0f;
+    for (float v : b.state_.tetRest) compacted += v;
+    b.state_.restRatio = b.tetRestVolume_ > 0.0f ? compacted / b.tetRestVolume_ : 1.0f;
     const float n = float(b.rest_.size());
     b.mass_ = n / invMass_;
     b.restVolume_ = restVolume_ * (n / float(rest_.size()));

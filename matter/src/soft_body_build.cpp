@@ -131,6 +131,9 @@ Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
           if (v < 0.0f) std::swap(tet[2], tet[3]), v = -v;
           b.tets_.push_back(tet);
           b.tetRest_.push_back(v);
+          b.tetCube_.push_back({std::uint32_t(c[0]), std::uint32_t(c[1]), std::uint32_t(c[2]),
+                                std::uint32_t(c[3]), std::uint32_t(c[4]), std::uint32_t(c[5]),
+                                std::uint32_t(c[6]), std::uint32_t(c[7])});
           b.tetRestVolume_ += v;
           for (int e0 = 0; e0 < 4; ++e0)
             for (int e1 = e0 + 1; e1 < 4; ++e1) {
@@ -152,10 +155,13 @@ Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
     const auto tetOrder =
         colouredOrder(b.tets_.size(), b.rest_.size(), [&](std::size_t i) { return b.tets_[i]; });
     std::vector<std::array<std::uint32_t, 4>> tets;
+    std::vector<std::array<std::uint32_t, 8>> cubes;
     std::vector<float> rest;
-    for (std::uint32_t i : tetOrder) tets.push_back(b.tets_[i]), rest.push_back(b.tetRest_[i]);
+    for (std::uint32_t i : tetOrder)
+      tets.push_back(b.tets_[i]), rest.push_back(b.tetRest_[i]), cubes.push_back(b.tetCube_[i]);
     b.tets_ = std::move(tets);
     b.tetRest_ = std::move(rest);
+    b.tetCube_ = std::move(cubes);
   }
   for (std::uint64_t e : edges) {
     const auto a = std::uint32_t(e >> 32), c = std::uint32_t(e & 0xffffffffu);
@@ -182,8 +188,13 @@ Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
       b.tetEdges_.push_back(ids);
     }
   }
+  if (!(desc.bulkModulus > 0.0f) || !std::isfinite(desc.bulkModulus))
+    return Error{pointer, "a soft body's material needs a positive bulk_modulus"};
+  b.state_.edgeRest = b.edgeRest_;
+  b.state_.tetRest = b.tetRest_;
+  b.state_.tetYield.assign(b.tets_.size(), desc.yieldStrength);
+  b.state_.particleScale.assign(b.rest_.size(), 1.0f);
   if (desc.visco) {
-    b.state_.edgeRest = b.edgeRest_;
     b.state_.edgeBroken.assign(b.edgeRest_.size(), 0);
     b.state_.tetBroken.assign(b.tets_.size(), 0);
   }

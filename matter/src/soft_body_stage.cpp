@@ -8,6 +8,8 @@ namespace {
 
 struct Snapshot : physics::SimulationStageSnapshot {
   std::vector<SoftBody::State> states;
+  std::vector<BodyBond> bonds;
+  std::uint32_t next = 0;
   /// With Visco bodies (which may split, changing the list): every body whole.
   std::vector<SoftBody> bodies;
 };
@@ -31,14 +33,52 @@ const SoftBody* SoftBodyStage::find(std::string_view name) const {
 }
 
 void SoftBodyStage::step(physics::Simulation& simulation, double tEnd, float dt) {
-  for (SoftBody& b : bodies_)
-    b.step(simulation.world(), simulation.gravityAt(b.centroid(), tEnd - double(dt)), tEnd, dt);
+  const double tStart = tEnd - double(dt);
+  stepBodies(
+      simulation.world(), [&](Vec3 c) { return simulation.gravityAt(c, tStart); }, tEnd, dt);
+}
+
+bool SoftBodyStage::stepBody(std::size_t i, const physics::CollisionWorld& world, Vec3 gravity,
+                             double tEnd, float dt, std::uint64_t& particlesLeft, int& bondsLeft,
+                             bool first) {
+  SoftBody& b = bodies_[i];
+  if (budget_.particles > 0 && !b.state().asleep) {
+    const std::uint64_t cost = b.particleCount() * std::uint64_t(b.desc().knobs.substeps);
+    if (cost > particlesLeft && !first) {
+      b.clearCounters();
+      ++counters_.bodiesDeferred;
+      return false;
+    }
+    particlesLeft -= std::min(cost, particlesLeft);
+  }
+  b.setBondBudget(std::max(0, bondsLeft));
+  b.step(world, gravity, tEnd, dt);
+  bondsLeft -= int(b.counters().bondsCreated);
+  counters_.particlesSolved += b.counters().particlesSolved;
+  return true;
+}
+
+void SoftBodyStage::splitBodies() {
   // Visco bodies whose bonds fell apart become one body per component, in place (in play
-  // only: the document keeps its one node).
+  // only: the document keeps its one node); the bonds between bodies follow their particles.
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (!bodies_[i].desc().visco || bodies_[i].componentCount() <= 1) continue;
+    const std::vector<std::uint32_t> of = bodies_[i].components();
+    std::vector<std::uint32_t> local(of.size()), seen(of.size(), 0);
+    for (std::size_t p = 0; p < of.size(); ++p) local[p] = seen[of[p]]++;
     std::vector<SoftBody> pieces = bodies_[i].split();
     const std::size_t count = pieces.size();
+    const auto remap = [&](std::uint32_t& body, std::uint32_t& particle) {
+      if (body == i) {
+        body = std::uint32_t(i + of[particle]);
+        particle = local[particle];
+      } else if (body > i) {
+        body += std::uint32_t(count - 1);
+      }
+    };
+    for (BodyBond& bond : bonds_)
+      remap(bond.bodyA, bond.particleA), remap(bond.bodyB, bond.particleB);
+    if (next_ > i) next_ += std::uint32_t(count - 1);
     bodies_.erase(bodies_.begin() + std::ptrdiff_t(i));
     bodies_.insert(bodies_.begin() + std::ptrdiff_t(i), std::make_move_iterator(pieces.begin()),
                    std::make_move_iterator(pieces.end()));
@@ -46,8 +86,22 @@ void SoftBodyStage::step(physics::Simulation& simulation, double tEnd, float dt)
   }
 }
 
+MatterCounts SoftBodyStage::counts() const {
+  MatterCounts c;
+  c.bodies = bodies_.size();
+  c.bonds = bonds_.size();
+  for (const SoftBody& b : bodies_) {
+    c.particles += b.particleCount();
+    c.bonds += b.bondCount();
+    c.sleepingBodies += b.state().asleep ? 1 : 0;
+  }
+  return c;
+}
+
 std::shared_ptr<const physics::SimulationStageSnapshot> SoftBodyStage::save() const {
   auto s = std::make_shared<Snapshot>();
+  s->bonds = bonds_;
+  s->next = next_;
   if (anyVisco(bodies_)) {
     s->bodies = bodies_;
     return s;
@@ -58,6 +112,8 @@ std::shared_ptr<const physics::SimulationStageSnapshot> SoftBodyStage::save() co
 
 void SoftBodyStage::restore(const physics::SimulationStageSnapshot& snapshot) {
   const auto& s = static_cast<const Snapshot&>(snapshot);
+  bonds_ = s.bonds;
+  next_ = s.next;
   if (!s.bodies.empty()) {
     bodies_ = s.bodies;
     return;
@@ -75,14 +131,21 @@ std::uint64_t SoftBodyStage::stateHash() const {
     h.quat(s.rotation), h.f32(s.stillTime), h.u64(s.asleep), h.vec(s.sleepGravity);
     for (std::uint32_t c : s.sleepContacts) h.u64(c);
     for (float d : s.sleepDistances) h.f32(d);
-    if (!b.desc().visco) continue;
     for (float r : s.edgeRest) h.f32(r);
+    for (float r : s.tetRest) h.f32(r);
+    for (float y : s.tetYield) h.f32(y);
+    if (!b.desc().visco) continue;
     for (std::uint8_t e : s.edgeBroken) h.u64(e);
     for (std::uint32_t a : s.anchorParticle) h.u64(a);
     for (Vec3 p : s.anchorPoint) h.vec(p);
     for (float r : s.anchorRest) h.f32(r);
     for (float r : s.anchorFormed) h.f32(r);
   }
+  for (const BodyBond& bond : bonds_) {
+    h.u64(bond.bodyA), h.u64(bond.particleA), h.u64(bond.bodyB), h.u64(bond.particleB);
+    h.f32(bond.rest), h.f32(bond.formed);
+  }
+  h.u64(next_);
   return h.value();
 }
 
@@ -106,6 +169,8 @@ void SoftBodyStage::writeResults(nlohmann::ordered_json& nodes) const {
       box.min = glm::min(box.min, piece.min), box.max = glm::max(box.max, piece.max);
       particles += b.particleCount();
       bonds += b.bondCount();
+      for (const BodyBond& bond : bonds_)
+        bonds += (bond.bodyA == k ? 1 : 0) + (bond.bodyB == k ? 1 : 0);
       components += b.componentCount();
       asleep = asleep && b.state().asleep;
     }
@@ -138,9 +203,14 @@ void SoftBodyStage::writeCounters(nlohmann::ordered_json& counters) const {
   counters["matter_contacts"] = contacts;
   counters["matter_distance_queries"] = queries;
   counters["matter_sleeping_bodies"] = asleep;
+  const MatterCounts c = counts();
+  counters["matter_particles"] = c.particles;
+  counters["matter_bonds"] = c.bonds;
+  counters["matter_bodies_deferred"] = counters_.bodiesDeferred;
+  counters["matter_body_contacts"] = counters_.bodyContacts;
   if (anyVisco(bodies_)) {
-    counters["matter_bonds_created"] = created;
-    counters["matter_bonds_broken"] = broken;
+    counters["matter_bonds_created"] = created + counters_.bodyBondsCreated;
+    counters["matter_bonds_broken"] = broken + counters_.bodyBondsBroken;
   }
 }
 

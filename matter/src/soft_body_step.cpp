@@ -45,6 +45,11 @@ float SoftBody::volume() const {
   return tetRestVolume_ > 0.0f ? restVolume_ * (tetVolume() / tetRestVolume_) : restVolume_;
 }
 
+float SoftBody::density() const {
+  const float v = volume();
+  return v > 0.0f ? mass_ / v : 0.0f;
+}
+
 Aabb SoftBody::bounds() const {
   Aabb box;
   for (Vec3 p : state_.position) box.min = glm::min(box.min, p), box.max = glm::max(box.max, p);
@@ -64,40 +69,56 @@ void SoftBody::predict(Vec3 gravity, float h) {
   }
 }
 
+template <bool kMeasure>
 void SoftBody::solveDistances() {
   const float s = desc_.knobs.stiffness;
   // alpha~ = alpha / dt_sub^2 = (1/s - 1) w; lambda starts at 0 each substep (one sweep).
   const float alphaTilde = (1.0f / s - 1.0f) * invMass_;
+  const float w = invMass_;
   std::vector<Vec3>& x = state_.position;
+  const std::vector<float>& rest = state_.edgeRest;  // compacted, and plastic for visco
+  const std::uint8_t* broken = desc_.visco ? state_.edgeBroken.data() : nullptr;
+  const Vec3 axis = loadAxis_;
   // Alternate sweep directions (symmetric Gauss-Seidel over substeps): one fixed order
   // biases the corrections and spins a body up.
-  const std::size_t n = edgeRest_.size();
-  if (desc_.visco) {  // plastic rest lengths; snapped edges skipped
-    const std::vector<float>& rest = state_.edgeRest;
-    const std::vector<std::uint8_t>& broken = state_.edgeBroken;
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t e = backward_ ? n - 1 - k : k;
-      if (broken[e]) continue;
-      float lambda = 0.0f;
-      solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, rest[e], alphaTilde, lambda);
-    }
-    return;
-  }
+  const std::size_t n = rest.size();
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t e = backward_ ? n - 1 - k : k;
-    float lambda = 0.0f;
-    solveDistance(x[edgeA_[e]], x[edgeB_[e]], invMass_, invMass_, edgeRest_[e], alphaTilde, lambda);
+    if (broken && broken[e]) continue;
+    Vec3& a = x[edgeA_[e]];
+    Vec3& b = x[edgeB_[e]];
+    if constexpr (kMeasure) {
+      const Vec3 d = a - b;
+      const float len = glm::length(d);
+      float lambda = 0.0f;
+      const float dLambda = solveDistance(a, b, w, w, rest[e], alphaTilde, lambda);
+      if (len > 0.0f) {
+        // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3.
+        const float along =
+            axis == Vec3(0.0f) ? len * len / 3.0f : glm::dot(d, axis) * glm::dot(d, axis);
+        const float share = 0.5f * dLambda * along / len;
+        virial_[edgeA_[e]] += share;
+        virial_[edgeB_[e]] += share;
+      }
+    } else {
+      float lambda = 0.0f;
+      solveDistance(a, b, w, w, rest[e], alphaTilde, lambda);
+    }
   }
 }
 
-void SoftBody::solveVolumes() {
+template <bool kMeasure>
+void SoftBody::solveVolumes(float h) {
   const float v = desc_.knobs.volumePreserve;
   if (v <= 0.0f) return;
   // Solved on 6V (C' = 6 (V - V0), gradients 6 grad V: no divisions by 6); the same update
-  // when alpha~' = 36 alpha~ = 36 (1/v - 1) w h^4.
+  // when alpha~' = 36 alpha~. The knob's alpha~ = (1/v - 1) w h^4 in series with the
+  // material's alpha_K / dt_sub^2 = V0 / (K dt_sub^2) (soft_body.h).
   const float h2 = h_ * h_;
-  const float alphaTilde = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
+  const float knobTilde = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
+  const float bulkTilde = 36.0f / (desc_.bulkModulus * h * h);  // x V0
   std::vector<Vec3>& x = state_.position;
+  const std::vector<float>& rest = state_.tetRest;
   const bool visco = desc_.visco;
   for (std::size_t t = 0; t < tets_.size(); ++t) {
     if (visco && state_.tetBroken[t]) continue;
@@ -114,12 +135,22 @@ void SoftBody::solveVolumes() {
     const float sixVolume = glm::dot(g3, e3);
     const float w =
         invMass_ * (glm::dot(g0, g0) + glm::dot(g1, g1) + glm::dot(g2, g2) + glm::dot(g3, g3));
+    const float alphaTilde = knobTilde + bulkTilde * rest[t];
     if (w + alphaTilde < 1e-30f) continue;
-    const float s = invMass_ * (-(sixVolume - 6.0f * tetRest_[t]) / (w + alphaTilde));
+    const float dLambda = -(sixVolume - 6.0f * rest[t]) / (w + alphaTilde);
+    const float s = invMass_ * dLambda;
     x0 += s * g0;
     x1 += s * g1;
     x2 += s * g2;
     x3 += s * g3;
+    if constexpr (kMeasure) {
+      // sum_k (g^ . x_k)(g^ . grad_k C') = 6V for any g^: a quarter to each corner.
+      const float share = 0.25f * sixVolume * dLambda;
+      virial_[id[0]] += share;
+      virial_[id[1]] += share;
+      virial_[id[2]] += share;
+      virial_[id[3]] += share;
+    }
   }
 }
 
@@ -136,13 +167,14 @@ void SoftBody::shapeMatch(float beta) {
     a[2] += p * q.z;
   }
   state_.rotation = extractRotation(a, state_.rotation, 8);
-  const Mat3 r = glm::mat3_cast(state_.rotation);
+  // The goal is the rest shape compacted uniformly by the body's scale.
+  const Mat3 r = glm::mat3_cast(state_.rotation) * compactedScale();
   // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
   for (std::size_t i = 0; i < x.size(); ++i) x[i] += beta * ((c - x[i]) + r * restLocal_[i]);
 }
 
 void SoftBody::stick(std::uint32_t particle, Vec3 surfacePoint) {
-  if (!(desc_.viscoKnobs.stickiness > 0.0f) || anchorsThisStep_ >= kAnchorsPerStep) return;
+  if (!(desc_.viscoKnobs.stickiness > 0.0f) || anchorsThisStep_ >= bondBudget_) return;
   const std::vector<std::uint32_t>& bonded = state_.anchorParticle;
   if (std::find(bonded.begin(), bonded.end(), particle) != bonded.end()) return;
   const float rest = glm::length(state_.position[particle] - surfacePoint);
@@ -173,6 +205,14 @@ std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) 
     }
     ++contacts;
     x[i] += depth * c.normal;
+    if (measuring_) {
+      // The contact force m depth / dt_sub^2 along n acting r from the centre (the dt_sub^2
+      // and m = 1/w are applied in finishStress).
+      const float along = loadAxis_ == Vec3(0.0f)
+                              ? 1.0f / 3.0f
+                              : glm::dot(c.normal, loadAxis_) * glm::dot(c.normal, loadAxis_);
+      virial_[i] += radius_ * depth * along / invMass_;
+    }
     if (desc_.visco) stick(i, c.point);
     // Position-level Coulomb friction against this substep's tangential motion.
     const Vec3 moved = x[i] - previous_[i];
@@ -235,8 +275,7 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
   anchorsThisStep_ = 0;
   if (state_.asleep) {
     if (!wakes(world, gravity, tEnd)) return;
-    state_.asleep = false;
-    state_.stillTime = 0.0f;
+    wake();
   }
   const int substeps = int(desc_.knobs.substeps);
   const float h = dt / float(substeps);
@@ -254,19 +293,33 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
     if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
   }
 
+  const float g = glm::length(gravity);
+  loadAxis_ = g > 0.0f ? gravity / g : Vec3(0.0f);
   std::uint64_t contacts = 0;
   for (int s = 0; s < substeps; ++s) {
     const double t = tEnd - double(dt) + double(h) * double(s + 1);
     predict(gravity, h);
     backward_ = (s & 1) != 0;
-    solveDistances();
-    solveVolumes();
+    // The last two substeps (one sweep each way: a Gauss-Seidel sweep's split of a load
+    // between constraints leans on its order) measure; a single substep measures alone.
+    measuring_ = s + 2 >= substeps;
+    if (s == std::max(0, substeps - 2)) virial_.assign(state_.position.size(), 0.0f);
+    if (measuring_) {
+      solveDistances<true>();
+      solveVolumes<true>(h);
+    } else {
+      solveDistances<false>();
+      solveVolumes<false>(h);
+    }
     if (desc_.visco) solveAnchors();
     shapeMatch(beta);
     contacts += collide(world, t);
     if (desc_.visco) applyBondRules();
     finishSubstep(h);
   }
+  measuring_ = false;
+  finishStress(h, std::min(2, substeps));
+  compact();
   counters_.contacts = contacts;
   counters_.particlesSolved = state_.position.size() * std::uint64_t(substeps);
   updateSleep(world, gravity, tEnd, dt);

@@ -37,6 +37,8 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
     if (const scene::Material* m = sc.material(node.material)) {
       desc.density = m->density;
       desc.friction = m->friction;
+      desc.bulkModulus = m->bulkModulus;
+      desc.yieldStrength = m->yieldStrength;
     }
     if (node.hasComponent("collider")) {
       auto in = scene::ComponentReader::open(node.components["collider"], "collider",
@@ -51,6 +53,12 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
     stage->add(std::move(body.value()));
   }
   return stage;
+}
+
+std::optional<matter::MatterCounts> matterCounts(const physics::Simulation& sim) {
+  const auto* stage = dynamic_cast<const matter::SoftBodyStage*>(sim.matterStage());
+  if (!stage) return std::nullopt;
+  return stage->counts();
 }
 
 }  // namespace floptle::runtime

@@ -61,7 +61,7 @@ TEST_F(SimulateHash, GravityWithAWalkerRoundThePlanet) {
 }
 
 TEST_F(SimulateHash, MatterWithAMorphASoftBodyAndAStickyBlob) {
-  EXPECT_EQ(hashOf("matter.json"), "23084af95dd03cdf");
+  EXPECT_EQ(hashOf("matter.json"), "b89931c690c4645c");
 }
 
 TEST_F(SimulateHash, Drift) {

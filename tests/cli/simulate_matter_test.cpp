@@ -68,6 +68,24 @@ TEST_F(SimulateMatter, TheStickyBlobOfTheMatterSceneHangsThenTearsAndFalls) {
               1100.0 * fallen["rest_volume"].get<double>(), 0.5);
 }
 
+TEST_F(SimulateMatter, TheClayOfTheMatterSceneCompactsForGoodUnderTheSteelBlock) {
+  const std::string scene = std::string(FLOPTLE_SOURCE_DIR) + "/scenes/matter.json";
+  const auto out = runTwiceAgreeing("'" + scene + "' --ticks 240");
+  ASSERT_TRUE(out["nodes"].contains("clay_slab")) << out.dump();
+  const auto& clay = out["nodes"]["clay_slab"];
+  // The mass is kept (1600 kg/m^3 x the first rest volume), so it gives the first rest volume.
+  const double mass = clay["density"].get<double>() * clay["volume"].get<double>();
+  const double firstRest = mass / 1600.0;
+  EXPECT_LT(clay["rest_volume"].get<double>(), 0.95 * firstRest);  // compacted for good
+  EXPECT_GT(clay["density"].get<double>(), 1.05 * 1600.0);
+  // At rest under the block: the volume is the compacted rest volume up to the elastic strain.
+  EXPECT_NEAR(clay["volume"].get<double>(), clay["rest_volume"].get<double>(), 0.03 * firstRest);
+  EXPECT_EQ(clay["particles"], 324);
+  EXPECT_TRUE(out["counters"].contains("matter_particles"));
+  EXPECT_TRUE(out["counters"].contains("matter_bonds"));
+  EXPECT_TRUE(out["counters"].contains("matter_sleeping_bodies"));
+}
+
 TEST_F(SimulateMatter, ATierNotBuiltYetIsRefusedNamingItsPointer) {
   auto doc = nlohmann::json::parse(kScene);
   doc["nodes"][1]["matter"] = {{"tier", "field_blend"}};

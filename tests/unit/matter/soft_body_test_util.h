@@ -33,6 +33,18 @@ inline SoftBody softCube(Vec3 centre, float half, SoftBodyKnobs knobs,
   return std::move(body.value());
 }
 
+/// A soft box of half sizes `half` centred at `centre`, from a whole description (material
+/// constants included).
+inline SoftBody softBox(Vec3 centre, Vec3 half, const SoftBodyDesc& desc) {
+  auto field = [=](Vec3 p) {
+    const Vec3 q = glm::abs(p - centre) - half;
+    return glm::length(glm::max(q, Vec3(0.0f))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);
+  };
+  auto body = SoftBody::build(desc, field, Aabb{centre - half, centre + half}, "/t");
+  EXPECT_TRUE(body) << (body ? "" : body.error().message());
+  return std::move(body.value());
+}
+
 /// A soft ball of radius r centred at `centre`.
 inline SoftBody softBall(Vec3 centre, float r, SoftBodyKnobs knobs) {
   SoftBodyDesc desc;

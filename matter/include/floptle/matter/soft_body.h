@@ -29,13 +29,39 @@
 // Compliance mapping (all particles have the same inverse mass w = 1 / m_particle):
 //   distance: alpha = (1/stiffness - 1) dt_sub^2 w          (m/N; stiffness 1 is hard)
 //   volume:   alpha = (1/volume_preserve - 1) dt_sub^2 w h^4 (1/(N m^2)... scaled so that
-//             volume_preserve means the same fraction as stiffness; 0 turns it off)
+//             volume_preserve means the same fraction as stiffness; 0 turns it off) in series
+//             with the material's alpha_K = V0 / K for C = V - V0 (the elastic energy
+//             K V0 eps^2 / 2 of the volumetric strain eps = (V - V0) / V0, K = bulk_modulus):
+//             with volume_preserve 1 the tetrahedra resist exactly as the bulk modulus says
 // Integrator error: in free flight the centroid follows the symplectic Euler sum
 // y_n = g dt_sub^2 n (n + 1) / 2, i.e. g t^2 / 2 + g t dt_sub / 2.
 //
 // Mass = density x the shape's volume (gravity::massOf), the volume estimated as the count of
 // inside lattice points x h^3; spread evenly over the particles. Gravity: one vector per body
 // and step, the simulation's gravity at the centroid at the step's start.
+//
+// Compaction (seed 001 section 5): on each step's last two substeps (averaged: one sweep each
+// way, as a sweep's split of a load between constraints leans on its order) every particle's
+// compressive stress along the body's gravity direction g^ (the mean of the three normal stresses
+// without gravity) is measured from the forces the solver applied, as the virial of its cell
+// over its volume V_i = volume / particles:
+//   s_i V_i dt_sub^2 = sum over its edges 1/2 |x_a - x_b| dlambda (n . g^)^2
+//                    + sum over its tetrahedra 1/4 6V dlambda6        (isotropic: tr / 3 = 1)
+//                    + sum over its world contacts r m depth (n . g^)^2
+// (dlambda > 0 compresses; shape matching's and friction's shares are not counted). A column
+// at rest carries its weight through every horizontal section, so its base feels about
+// rho |g| h. A tetrahedron's pressure P is the mean over the 8 corners of its lattice cube
+// (the cube's diagonals join its even corners only, so single particles' stresses alternate
+// with parity; the cube's mean does not). After the step, a
+// tetrahedron whose P passes its yield pressure P_y (the material's yield_strength at first)
+// compacts for good: V0 <- V0 (1 - (P - P_y) / K) (at most halving a step), and its yield
+// pressure becomes P (it is consolidated to the load, as soils are: a steady load compacts
+// once and stops; only a larger one compacts further). Below the yield nothing changes and
+// the strain is elastic. The compacted rest shape: each particle's length scale
+// s_i = cbrt(mean over its tetrahedra of V0 / V0_initial), an edge's rest length times
+// (s_a + s_b) / 2 (the scale's change since the last compaction), shape matching's goal scaled
+// by the body's cbrt(sum V0 / sum V0_initial). The mass never changes, so the density
+// (mass / volume) rises.
 //
 // Sleep: when every particle is slower than kSleepSpeed for kSleepTime the body sleeps (no
 // solving); it wakes when its gravity changes or the world's distance at any particle that
@@ -47,12 +73,12 @@
 //
 // Visco (desc.visco): every cage edge is a bond, and within `contact_band` of the world a
 // touching particle bonds to the surface point it touches (an anchor: a distance constraint to
-// a fixed point, compliance (1/stickiness - 1) dt_sub^2 w, at most kAnchorsPerStep new ones a
+// a fixed point, compliance (1/stickiness - 1) dt_sub^2 w, at most the bond budget's new ones a
 // step). After each substep every bond takes bond.h's elastoplastic rule (plastic rest growth
 // past yield_strain, snap past break_strain); a snapped edge takes the tetrahedra it bounds with
 // it. The body's parts are the connected components of its surviving edges: split() turns them
 // into bodies of their own (the matter stage does, at the end of the step). Bonds between two
-// matter bodies are not formed yet (only the world's surfaces are sticky).
+// matter bodies are the matter stage's (soft_body_stage.h).
 //
 // Particles are a structure of arrays (position, previous position, velocity); constraints
 // too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
@@ -80,6 +106,11 @@ struct SoftBodyDesc {
   ViscoKnobs viscoKnobs;
   /// 0 for a node's body; k > 0 for the k-th piece a split left (SoftBody::split).
   int piece = 0;
+  /// The material's bulk modulus K (Pa, > 0): the volume constraint's compliance and the
+  /// size of a plastic compaction.
+  float bulkModulus = 1e9f;
+  /// The material's yield strength (Pa): the pressure past which compaction is permanent.
+  float yieldStrength = 1e6f;
 };
 
 /// Counters of the last step (wall-clock free).
@@ -90,6 +121,8 @@ struct SoftBodyCounters {
   std::uint64_t bondsCreated = 0;
   std::uint64_t bondsYielded = 0;
   std::uint64_t bondsBroken = 0;
+  /// Tetrahedra whose rest volume shrank this step (compaction) (-).
+  std::uint64_t tetsCompacted = 0;
 };
 
 class SoftBody {
@@ -110,8 +143,15 @@ class SoftBody {
     Vec3 sleepGravity{0.0f};                   ///< the gravity it fell asleep under (m/s^2)
     std::vector<std::uint32_t> sleepContacts;  ///< particles touching the world then
     std::vector<float> sleepDistances;         ///< their world distance then (m)
+    // Compaction:
+    std::vector<float> tetRest;        ///< each tetrahedron's rest volume V0 now (m^3)
+    std::vector<float> tetYield;       ///< its yield pressure now (Pa)
+    std::vector<float> edgeRest;       ///< each edge's rest length now (compaction, yield) (m)
+    std::vector<float> particleScale;  ///< s_i, each particle's compaction length scale (-)
+    /// Last measured compressive stress of each particle along the load (Pa).
+    std::vector<float> particleStress;
+    float restRatio = 1.0f;  ///< sum V0 now / sum V0 at first rest (-)
     // Visco only (empty otherwise):
-    std::vector<float> edgeRest;                ///< each edge's rest length, grown by yield (m)
     std::vector<std::uint8_t> edgeBroken;       ///< 1 once the edge has snapped
     std::vector<std::uint8_t> tetBroken;        ///< 1 once one of its edges has snapped
     std::vector<std::uint32_t> anchorParticle;  ///< adhesion bonds: the particle,
@@ -130,12 +170,24 @@ class SoftBody {
 
   const std::string& name() const { return desc_.name; }
   const SoftBodyDesc& desc() const { return desc_; }
+  /// Most adhesion bonds it may form in its next step (the stage's bond budget; default
+  /// kAnchorsPerStep).
+  void setBondBudget(int bonds) { bondBudget_ = bonds; }
+  /// Wakes it (a contact from another matter body; scripts' matter.wake): it steps from the
+  /// next step on and must be still for kSleepTime again to sleep.
+  void wake() {
+    state_.asleep = false;
+    state_.stillTime = 0.0f;
+  }
+  float inverseParticleMass() const { return invMass_; }
   /// Visco: new bond knobs from the next step on (scripts' matter.set_sticky); the bonds that
   /// hold keep their rest lengths.
   void setViscoKnobs(const ViscoKnobs& knobs) { desc_.viscoKnobs = knobs; }
   const State& state() const { return state_; }
   State& state() { return state_; }
   const SoftBodyCounters& counters() const { return counters_; }
+  /// Zeroes the counters (a step the stage's budget deferred counts nothing).
+  void clearCounters() { counters_ = {}; }
 
   std::size_t particleCount() const { return state_.position.size(); }
   std::size_t edgeCount() const { return edgeRest_.size(); }
@@ -147,9 +199,16 @@ class SoftBody {
 
   /// Mean particle position (m).
   Vec3 centroid() const;
-  /// The shape's volume estimate at rest (m^3) and now: rest x (tetrahedra now / at rest).
-  float restVolume() const { return restVolume_; }
+  /// The shape's volume estimate at its first rest (m^3), now: rest x (tetrahedra now / at
+  /// first rest), and at rest now, after compaction: rest x (sum V0 now / at first rest).
+  float initialRestVolume() const { return restVolume_; }
+  float restVolume() const { return restVolume_ * state_.restRatio; }
   float volume() const;
+  /// Mass / volume now (kg/m^3).
+  float density() const;
+  /// Tetrahedron t's pressure at the last step's measurement (Pa, compression positive).
+  float tetPressure(std::size_t t) const;
+  const std::array<std::uint32_t, 4>& tet(std::size_t t) const { return tets_[t]; }
   /// The sum of the tetrahedra's signed volumes now / at rest (m^3).
   float tetVolume() const;
   float tetRestVolume() const { return tetRestVolume_; }
@@ -175,8 +234,17 @@ class SoftBody {
 
  private:
   void predict(Vec3 gravity, float h);
+  template <bool kMeasure>
   void solveDistances();
-  void solveVolumes();
+  template <bool kMeasure>
+  void solveVolumes(float h);
+  /// Compaction: the particles' stresses from the measured virials (soft_body_compaction.cpp).
+  /// `measured`: how many substeps added to virial_.
+  void finishStress(float h, int measured);
+  /// Compaction: the plastic rest-volume shrink of the tetrahedra past their yield.
+  void compact();
+  /// The body's uniform compaction length scale cbrt(restRatio) (-).
+  float compactedScale() const;
   void shapeMatch(float beta);
   std::uint32_t collide(const physics::CollisionWorld& world, double t);
   void solveAnchors();
@@ -201,12 +269,19 @@ class SoftBody {
   std::vector<float> tetRest_;
   /// Each tetrahedron's 6 edges (indices into the edge arrays).
   std::vector<std::array<std::uint32_t, 6>> tetEdges_;
+  /// Each tetrahedron's lattice cube: its 8 corner particles (compaction averages the
+  /// stress over them: the cube's even and odd corners carry the load unevenly).
+  std::vector<std::array<std::uint32_t, 8>> tetCube_;
   State state_;
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
-  bool backward_ = false;                  ///< this substep sweeps the edges backwards (scratch)
-  int anchorsThisStep_ = 0;                ///< adhesion bonds formed this step (scratch)
+  std::vector<float> virial_;         ///< compaction: each particle's virial this substep (scratch)
+  Vec3 loadAxis_{0.0f};               ///< g^ of this step, or 0 without gravity (scratch)
+  bool measuring_ = false;            ///< this substep measures the stresses (scratch)
+  bool backward_ = false;             ///< this substep sweeps the edges backwards (scratch)
+  int anchorsThisStep_ = 0;           ///< adhesion bonds formed this step (scratch)
+  int bondBudget_ = kAnchorsPerStep;  ///< most it may form this step
   SoftBodyCounters counters_;
 };
 

@@ -1,0 +1,167 @@
+// Contacts and bonds between soft bodies (steps 2 and 3 of soft_body_stage.h).
+#include <algorithm>
+#include <cmath>
+
+#include "floptle/matter/bond.h"
+#include "floptle/matter/soft_body_stage.h"
+#include "floptle/matter/xpbd.h"
+
+namespace floptle::matter {
+namespace {
+
+/// The particles of a body in a uniform grid of cell `cell` (m): (cell key, particle) sorted,
+/// so a lookup is a binary search and the order is deterministic.
+struct ParticleGrid {
+  float cell = 1.0f;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> entries;
+
+  static std::uint64_t key(int x, int y, int z) {
+    const auto u = [](int v) { return std::uint64_t(std::uint32_t(v + (1 << 20))) & 0x1fffffu; };
+    return u(x) << 42 | u(y) << 21 | u(z);
+  }
+  glm::ivec3 cellOf(Vec3 p) const { return glm::ivec3(glm::floor(p / cell)); }
+
+  ParticleGrid(const std::vector<Vec3>& x, float c) : cell(c) {
+    entries.reserve(x.size());
+    for (std::uint32_t i = 0; i < x.size(); ++i) {
+      const glm::ivec3 k = cellOf(x[i]);
+      entries.emplace_back(key(k.x, k.y, k.z), i);
+    }
+    std::sort(entries.begin(), entries.end());
+  }
+
+  /// Calls f(particle) for every particle in the 27 cells around p, in a fixed order.
+  template <class F>
+  void near(Vec3 p, const F& f) const {
+    const glm::ivec3 c = cellOf(p);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const std::uint64_t k = key(c.x + dx, c.y + dy, c.z + dz);
+          auto it = std::lower_bound(entries.begin(), entries.end(), std::make_pair(k, 0u));
+          for (; it != entries.end() && it->first == k; ++it) f(it->second);
+        }
+  }
+};
+
+bool overlap(const Aabb& a, const Aabb& b, float margin) {
+  return a.min.x <= b.max.x + margin && b.min.x <= a.max.x + margin &&
+         a.min.y <= b.max.y + margin && b.min.y <= a.max.y + margin &&
+         a.min.z <= b.max.z + margin && b.min.z <= a.max.z + margin;
+}
+
+/// The band within which body `b` bonds (0 when it is not sticky).
+float stickyBand(const SoftBody& b) {
+  return b.desc().visco && b.desc().viscoKnobs.stickiness > 0.0f ? b.desc().viscoKnobs.contactBand
+                                                                 : 0.0f;
+}
+
+}  // namespace
+
+void SoftBodyStage::collideBodies(float dt, int& bondsLeft) {
+  for (std::uint32_t i = 0; i < bodies_.size(); ++i)
+    for (std::uint32_t j = i + 1; j < bodies_.size(); ++j) collidePair(i, j, dt, bondsLeft);
+}
+
+void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, float dt, int& bondsLeft) {
+  SoftBody& a = bodies_[i];
+  SoftBody& b = bodies_[j];
+  if (a.state().asleep && b.state().asleep) return;
+  const float band = std::max(stickyBand(a), stickyBand(b));
+  const float reach = a.radius() + b.radius();
+  if (!overlap(a.bounds(), b.bounds(), band)) return;
+  const bool sticky = band > 0.0f;
+  const float mu = 0.5f * (a.desc().friction + b.desc().friction);
+  // A sleeping body is immovable (w = 0) unless pushed deeper than kWakeDistance.
+  const float wa0 = a.inverseParticleMass(), wb0 = b.inverseParticleMass();
+  const ParticleGrid grid(b.state().position, reach + band);
+  const Aabb boxB = b.bounds();
+  std::vector<std::uint8_t> bonded;
+  if (sticky) {
+    bonded.assign(a.particleCount(), 0);
+    for (const BodyBond& bond : bonds_)
+      if (bond.bodyA == i && bond.bodyB == j) bonded[bond.particleA] = 1;
+  }
+  std::vector<Vec3>& xa = a.state().position;
+  std::vector<Vec3>& xb = b.state().position;
+  const float inv = 1.0f / dt;
+  for (std::uint32_t p = 0; p < xa.size(); ++p) {
+    if (!overlap(Aabb{xa[p], xa[p]}, boxB, a.radius() + band)) continue;
+    float nearest = reach + band;
+    std::uint32_t nearestQ = ~0u;
+    grid.near(xa[p], [&](std::uint32_t q) {
+      const Vec3 d = xa[p] - xb[q];
+      const float len = glm::length(d);
+      if (len < nearest) nearest = len, nearestQ = q;
+      const float depth = reach - len;
+      if (depth <= 0.0f || len < 1e-9f) return;
+      ++counters_.bodyContacts;
+      if (a.state().asleep && depth > SoftBody::kWakeDistance) a.wake(), ++counters_.bodiesWoken;
+      if (b.state().asleep && depth > SoftBody::kWakeDistance) b.wake(), ++counters_.bodiesWoken;
+      const float wa = a.state().asleep ? 0.0f : wa0, wb = b.state().asleep ? 0.0f : wb0;
+      if (wa + wb <= 0.0f) return;
+      const Vec3 n = d / len;
+      const Vec3 da = n * (depth * wa / (wa + wb)), db = -n * (depth * wb / (wa + wb));
+      Vec3& va = a.state().velocity[p];
+      Vec3& vb = b.state().velocity[q];
+      xa[p] += da, va += da * inv;
+      xb[q] += db, vb += db * inv;
+      // Coulomb friction: the relative tangential velocity loses up to mu depth / dt.
+      const Vec3 rel = va - vb;
+      const Vec3 tangential = rel - glm::dot(rel, n) * n;
+      const float slide = glm::length(tangential);
+      if (slide <= 0.0f) return;
+      const float limit = mu * depth * inv;
+      const Vec3 cut = slide <= limit ? tangential : tangential * (limit / slide);
+      va -= cut * (wa / (wa + wb));
+      vb += cut * (wb / (wa + wb));
+    });
+    if (!sticky || nearestQ == ~0u || bonded[p] || bondsLeft <= 0 || !(nearest > 1e-6f)) continue;
+    bonds_.push_back({i, p, j, nearestQ, nearest, nearest});
+    bonded[p] = 1;
+    --bondsLeft;
+    ++counters_.bodyBondsCreated;
+  }
+}
+
+void SoftBodyStage::solveBodyBonds(float dt) {
+  std::size_t kept = 0;
+  const float inv = 1.0f / dt;
+  for (std::size_t k = 0; k < bonds_.size(); ++k) {
+    BodyBond bond = bonds_[k];
+    SoftBody& a = bodies_[bond.bodyA];
+    SoftBody& b = bodies_[bond.bodyB];
+    // The sticky side's knobs: the larger stickiness (a only when b is not stickier).
+    const SoftBody& sticky =
+        stickyBand(b) > 0.0f && (!(stickyBand(a) > 0.0f) ||
+                                 b.desc().viscoKnobs.stickiness > a.desc().viscoKnobs.stickiness)
+            ? b
+            : a;
+    const ViscoKnobs& knobs = sticky.desc().viscoKnobs;
+    Vec3& pa = a.state().position[bond.particleA];
+    Vec3& pb = b.state().position[bond.particleB];
+    if (!(a.state().asleep && b.state().asleep)) {
+      const float wa = a.state().asleep ? 0.0f : a.inverseParticleMass();
+      const float wb = b.state().asleep ? 0.0f : b.inverseParticleMass();
+      const float substeps = float(sticky.desc().knobs.substeps);
+      // alpha / dt^2 with alpha = (1/s - 1) dt_sub^2 w, dt_sub = dt / substeps.
+      const float alphaTilde =
+          (1.0f / knobs.stickiness - 1.0f) * sticky.inverseParticleMass() / (substeps * substeps);
+      const Vec3 a0 = pa, b0 = pb;
+      float lambda = 0.0f;
+      solveDistance(pa, pb, wa, wb, bond.rest, alphaTilde, lambda);
+      a.state().velocity[bond.particleA] += (pa - a0) * inv;
+      b.state().velocity[bond.particleB] += (pb - b0) * inv;
+    }
+    const float length = glm::length(pa - pb);
+    if (updateBond(length, bond.rest, bond.formed, knobs.yieldStrain, knobs.breakStrain) ==
+        BondChange::Broken) {
+      ++counters_.bodyBondsBroken;
+      continue;
+    }
+    bonds_[kept++] = bond;
+  }
+  bonds_.resize(kept);
+}
+
+}  // namespace floptle::matter

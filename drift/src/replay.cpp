@@ -85,6 +85,20 @@ Expected<std::vector<ReplayInput>> replayInputsFromJson(const json& inputs,
   return out;
 }
 
+Expected<void> applyReplayInput(Sandbox& sandbox, const ReplayInput& input) {
+  if (input.changesTuning) {
+    auto tuning = tuningFromJson(input.tuning, input.where + "/tuning", sandbox.tuning());
+    if (!tuning) return tuning.error();
+    sandbox.setTuning(*tuning);  // Already validated as a whole.
+    return {};
+  }
+  if (!sandbox.schedulePlacement(input.tick, input.position)) {
+    return Error{input.where, "more than " + std::to_string(kMaxQueuedPlacements) +
+                                  " placements waiting at tick " + std::to_string(input.tick)};
+  }
+  return {};
+}
+
 Expected<DriftNode> findDriftNode(const nlohmann::ordered_json& scene) {
   if (!scene.is_object()) return Error{"/", "a scene must be a JSON object"};
   DriftNode found;
@@ -105,19 +119,11 @@ Expected<nlohmann::ordered_json> replayDrift(const DriftSetup& setup, const std:
   std::size_t next = 0;
   for (std::uint64_t tick = 0; tick < options.ticks; ++tick) {
     for (; next < options.inputs.size() && options.inputs[next].tick <= tick; ++next) {
-      const ReplayInput& input = options.inputs[next];
-      if (input.changesTuning) {
-        auto tuning = tuningFromJson(input.tuning, input.where + "/tuning", sandbox->tuning());
-        if (!tuning) return tuning.error();
-        sandbox->setTuning(*tuning);  // Already validated as a whole.
-        continue;
-      }
-      if (!sandbox->schedulePlacement(input.tick, input.position)) {
-        return Error{"inputs", "more than " + std::to_string(kMaxQueuedPlacements) +
-                                   " placements at tick " + std::to_string(tick)};
-      }
+      if (Expected<void> applied = applyReplayInput(*sandbox, options.inputs[next]); !applied)
+        return applied.error();
     }
     sandbox->tick();
+    if (options.afterTick) options.afterTick(*sandbox);
     if (options.traceLines != nullptr) {
       const EventTrace& trace = sandbox->trace();
       for (int i = 0; i < trace.size(); ++i) {

@@ -68,11 +68,16 @@ bool Sandbox::schedulePlacement(std::uint64_t tick, Vec2d position) noexcept {
 }
 
 int Sandbox::advanceFrame(double frameDelta) noexcept {
+  const int ticks = admitFrame(frameDelta);
+  for (int i = 0; i < ticks; ++i) tick();
+  return ticks;
+}
+
+int Sandbox::admitFrame(double frameDelta) noexcept {
   if (paused_ || hidden_) return 0;
   const std::uint64_t discardedBefore = clock_.discardedTicks();
   const int ticks = clock_.advance(frameDelta);
   counters_.discardedTicks += clock_.discardedTicks() - discardedBefore;
-  for (int i = 0; i < ticks; ++i) tick();
   return ticks;
 }
 

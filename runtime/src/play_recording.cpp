@@ -7,6 +7,7 @@
 
 #include "floptle/core/fnv_hash.h"
 #include "floptle/core/scene/scene_io.h"
+#include "floptle/drift/replay.h"
 #include "floptle/physics/simulation.h"
 #include "floptle/runtime/replay.h"
 
@@ -18,6 +19,10 @@ using OrderedJson = nlohmann::ordered_json;
 
 constexpr const char* kFormat = "floptle.session";
 constexpr int kVersion = 1;
+
+const char* kindName(SessionKind kind) {
+  return kind == SessionKind::Drift ? "drift" : "physics";
+}
 
 std::string hex(std::uint64_t hash) {
   return physics::Simulation::hashHex(hash);
@@ -82,6 +87,20 @@ void PlayRecording::truncate(std::uint64_t tick, std::uint64_t hashAtTick) {
   finalHash = hashAtTick;
 }
 
+Expected<void> checkSessionInputs(SessionKind kind, const nlohmann::json& inputs) {
+  if (kind == SessionKind::Physics) {
+    if (auto events = physics::parseInputEvents(inputs); !events) return events.error();
+    return {};
+  }
+  // Drift's reader names its source first ("where: /3/place"); here the pointer alone.
+  if (auto commands = drift::replayInputsFromJson(inputs, ""); !commands) {
+    std::string where = commands.error().where;
+    if (where.rfind(": ", 0) == 0) where.erase(0, 2);
+    return Error{where, commands.error().what};
+  }
+  return {};
+}
+
 std::uint64_t sceneHash(const nlohmann::ordered_json& document) {
   const std::string text = document.dump();
   Fnv1a64 h;
@@ -102,6 +121,7 @@ nlohmann::ordered_json recordingToJson(const PlayRecording& r) {
   out["version"] = kVersion;
   out["scene"] = r.scene;
   out["scene_hash"] = hex(r.sceneHash);
+  out["simulation"] = kindName(r.simulation);
   out["settings"] = {{"fixed_dt", r.fixedDt}, {"hash_every", r.hashEvery}};
   out["ticks"] = r.ticks;
   // The inputs exactly as read (an unordered document: its objects' keys come out sorted).
@@ -133,6 +153,12 @@ Expected<PlayRecording> parseRecordingText(std::string_view text, const std::str
     return read.error("/version", "unsupported version " + (*version)->dump() +
                                       " (this build reads " + std::to_string(kVersion) + ")");
   if (root.contains("scene") && root["scene"].is_string()) r.scene = root["scene"];
+  if (const auto kind = root.find("simulation"); kind != root.end()) {
+    if (*kind == "drift")
+      r.simulation = SessionKind::Drift;
+    else if (*kind != "physics")
+      return read.error("/simulation", "must be \"physics\" or \"drift\"");
+  }
   for (const char* key : {"scene_hash", "final_hash"}) {
     auto value = read.member(root, "", key);
     if (!value) return value.error();
@@ -162,8 +188,8 @@ Expected<PlayRecording> parseRecordingText(std::string_view text, const std::str
 
   auto inputs = read.member(root, "", "inputs");
   if (!inputs) return inputs.error();
-  if (auto events = physics::parseInputEvents(**inputs); !events)
-    return read.error("/inputs" + events.error().where, events.error().what);
+  if (auto checked = checkSessionInputs(r.simulation, **inputs); !checked)
+    return read.error("/inputs" + checked.error().where, checked.error().what);
   r.inputs = **inputs;
 
   auto tuning = read.member(root, "", "tuning");

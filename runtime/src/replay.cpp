@@ -7,6 +7,7 @@
 
 #include "floptle/core/scene/scene.h"
 #include "floptle/drift/replay.h"
+#include "floptle/drift/sandbox.h"
 #include "floptle/runtime/scene_runtime.h"
 #include "floptle/runtime/script_stage.h"
 
@@ -24,6 +25,10 @@ Expected<nlohmann::ordered_json> replayDrift(const drift::DriftNode& node,
   drift::ReplayOptions driftOptions;
   driftOptions.ticks = options.ticks;
   driftOptions.traceLines = options.traceLines;
+  if (options.tickHash)
+    driftOptions.afterTick = [&options](const drift::Sandbox& sandbox) {
+      options.tickHash(sandbox.tickIndex(), sandbox.stateHash());
+    };
   if (options.inputs) {
     // Its errors already name the inputs file.
     auto inputs = drift::replayInputsFromJson(*options.inputs, options.inputsName);
@@ -68,6 +73,7 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     stepSeconds += seconds;
     if (options.afterTick) options.afterTick(sim, seconds);
+    if (options.tickHash) options.tickHash(sim.tick(), sim.stateHash());
     if (options.traceLines) {
       options.traceLines->append(sim.resultJson().dump());
       options.traceLines->push_back('\n');

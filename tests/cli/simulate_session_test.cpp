@@ -2,6 +2,7 @@
 // session here is put together from the CLI's own per-tick JSON trace (the state hash after
 // every tick) of the same scene and inputs, so nothing in it is copied from the code under
 // test; an edited scene must fail, naming the first tick whose hash differs from the trace.
+// A Drift session's hashes (every 10 ticks) are the final hashes of plain `--ticks` runs.
 #include <string>
 #include <vector>
 
@@ -114,6 +115,62 @@ TEST_F(SimulateSession, BadUseIsRefusedNamingWhat) {
   const RunResult r = run("'" + scene + "' --session '" + file + "'");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("bad.session.json: /final_hash"), std::string::npos) << r.err;
+}
+
+// The boat of scenes/drift.json; two ripples and a drag change, in Drift's inputs format.
+const char* kDriftScene = R"({
+  "format": "floptle.scene", "version": 1, "materials": [], "interactions": [],
+  "nodes": [{"name": "boat", "drift": {"boat_radius": 0.5, "water_velocity": [0.3, 0]}}]})";
+const char* kDriftInputs = R"([{"tick": 5, "place": [1.5, 0.2]},
+  {"tick": 30, "tuning": {"drag_rate": 1.5}}, {"tick": 40, "place": [-1.0, -1.2]}])";
+
+TEST_F(SimulateSession, ADriftSessionReplaysAndATamperedHashIsNamedByItsTick) {
+  const std::string scene = write("drift.json", kDriftScene);
+  const std::string inputs = write("drift.inputs.json", kDriftInputs);
+  std::vector<std::string> hashes;  // after ticks 10, 20, ..., 60
+  for (int ticks = 10; ticks <= 60; ticks += 10) {
+    const RunResult r =
+        run("'" + scene + "' --ticks " + std::to_string(ticks) + " --inputs '" + inputs + "'");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    hashes.push_back(nlohmann::json::parse(r.out)["hash"]);
+  }
+  nlohmann::ordered_json s;
+  s["format"] = "floptle.session";
+  s["version"] = 1;
+  s["scene"] = "drift.json";
+  s["scene_hash"] = "0000000000000000";
+  s["simulation"] = "drift";
+  s["settings"] = {{"fixed_dt", 1.0 / 60.0}, {"hash_every", 10}};
+  s["ticks"] = 60;
+  s["inputs"] = nlohmann::ordered_json::parse(kDriftInputs);
+  s["tuning"] = nlohmann::ordered_json::array();
+  s["hashes"] = hashes;
+  s["final_hash"] = hashes.back();
+  const RunResult good =
+      run("'" + scene + "' --session '" + write("drift.session.json", s.dump()) + "'");
+  EXPECT_EQ(good.exitCode, 0) << good.err;
+  EXPECT_EQ(nlohmann::json::parse(good.out)["hash"], hashes.back());
+  EXPECT_NE(good.err.find("the replay equals the recording: 60 ticks"), std::string::npos)
+      << good.err;
+
+  s["hashes"][2] = hashes[1];  // the hash kept after tick 30 is tick 20's
+  const RunResult bad =
+      run("'" + scene + "' --session '" + write("drift.session.json", s.dump()) + "'");
+  EXPECT_EQ(bad.exitCode, 1) << bad.err;
+  EXPECT_NE(bad.err.find("drift.session.json: the replay differs from the recording at tick 30 "),
+            std::string::npos)
+      << bad.err;
+
+  // A physics session on the Drift scene is refused, naming both.
+  s["simulation"] = "physics";
+  s["inputs"] = nlohmann::ordered_json::array();
+  const RunResult kind =
+      run("'" + scene + "' --session '" + write("drift.session.json", s.dump()) + "'");
+  EXPECT_EQ(kind.exitCode, 1);
+  EXPECT_NE(kind.err.find("drift.session.json: /simulation: the session was recorded on a physics "
+                          "scene"),
+            std::string::npos)
+      << kind.err;
 }
 
 }  // namespace

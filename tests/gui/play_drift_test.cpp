@@ -20,8 +20,16 @@ QString driftScenePath() {
   return QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/drift.json");
 }
 
+/// scenes/drift.json's text: the tests play a copy in a temp folder (a play session is
+/// written beside the scene it plays).
+QByteArray driftSceneText() {
+  QFile file(driftScenePath());
+  EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+  return file.readAll();
+}
+
 TEST_F(PlayWindowTest, DriftClickOnTheWaterPlacesARippleThere) {
-  openScene(driftScenePath());
+  openText(driftSceneText().constData());
   playPaused();
   ASSERT_EQ(session().kind(), PlayKind::Drift);
   const drift::Sandbox& sandbox = *session().sandbox();
@@ -32,7 +40,12 @@ TEST_F(PlayWindowTest, DriftClickOnTheWaterPlacesARippleThere) {
   ASSERT_LT(ray.direction.y, 0.0f);
   const Vec3 water = ray.at(-ray.origin.y / ray.direction.y);
   QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, pixel);
-  EXPECT_EQ(sandbox.queuedPlacements(), 1);
+  // Recorded at tick 0 and given to the sandbox when the tick runs (as a replay gives it).
+  const nlohmann::json& inputs = session().recordingData().inputs;
+  ASSERT_EQ(inputs.size(), 1u);
+  EXPECT_EQ(inputs[0]["tick"], 0);
+  EXPECT_NEAR(inputs[0]["place"][0].get<double>(), water.x, 1e-4);
+  EXPECT_NEAR(inputs[0]["place"][1].get<double>(), water.z, 1e-4);
   play().step();
   EXPECT_EQ(sandbox.counters().placements, 1u);
   ASSERT_EQ(sandbox.rippleCount(), 1);
@@ -45,7 +58,7 @@ TEST_F(PlayWindowTest, DriftClickOnTheWaterPlacesARippleThere) {
 }
 
 TEST_F(PlayWindowTest, DriftSectionEditIsUndoableAndReachesTheRunningSandbox) {
-  openScene(driftScenePath());
+  openText(driftSceneText().constData());
   const std::string before = document().json().dump();
   playPaused();
   const drift::Sandbox& sandbox = *session().sandbox();
@@ -88,7 +101,7 @@ TEST_F(PlayWindowTest, DriftSectionEditIsUndoableAndReachesTheRunningSandbox) {
 }
 
 TEST_F(PlayWindowTest, DriftInvalidValueIsRefusedWithItsNameAndTheOldTuningStays) {
-  openScene(driftScenePath());
+  openText(driftSceneText().constData());
   playPaused();
   const drift::Sandbox& sandbox = *session().sandbox();
   InspectorPanel* inspector = play().copyInspector();
@@ -121,7 +134,7 @@ TEST_F(PlayWindowTest, DriftScreenshotWhilePlaying) {
     QDir().mkpath(QStringLiteral(FLOPTLE_BINARY_DIR "/screenshots"));
     out = QStringLiteral(FLOPTLE_BINARY_DIR "/screenshots/editor-play-drift.png");
   }
-  openScene(driftScenePath());
+  openText(driftSceneText().constData());
   window().resize(1000, 640);
   window().action("actionPlay")->trigger();
   ASSERT_TRUE(waitForBuild(session()));

@@ -2,13 +2,15 @@
 // a tuning edit made while paused) is written beside the scene on Stop; Play > Replay plays
 // it back to the same hashes; an edited scene is reported at the first tick that differs,
 // the tick the headless check (runtime::checkRecording, `floptle simulate --session`) names;
-// the timeline's scrub and step back equal a fresh run to that tick; playing on from an
+// the timeline (an overlay along the bottom of the view, its strip marking the snapshots) and
+// its scrub and step back equal a fresh run to that tick; playing on from an
 // earlier tick branches the recording; the exported inputs replay to the recorded hash; the
 // Session panel's chart series are the CSV trace's columns.
 #include <QDateTime>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QToolBar>
 
 #include <algorithm>
 #include <sstream>
@@ -159,6 +161,44 @@ TEST_F(PlaySessionRecordTest, ScrubAndStepBackEqualAFreshRun) {
   EXPECT_EQ(session().tick(), 50u);
   EXPECT_EQ(session().simulation()->stateHash(), *recording.hashAfter(50));
   EXPECT_EQ(session().recordingData().ticks, 90u);  // scrubbing records nothing
+}
+
+TEST_F(PlaySessionRecordTest, TheTimelineIsAnOverlayAlongTheBottomOfTheView) {
+  openText(kWalkScene);
+  window().resize(1400, 800);
+  QTest::qWait(50);
+  playPaused();
+  for (int i = 0; i < 90; ++i) play().step();
+  PlayTimeline* timeline = play().timeline();
+  RaymarchView* view = window().viewport();
+  // Drawn over the play view: a child of the viewport, along its bottom edge, over its width;
+  // no tool bar holds it.
+  EXPECT_EQ(timeline->parentWidget(), view);
+  EXPECT_TRUE(timeline->isVisible());
+  EXPECT_EQ(window().findChild<QToolBar*>("playTimelineBar"), nullptr);
+  const QRect box = timeline->geometry();
+  EXPECT_TRUE(view->rect().contains(box)) << box.x() << "," << box.y();
+  EXPECT_GE(box.bottom(), view->height() - 16);
+  EXPECT_GE(box.width(), view->width() - 16);
+  EXPECT_LE(play().plot()->geometry().bottom(), box.top());  // the HUD plot stands above it
+  // The strip marks the kept snapshots (every 30 ticks) at their place on the slider's range.
+  EXPECT_EQ(timeline->snapshotMarks(), session().snapshots().ticks());
+  EXPECT_EQ(timeline->snapshotMarks(), (std::vector<std::uint64_t>{0, 30, 60, 90}));
+  const QRect strip = timeline->stripRect();
+  ASSERT_GT(strip.width(), 2 * 90);  // more than a pixel a tick: a mark names its tick
+  EXPECT_EQ(timeline->markX(0), strip.left());
+  EXPECT_EQ(timeline->markX(90), strip.right());
+  // A press on the strip seeks to the tick drawn there (and never reaches the view).
+  const QStringList selection = session().copy()->selection();
+  QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier,
+                    QPoint(timeline->markX(60), strip.center().y()));
+  EXPECT_EQ(session().tick(), 60u);
+  EXPECT_EQ(session().simulation()->stateHash(), *session().recordingData().hashAfter(60));
+  EXPECT_EQ(session().copy()->selection(), selection);
+  // Its controls leave the keyboard to the view (the player's keys).
+  EXPECT_EQ(timeline->slider()->focusPolicy(), Qt::NoFocus);
+  window().action("actionStop")->trigger();
+  EXPECT_FALSE(timeline->isVisible());
 }
 
 TEST_F(PlaySessionRecordTest, PlayingOnFromAnEarlierTickBranchesTheRecording) {

@@ -1,6 +1,7 @@
 // Tools > Sweep...: the dialog runs `floptle sweep` on this machine, off the UI thread. Its rows
 // are the command's rows for the same arguments (the CSV, but for the step time), it plots the
-// chosen output against the swept value, and Cancel stops it.
+// chosen output against the swept value, and Cancel stops it; so does closing the dialog or
+// the editor's window, which also joins the worker (no thread of it left running).
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QThreadPool>
 
 #include "floptle/editor/sweep_dialog.h"
 #include "gui_fixture.h"
@@ -124,6 +126,43 @@ TEST_F(SweepDialogTest, CancelStopsIt) {
   EXPECT_FALSE(dialog_->running());
   EXPECT_LT(dialog_->rowCount(), 101);
   EXPECT_TRUE(dialog_->statusText().startsWith("Cancelled")) << dialog_->statusText().toStdString();
+}
+
+TEST_F(SweepDialogTest, ClosingTheDialogCancelsAndJoinsTheWorker) {
+  // Hours of runs on one thread, unless closing stops them.
+  setUp("/materials/0/friction=0:0.01:1", 100000, 1);
+  QSignalSpy finished(dialog_, &SweepDialog::sweepFinished);
+  ASSERT_TRUE(dialog_->start()) << dialog_->statusText().toStdString();
+  QTest::qWait(300);
+  ASSERT_TRUE(dialog_->running());
+  EXPECT_TRUE(dialog_->close());
+  EXPECT_FALSE(dialog_->isVisible());
+  EXPECT_FALSE(dialog_->running()) << "the worker was not joined when the dialog closed";
+  // The sweep's task is the global pool's only one: nothing of it is left running.
+  EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(5000));
+  ASSERT_TRUE(waitFor([&] { return finished.count() == 1; }, 5000));
+  EXPECT_FALSE(finished.at(0).at(0).toBool());
+  EXPECT_LT(dialog_->rowCount(), 101);
+  EXPECT_TRUE(dialog_->statusText().startsWith("Cancelled")) << dialog_->statusText().toStdString();
+  // Opened again, it runs again.
+  window_->action("actionSweep")->trigger();
+  EXPECT_TRUE(dialog_->isVisible());
+  setUp("/materials/0/friction=0.5", 10, 1);
+  ASSERT_TRUE(dialog_->start()) << dialog_->statusText().toStdString();
+  ASSERT_TRUE(waitFor([&] { return finished.count() == 2; }, 60000));
+  EXPECT_TRUE(finished.at(1).at(0).toBool()) << dialog_->statusText().toStdString();
+  EXPECT_EQ(dialog_->rowCount(), 1);
+}
+
+TEST_F(SweepDialogTest, ClosingTheEditorCancelsTheSweep) {
+  setUp("/materials/0/friction=0:0.01:1", 100000, 1);
+  ASSERT_TRUE(dialog_->start()) << dialog_->statusText().toStdString();
+  QTest::qWait(300);
+  ASSERT_TRUE(dialog_->running());
+  EXPECT_TRUE(window_->close());  // the document is clean: nothing asks to save
+  EXPECT_FALSE(dialog_->running()) << "the sweep outlived the editor's window";
+  EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(5000));
+  window_.reset();  // the dialog goes with the window, its finished signal undelivered
 }
 
 TEST_F(SweepDialogTest, ABadPointerIsRefusedByName) {

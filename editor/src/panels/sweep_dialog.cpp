@@ -258,6 +258,16 @@ void SweepDialog::cancel() {
   if (running()) status_->setText(tr("Cancelling..."));
 }
 
+void SweepDialog::done(int result) {
+  if (running()) {
+    cancel();
+    // Runs under way stop at their next tick; their rows and progress reach the dialog as
+    // queued calls, so waiting here cannot block the worker.
+    worker_.waitForFinished();
+  }
+  QDialog::done(result);
+}
+
 void SweepDialog::setProgress(qulonglong done, qulonglong total) {
   progress_->setValue(int(std::min<qulonglong>(done, qulonglong(progress_->maximum()))));
   progress_->setFormat(QStringLiteral("%1 / %2").arg(done).arg(total));

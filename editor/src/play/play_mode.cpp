@@ -104,15 +104,11 @@ void PlayMode::createActions(QMenu* menu) {
   toolbar_->addAction(playAction_);
   toolbar_->addAction(stepAction_);
   toolbar_->addAction(stopAction_);
-  // The timeline under the viewport (shown while playing) and the Session dock.
-  timeline_ = new PlayTimeline(session_);
+  // The timeline, an overlay along the bottom of the viewport (shown while playing), and the
+  // Session dock.
+  timeline_ = new PlayTimeline(session_, window_.viewport());
   connect(timeline_, &PlayTimeline::message, window_.log(), &LogPanel::appendMessage);
-  timelineBar_ = new QToolBar(tr("Timeline"), &window_);
-  timelineBar_->setObjectName("playTimelineBar");
-  timelineBar_->setMovable(false);
-  timelineBar_->addWidget(timeline_);
-  window_.addToolBar(Qt::BottomToolBarArea, timelineBar_);
-  timelineBar_->hide();
+  timeline_->hide();
   sessionPanel_ = new SessionPanel(session_);
   auto* dock = new QDockWidget(tr("Session"), &window_);
   dock->setObjectName("sessionDock");
@@ -327,8 +323,8 @@ void PlayMode::enterPlay() {
     if (QAction* a = window_.action(name)) a->setEnabled(false);
   if (QMenu* recent = window_.findChild<QMenu*>("menuRecent")) recent->setEnabled(false);
   setTint(true);
-  if (timelineBar_) {
-    timelineBar_->show();
+  if (timeline_) {
+    timeline_->show();
     timeline_->refresh();
   }
   if (sessionPanel_) {
@@ -352,7 +348,7 @@ void PlayMode::leavePlay() {
   turning_ = false;
   clearOverlays();
   setTint(false);
-  if (timelineBar_) timelineBar_->hide();
+  if (timeline_) timeline_->hide();
   EditorDocument& document = window_.document();
   window_.undoGroup()->setActiveStack(document.undoStack());
   window_.undoHistory()->setStack(document.undoStack());
@@ -450,10 +446,18 @@ void PlayMode::placeHudWidgets() {
   frame_->setGeometry(view->rect());
   hud_->move(8, 8);
   hud_->adjustSize();
-  plot_->move(view->width() - plot_->width() - 8, view->height() - plot_->height() - 8);
+  // The timeline along the bottom edge, the plot above its right end.
+  int bottom = view->height() - 8;
+  if (timeline_) {
+    const int height = timeline_->sizeHint().height();
+    timeline_->setGeometry(8, bottom - height, view->width() - 16, height);
+    bottom -= height + 8;
+  }
+  plot_->move(view->width() - plot_->width() - 8, bottom - plot_->height());
   frame_->raise();
   hud_->raise();
   plot_->raise();
+  if (timeline_) timeline_->raise();
 }
 
 void PlayMode::updateActions() {

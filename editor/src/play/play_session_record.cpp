@@ -2,11 +2,14 @@
 // snapshots and series per tick; replay of a recording; the timeline (seek, step back,
 // branch); the session file.
 #include <algorithm>
+#include <cmath>
 
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
 
+#include "floptle/drift/drift_json.h"
+#include "floptle/drift/sandbox.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/play_session.h"
 #include "floptle/physics/simulation.h"
@@ -18,19 +21,23 @@ QString text(const Error& error) {
   return QString::fromStdString(error.message());
 }
 
+QString hashText(std::uint64_t hash) {
+  return QString::fromStdString(physics::Simulation::hashHex(hash));
+}
+
 }  // namespace
 
 Expected<void> PlaySession::startReplay(const Json& documentJson, const QString& filePath,
                                         runtime::PlayRecording recording) {
-  if (auto events = physics::parseInputEvents(recording.inputs); !events)
-    return Error{"/inputs" + events.error().where, events.error().what};
+  if (auto checked = runtime::checkSessionInputs(recording.simulation, recording.inputs); !checked)
+    return Error{"/inputs" + checked.error().where, checked.error().what};
   if (auto started = start(documentJson, filePath); !started) return started;
   pendingReplay_ = std::move(recording);
   return {};
 }
 
 void PlaySession::beginRecording() {
-  recordingOn_ = simulation() != nullptr;
+  recordingOn_ = runtime_.has_value();
   replaying_ = false;
   replayDone_ = false;
   firstDiffering_.reset();
@@ -38,13 +45,16 @@ void PlaySession::beginRecording() {
   lastVehicle_.reset();
   series_.clear();
   snapshots_.clear();
-  if (!recordingOn_) {
-    if (pendingReplay_)
-      emit message(
-          tr("Replay: sessions are recorded for physics scenes only; this one runs "
-             "the Drift sandbox, so it plays live"));
+  const runtime::SessionKind kind =
+      sandbox() ? runtime::SessionKind::Drift : runtime::SessionKind::Physics;
+  if (pendingReplay_ && pendingReplay_->simulation != kind) {
+    emit message(
+        tr("Replay refused: the session was recorded on a %1 scene; this one runs %2, "
+           "so it plays live and records a new session")
+            .arg(pendingReplay_->simulation == runtime::SessionKind::Drift ? tr("Drift")
+                                                                           : tr("physics"))
+            .arg(kind == runtime::SessionKind::Drift ? tr("the Drift sandbox") : tr("physics")));
     pendingReplay_.reset();
-    return;
   }
   baseJson_ = copy_->json();
   lastCopyJson_ = baseJson_;
@@ -53,28 +63,38 @@ void PlaySession::beginRecording() {
     pendingReplay_.reset();
     replaying_ = true;
     if (recording_.sceneHash != runtime::sceneHash(baseJson_))
-      emit message(
-          tr("Replay: the scene differs from the one recorded (scene hash %1, recorded "
-             "%2); the replay runs on the scene as it is now")
-              .arg(QString::fromStdString(
-                  physics::Simulation::hashHex(runtime::sceneHash(baseJson_))))
-              .arg(QString::fromStdString(physics::Simulation::hashHex(recording_.sceneHash))));
+      emit message(tr("Replay: the scene differs from the one recorded (scene hash %1, recorded "
+                      "%2); the replay runs on the scene as it is now")
+                       .arg(hashText(runtime::sceneHash(baseJson_)))
+                       .arg(hashText(recording_.sceneHash)));
   } else {
     recording_ = runtime::PlayRecording();
     recording_.scene = QFileInfo(filePath_).fileName().toStdString();
+    recording_.simulation = kind;
     recording_.sceneHash = runtime::sceneHash(baseJson_);
-    recording_.fixedDt = simulation()->settings().fixedDt;
-    recording_.finalHash = simulation()->stateHash();
+    recording_.fixedDt = runtime_->fixedDt();
+    recording_.finalHash = stateHash();
   }
   tuning_ = runtime::TuningSchedule(baseJson_, recording_.tuning);
   rebuildEvents();
-  snapshots_.offer(*simulation());
+  snapshots_.offer(*runtime_);
+}
+
+std::uint64_t PlaySession::stateHash() const {
+  if (simulation()) return simulation()->stateHash();
+  if (sandbox()) return sandbox()->stateHash();
+  return 0;
 }
 
 void PlaySession::rebuildEvents() {
-  auto events = physics::parseInputEvents(recording_.inputs);
-  events_ = events ? std::move(*events) : std::vector<physics::InputEvent>();
-  simulation()->setInputEvents(events_);
+  if (physics::Simulation* sim = simulation()) {
+    auto events = physics::parseInputEvents(recording_.inputs);
+    events_ = events ? std::move(*events) : std::vector<physics::InputEvent>();
+    sim->setInputEvents(events_);
+    return;
+  }
+  auto commands = drift::replayInputsFromJson(recording_.inputs, "inputs");
+  driftInputs_ = commands ? std::move(*commands) : std::vector<drift::ReplayInput>();
 }
 
 std::uint64_t PlaySession::endTick() const {
@@ -92,15 +112,17 @@ int PlaySession::admitTicks(int ticks) {
 }
 
 void PlaySession::recordedStep(bool fresh) {
-  physics::Simulation& sim = *simulation();
   if (Expected<void> due = tuning_.applyDue(*runtime_); !due)
     emit message(tr("Tuning edit refused: %1").arg(text(due.error())));
+  // Drift: the commands of this tick, the same path live and in a replay (a tuning edit was
+  // installed when it was made too: giving it again changes nothing).
+  giveDriftInputs();
   QElapsedTimer wall;
   wall.start();
   runtime_->step();
   const double seconds = double(wall.nsecsElapsed()) * 1e-9;
-  const std::uint64_t now = sim.tick();
-  const std::uint64_t hash = sim.stateHash();
+  const std::uint64_t now = runtime_->tick();
+  const std::uint64_t hash = stateHash();
   if (fresh && !replaying_) {
     recording_.addHash(now, hash);
     recording_.ticks = now;
@@ -113,8 +135,8 @@ void PlaySession::recordedStep(bool fresh) {
       emit message(tr("Replay differs from the recording at tick %1").arg(now));
     }
   }
-  snapshots_.offer(sim);
-  series_.record(sim, seconds);
+  snapshots_.offer(*runtime_);
+  if (physics::Simulation* sim = simulation()) series_.record(*sim, seconds);
 }
 
 void PlaySession::finishReplay() {
@@ -122,15 +144,15 @@ void PlaySession::finishReplay() {
   replayDone_ = true;
   setPaused(true);
   const bool matches = !firstDiffering_;
-  const QString verdict =
-      matches ? tr("Replay equals the recording: %1 ticks, final hash %2")
-                    .arg(recording_.ticks)
-                    .arg(QString::fromStdString(physics::Simulation::hashHex(recording_.finalHash)))
-              : tr("Replay differs from the recording at tick %1%2")
-                    .arg(*firstDiffering_)
-                    .arg(recording_.sceneHash == runtime::sceneHash(baseJson_)
-                             ? QString()
-                             : tr(" (the scene changed since it was recorded)"));
+  const QString verdict = matches
+                              ? tr("Replay equals the recording: %1 ticks, final hash %2")
+                                    .arg(recording_.ticks)
+                                    .arg(hashText(recording_.finalHash))
+                              : tr("Replay differs from the recording at tick %1%2")
+                                    .arg(*firstDiffering_)
+                                    .arg(recording_.sceneHash == runtime::sceneHash(baseJson_)
+                                             ? QString()
+                                             : tr(" (the scene changed since it was recorded)"));
   emit message(verdict);
   emit replayFinished(matches, verdict);
 }
@@ -163,6 +185,10 @@ void PlaySession::recordInput(nlohmann::json event) {
 
 void PlaySession::recordEdit() {
   if (!copy_ || !runtime_) return;
+  if (sandbox()) {
+    recordDriftEdit();
+    return;
+  }
   const Json patch = Json::diff(lastCopyJson_, copy_->json());
   lastCopyJson_ = copy_->json();
   if (patch.empty()) return;
@@ -174,9 +200,9 @@ void PlaySession::recordEdit() {
 }
 
 void PlaySession::branch() {
-  if (!recordingOn_ || !simulation()) return;
+  if (!recordingOn_ || !runtime_) return;
   const std::uint64_t now = tick();
-  recording_.truncate(now, simulation()->stateHash());
+  recording_.truncate(now, stateHash());
   if (replaying_) {
     // The edits recorded before now stay; the copy's own edits are patched on top from here.
     lastCopyJson_ = copy_->json();
@@ -195,23 +221,21 @@ void PlaySession::branch() {
 }
 
 Expected<void> PlaySession::seek(std::uint64_t target) {
-  physics::Simulation* sim = simulation();
-  if (!sim || !recordingOn_) return Error{"timeline", "only a recorded physics play session seeks"};
+  if (!runtime_ || !recordingOn_) return Error{"timeline", "only a recorded play session seeks"};
   target = std::min(target, endTick());
   setPaused(true);
   // The next control change records (and so branches) whatever was recorded after here.
   lastMove_.reset();
   lastVehicle_.reset();
   if (target != tick()) {
-    const physics::SimulationState* snapshot = snapshots_.nearest(target);
-    if (!snapshot)
-      return Error{"timeline", "no snapshot at or before tick " + std::to_string(target)};
-    if (target < tick() || snapshot->tick > tick()) {
-      sim->restore(*snapshot);
+    const std::optional<std::uint64_t> kept = snapshots_.nearestTick(target);
+    if (!kept) return Error{"timeline", "no snapshot at or before tick " + std::to_string(target)};
+    if (target < tick() || *kept > tick()) {
+      snapshots_.restoreNearest(*runtime_, target);
       if (Expected<void> tuned = tuning_.seek(*runtime_); !tuned) return tuned.error();
     }
     while (tick() < target) recordedStep(false);
-    sampleMovedNodes(false);
+    if (simulation()) sampleMovedNodes(false);
     for (MovedNode& m : moved_) m.previous = m.current;
   }
   emit timelineChanged();

@@ -1,21 +1,33 @@
-// PlayTimeline: slider, Step Back and Branch over a play session's recording.
+// PlayTimeline: the scrub bar overlay over a play session's recording (slider, snapshot strip,
+// Step Back, Branch).
 #include "floptle/editor/play_timeline.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QSlider>
 #include <QToolButton>
 
 #include "floptle/editor/play_session.h"
 
 namespace floptle::editor {
+namespace {
+
+/// Height of the strip of marks above the slider, and the margin around the overlay (px).
+constexpr int kStripHeight = 10;
+constexpr int kMargin = 4;
+
+}  // namespace
 
 PlayTimeline::PlayTimeline(PlaySession& session, QWidget* parent)
     : QWidget(parent), session_(session) {
   setObjectName("playTimeline");
+  setAutoFillBackground(false);
   back_ = new QToolButton(this);
   back_->setObjectName("playTimelineBack");
   back_->setText(tr("Step Back"));
@@ -28,11 +40,17 @@ PlayTimeline::PlayTimeline(PlaySession& session, QWidget* parent)
   slider_ = new QSlider(Qt::Horizontal, this);
   slider_->setObjectName("playTimelineSlider");
   slider_->setMinimum(0);
+  slider_->setToolTip(tr("Scrub: the nearest kept snapshot (marked above), then forward"));
   label_ = new QLabel(this);
   label_->setObjectName("playTimelineLabel");
   label_->setMinimumWidth(180);
+  label_->setStyleSheet("color: #ffd27a; font-family: monospace;");
+  // The viewport keeps the keyboard (the player's controls).
+  for (QWidget* w : {static_cast<QWidget*>(back_), static_cast<QWidget*>(branch_),
+                     static_cast<QWidget*>(slider_)})
+    w->setFocusPolicy(Qt::NoFocus);
   auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(4, 0, 4, 0);
+  layout->setContentsMargins(kMargin, kMargin + kStripHeight + 2, kMargin, kMargin);
   layout->addWidget(back_);
   layout->addWidget(slider_, 1);
   layout->addWidget(label_);
@@ -62,6 +80,29 @@ QString PlayTimeline::positionText() const {
   return label_->text();
 }
 
+std::vector<std::uint64_t> PlayTimeline::snapshotMarks() const {
+  return session_.snapshots().ticks();
+}
+
+QRect PlayTimeline::stripRect() const {
+  // Over the slider's groove, so a mark stands above the slider position of its tick.
+  return QRect(slider_->x(), kMargin, slider_->width(), kStripHeight);
+}
+
+int PlayTimeline::markX(std::uint64_t tick) const {
+  const QRect strip = stripRect();
+  const std::uint64_t end = std::max<std::uint64_t>(session_.endTick(), 1);
+  const double f = double(std::min(tick, end)) / double(end);
+  return strip.left() + int(std::lround(f * double(strip.width() - 1)));
+}
+
+std::uint64_t PlayTimeline::tickAt(int x) const {
+  const QRect strip = stripRect();
+  const double f =
+      std::clamp(double(x - strip.left()) / double(std::max(strip.width() - 1, 1)), 0.0, 1.0);
+  return std::uint64_t(std::llround(f * double(session_.endTick())));
+}
+
 void PlayTimeline::refresh() {
   const bool on = session_.recording() || session_.replaying();
   setEnabled(on);
@@ -76,6 +117,51 @@ void PlayTimeline::refresh() {
   if (const std::optional<std::uint64_t> differs = session_.firstDifferingTick())
     text += tr("  differs at %1").arg(*differs);
   label_->setText(text);
+  update();
+}
+
+void PlayTimeline::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setPen(Qt::NoPen);
+  p.setBrush(QColor(20, 20, 24, 180));  // the HUD's backdrop: the play view shows through
+  p.drawRoundedRect(rect(), 4, 4);
+  const QRect strip = stripRect();
+  const int mid = strip.center().y();
+  p.setPen(QPen(QColor(255, 255, 255, 90), 1));
+  p.drawLine(strip.left(), mid, strip.right(), mid);
+  // Kept snapshots: short blue ticks.
+  p.setPen(QPen(QColor(120, 190, 255), 1));
+  for (std::uint64_t tick : snapshotMarks()) {
+    const int x = markX(tick);
+    p.drawLine(x, strip.top() + 2, x, strip.bottom() - 2);
+  }
+  // The first tick a replay differs at: red, full height.
+  if (const std::optional<std::uint64_t> differs = session_.firstDifferingTick()) {
+    p.setPen(QPen(QColor(240, 70, 60), 2));
+    const int x = markX(*differs);
+    p.drawLine(x, strip.top(), x, strip.bottom());
+  }
+  // The current tick: the amber of the play tint.
+  p.setPen(Qt::NoPen);
+  p.setBrush(QColor(232, 146, 26));
+  const int x = markX(session_.tick());
+  p.drawEllipse(QPoint(x, mid), 4, 4);
+}
+
+void PlayTimeline::mousePressEvent(QMouseEvent* event) {
+  // Accepted wherever it lands: the view below must not take it as a click on the scene.
+  event->accept();
+  if (event->button() == Qt::LeftButton && isEnabled() &&
+      stripRect().adjusted(0, -kMargin, 0, 2).contains(event->position().toPoint()))
+    seekTo(int(std::min<std::uint64_t>(tickAt(event->position().toPoint().x()), INT32_MAX)));
+}
+
+void PlayTimeline::mouseMoveEvent(QMouseEvent* event) {
+  event->accept();
+  if ((event->buttons() & Qt::LeftButton) && isEnabled() &&
+      stripRect().adjusted(0, -kMargin, 0, 2).contains(event->position().toPoint()))
+    seekTo(int(std::min<std::uint64_t>(tickAt(event->position().toPoint().x()), INT32_MAX)));
 }
 
 }  // namespace floptle::editor

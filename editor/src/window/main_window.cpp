@@ -24,6 +24,7 @@
 #include "floptle/editor/recent_files.h"
 #include "floptle/editor/recovery_file.h"
 #include "floptle/editor/scene_tree_panel.h"
+#include "floptle/editor/sweep_dialog.h"
 #include "floptle/physics/mesh_collider_cache.h"
 #include "import/import_worker.h"
 #include "import/mesh_tools.h"
@@ -177,6 +178,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   saveSettings();
   recovery_->discard();  // a clean exit: nothing to recover next time
+  // A sweep under way stops with the window (its dialog cancels and joins the worker).
+  if (auto* sweep = findChild<SweepDialog*>("sweepDialog")) sweep->close();
   event->accept();
 }
 

@@ -9,6 +9,7 @@
 // "tick" in the result is the number of ticks run.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@
 #include "floptle/drift/drift_json.h"
 
 namespace floptle::drift {
+
+class Sandbox;
 
 /// One tick-addressed replay command (seed 003: inputs and tuning changes are replay data):
 ///   {"tick":n,"place":[x,z]}   a placement, consumed by tick n;
@@ -42,6 +45,11 @@ struct ReplayInput {
 Expected<std::vector<ReplayInput>> replayInputsFromJson(const nlohmann::json& inputs,
                                                         const std::string& where);
 
+/// Gives one command to `sandbox` before the tick it names runs: a placement is scheduled
+/// for input.tick; a tuning change is read over the sandbox's tuning and installed. The
+/// error (a tuning refused, the placement queue full) names input.where.
+Expected<void> applyReplayInput(Sandbox& sandbox, const ReplayInput& input);
+
 /// A node of a scene document that carries a "drift" component.
 struct DriftNode {
   /// The node's "name" (or its JSON pointer when unnamed).
@@ -62,6 +70,9 @@ struct ReplayOptions {
   std::vector<ReplayInput> inputs;
   /// When set, receives the event trace, one JSON object per line.
   std::string* traceLines = nullptr;
+  /// When set, called after each tick with the sandbox (a recorded session's hashes are
+  /// compared here).
+  std::function<void(const Sandbox&)> afterTick;
 };
 
 /// Replays `setup` and returns the result object described above. `nodeName` names the boat.

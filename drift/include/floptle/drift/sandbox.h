@@ -83,6 +83,10 @@ class Sandbox {
   void tick() noexcept;
   /// Feeds one frame's elapsed time (s) to the clock and runs the ticks it grants (0..4).
   int advanceFrame(double frameDelta) noexcept;
+  /// advanceFrame's clock half: feeds the frame's time to the clock and returns the ticks it
+  /// grants (0..4) without running them; the caller runs exactly that many tick()s (a
+  /// recording player gives each tick its recorded commands first).
+  int admitFrame(double frameDelta) noexcept;
 
   /// Pause / hide stop time: pending commands and debt are cleared, interpolation is reset.
   void setPaused(bool paused) noexcept;

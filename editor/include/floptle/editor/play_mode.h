@@ -18,12 +18,13 @@
 //    jumps, dragging with the right mouse button turns the follow camera; the arrows drive the
 //    vehicle (Up throttle, Down brake / reverse, Left / Right steer). The camera follows the
 //    player and eases its up vector toward the gravity's up.
-//  - Recorded sessions (PlaySession): every physics play session is recorded and written
+//  - Recorded sessions (PlaySession): every play session (physics or Drift) is recorded and written
 //    beside the scene on Stop (NAME.session.json); Play > Replay Session plays it back and
 //    reports in the log whether it equals the recording (or the first tick that differs);
 //    Play > Export Session Inputs writes its inputs as a `floptle simulate --inputs` file.
-//    While playing, the timeline (a bottom tool bar, PlayTimeline) scrubs, steps back and
-//    branches; the Session dock (SessionPanel) plots the recording's series with its cursor.
+//    While playing, the timeline (an overlay along the bottom of the viewport, PlayTimeline)
+//    scrubs, steps back and branches; the Session dock (SessionPanel) plots the recording's series
+//    with its cursor.
 //  - Drift scenes: a click on the water (y = 0) queues a ripple there; the debug overlay
 //    draws the hull, each ring's physical band (r +- (half width + boat radius)), the last
 //    contact's fraction and normal and the water velocity; the ocean's pattern scrolls with
@@ -153,7 +154,6 @@ class PlayMode : public QObject {
   QAction* stepBackAction_ = nullptr;
   QAction* branchAction_ = nullptr;
   QToolBar* toolbar_ = nullptr;
-  QToolBar* timelineBar_ = nullptr;
   PlayTimeline* timeline_ = nullptr;
   SessionPanel* sessionPanel_ = nullptr;
 

@@ -24,12 +24,15 @@
 // and Sandbox::advanceFrame). Pause stops the clock; stepOnce() runs exactly one tick.
 // The wall clock only ever decides how many ticks run, never what a tick computes.
 //
-// Recording (physics scenes; play_session_record.cpp): every session records its inputs as
-// tick-addressed events (the player's controls reach the simulation only through them, so
-// the run and its replay take the same path), the edits of the copy as JSON patches by tick
-// (installed through runtime::TuningSchedule, so a scrub restores the tuning in effect
-// there), the state hash after every tick, snapshots every N ticks (runtime::SnapshotKeeper)
-// and the per-tick series (runtime::SeriesTable). Stop writes it beside the scene as
+// Recording (play_session_record.cpp): every session records its inputs as tick-addressed
+// events (the player's controls reach the simulation only through them, so the run and its
+// replay take the same path), the edits of the copy as JSON patches by tick (installed
+// through runtime::TuningSchedule, so a scrub restores the tuning in effect there), the state
+// hash after every tick, snapshots every N ticks (runtime::SnapshotKeeper) and the per-tick
+// series (runtime::SeriesTable; physics only). Drift scenes (play_session_drift.cpp) record
+// the same way in Drift's input format: a ripple click is a {"tick", "place"} command given
+// to the sandbox when its tick runs, an edit of the drift component a {"tick", "tuning"}
+// command of the keys it changed (installed at once as well). Stop writes it beside the scene as
 // NAME.session.json (runtime/play_recording.h). startReplay() plays a recording back
 // instead: its inputs and edits, each tick's hash compared, the first differing tick
 // reported; the player's controls are ignored, and an edit or branch() makes it a recording
@@ -51,6 +54,7 @@
 
 #include "floptle/core/expected.h"
 #include "floptle/core/math.h"
+#include "floptle/drift/replay.h"
 #include "floptle/editor/editor_document.h"
 #include "floptle/physics/simulation.h"
 #include "floptle/physics/simulation_ids.h"
@@ -172,8 +176,9 @@ class PlaySession : public QObject {
   const std::vector<MovedNode>& movedNodes() const { return moved_; }
 
   // ---- Drift --------------------------------------------------------------------------------
-  /// Queues a ripple placement at (x, z) on the water (m); false when refused (queue full,
-  /// paused, not a Drift scene).
+  /// Records a ripple placement at (x, z) on the water (m), given to the sandbox when the
+  /// next tick runs; false when refused (the sandbox's queue would be full, a replay
+  /// running, not a Drift scene).
   bool placeRipple(double x, double z);
   /// Name of the node carrying the "drift" component and its pointer in the copy.
   QString driftNode() const { return driftNode_; }
@@ -183,7 +188,7 @@ class PlaySession : public QObject {
   /// document's; a difference is reported, the replay runs all the same).
   Expected<void> startReplay(const Json& documentJson, const QString& filePath,
                              runtime::PlayRecording recording);
-  /// Whether this session records (physics scenes) and whether it replays a recording.
+  /// Whether this session records and whether it replays a recording.
   bool recording() const { return recordingOn_ && !replaying_; }
   bool replaying() const { return recordingOn_ && replaying_; }
   /// The recording so far (or the one replayed).
@@ -259,6 +264,16 @@ class PlaySession : public QObject {
   /// An edit of the copy: a patch at the current tick, installed through the schedule.
   void recordEdit();
   void rebuildEvents();
+  /// The state hash of whichever simulation runs.
+  std::uint64_t stateHash() const;
+  // play_session_drift.cpp
+  /// The first recorded Drift command of `tick` or later.
+  std::vector<drift::ReplayInput>::const_iterator driftInputsAt(std::uint64_t tick) const;
+  /// Before a Drift tick: the recorded commands of the tick to run go to the sandbox.
+  void giveDriftInputs();
+  bool recordPlacement(double x, double z);
+  /// An edit of the copy in a Drift scene: installed, and its changed tuning keys recorded.
+  void recordDriftEdit();
   void finishReplay();
   // play_session_scripts.cpp: the scene's Lua scripts (reload on save, log, error pause).
   void startScripts();
@@ -290,7 +305,8 @@ class PlaySession : public QObject {
   runtime::TuningSchedule tuning_;
   runtime::SnapshotKeeper snapshots_;
   runtime::SeriesTable series_;
-  std::vector<physics::InputEvent> events_;  ///< recording_.inputs, read
+  std::vector<physics::InputEvent> events_;      ///< recording_.inputs, read (physics)
+  std::vector<drift::ReplayInput> driftInputs_;  ///< recording_.inputs, read (Drift)
   std::optional<std::uint64_t> firstDiffering_;
   /// The last recorded control values (an unchanged control records nothing).
   std::optional<Vec2> lastMove_;

@@ -6,7 +6,9 @@
 // worker threads. The sweep runs off the UI thread with a progress bar and Cancel (no run
 // starts after it, runs under way stop at their next tick); the rows done are kept, can be
 // saved as the command's CSV, and are plotted (Qt Charts): a chosen output column against a
-// chosen swept value.
+// chosen swept value. Closing the dialog (its close button, Escape, or the editor's window
+// closing) cancels a sweep under way and waits for its worker: no run outlives the dialog's
+// window.
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -48,6 +50,8 @@ class SweepDialog : public QDialog {
   bool start();
   /// Stops the sweep (Cancel): no run starts after this.
   void cancel();
+  /// Closing: a sweep under way is cancelled and its worker joined before the dialog hides.
+  void done(int result) override;
   bool running() const;
   /// The CSV of the rows done, as `floptle sweep` writes it (header line first).
   QString csv() const { return csv_; }

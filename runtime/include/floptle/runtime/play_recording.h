@@ -11,11 +11,18 @@
 //    "inputs": [...],                  tick-addressed inputs, exactly `simulate --inputs`'s
 //    "tuning": [{"tick": t, "patch": [RFC 6902 ops]}],   edits of the play copy, applied
 //                                      to the document before tick t runs (tick <= N)
-//    "hashes": ["<16 hex>", ...],      Simulation::stateHash after ticks n, 2n, ... (<= N)
+//    "hashes": ["<16 hex>", ...],      the state hash after ticks n, 2n, ... (<= N)
 //    "final_hash": "<16 hex>"}         the state hash after N ticks
 //
-// The inputs array is read by the inputs-file reader (parseInputsText / parseInputEvents):
-// exporting a session as an inputs file writes that array unchanged.
+// Physics sessions: "inputs" are physics::InputEvent objects ({"tick", "node", "move" | "jump"
+// | "throttle" ...}, read by parseInputEvents) and the state hash is Simulation::stateHash.
+// Drift sessions: "inputs" are Drift's replay commands (drift/replay.h, read by
+// drift::replayInputsFromJson): {"tick": t, "place": [x, z]} for a ripple placed on the water
+// at (x, z) (m), consumed by tick t, and {"tick": t, "tuning": {key: value, ...}} for an edit
+// of the drift component made while playing (the tuning keys it changed, drift_json.h),
+// installed before tick t runs; "tuning" is empty (the edits are inputs, so an exported
+// inputs file replays them too) and the state hash is drift::Sandbox::stateHash.
+// Exporting a session as an inputs file writes the inputs array unchanged.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,8 +42,12 @@ struct TuningEdit {
   nlohmann::ordered_json patch = nlohmann::ordered_json::array();
 };
 
+/// Which simulation a session ran ("simulation" in the file).
+enum class SessionKind { Physics, Drift };
+
 struct PlayRecording {
   std::string scene;
+  SessionKind simulation = SessionKind::Physics;
   std::uint64_t sceneHash = 0;
   double fixedDt = 1.0 / 60.0;  ///< (s)
   /// Every how many ticks a state hash is kept (>= 1); 1 locates a mismatch exactly.
@@ -61,6 +72,10 @@ struct PlayRecording {
 /// FNV-1a 64 of the scene document's compact JSON text: what "scene_hash" records.
 std::uint64_t sceneHash(const nlohmann::ordered_json& document);
 
+/// Checks `inputs` as the simulation of `kind` reads them; the error's `where` is the pointer
+/// below the inputs array ("/3/place").
+Expected<void> checkSessionInputs(SessionKind kind, const nlohmann::json& inputs);
+
 /// The session file beside a scene: "dir/level.json" -> "dir/level.session.json".
 std::string sessionPathFor(const std::string& scenePath);
 
@@ -68,7 +83,8 @@ std::string sessionPathFor(const std::string& scenePath);
 nlohmann::ordered_json recordingToJson(const PlayRecording& recording);
 /// Parses a session file's text; `name` (its file name) starts every error's `where`
 /// ("level.session.json: /hashes/3"). Checks the JSON as parseInputsText does, every field's
-/// type, and the inputs as parseInputEvents reads them.
+/// type, and the inputs as the session's simulation reads them (parseInputEvents, or
+/// drift::replayInputsFromJson for a Drift session).
 Expected<PlayRecording> parseRecordingText(std::string_view text, const std::string& name);
 Expected<PlayRecording> readRecordingFile(const std::string& path);
 /// Writes the file whole (a temporary beside it, then renamed): a failed write keeps the old.

@@ -39,6 +39,9 @@ struct ReplayOptions {
   /// When set, called after each tick with the simulation and the wall time that tick's step
   /// took (s). Physics scenes only: a Drift scene with afterTick set is an error.
   std::function<void(const physics::Simulation&, double stepSeconds)> afterTick;
+  /// When set, called after each tick, for physics and Drift scenes alike, with the ticks run
+  /// (-) and the state hash after them (Simulation::stateHash / drift::Sandbox::stateHash).
+  std::function<void(std::uint64_t tick, std::uint64_t hash)> tickHash;
   /// When set, called before each tick with the running simulation (a recorded session's
   /// tuning edits go in here); an error stops the replay with it. Physics scenes only.
   std::function<Expected<void>(SceneRuntime&)> beforeTick;

@@ -2,7 +2,9 @@
 // checkRecording: a recorded play session (play_recording.h) replayed headless against the
 // scene it was recorded on: the same replay() `floptle simulate` runs, with the session's
 // inputs and its tuning edits (TuningSchedule), each kept state hash compared with the
-// recorded one. What `floptle simulate SCENE --session FILE` runs.
+// recorded one. What `floptle simulate SCENE --session FILE` runs. Physics and Drift sessions
+// alike: the scene must run the simulation the session names ("simulation"), else an error
+// names both.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -38,7 +40,7 @@ struct SessionCheckOptions {
   std::string sceneName;                            ///< starts the scene's errors' `where`
   std::string sessionName;                          ///< starts the session's errors' `where`
   physics::MeshColliderCache* meshCache = nullptr;  ///< not owned
-  /// Passed on to replay() (the CSV trace).
+  /// Passed on to replay() (the CSV trace; physics scenes only).
   std::function<void(const physics::Simulation&, double stepSeconds)> afterTick;
 };
 

@@ -49,8 +49,8 @@ TEST(FuzzFoundInputs, FbxWithABrokenCompressedArrayGivesAWholeMesh) {
 }
 
 // A 4.8 KB .vdb whose metadata claims sizes far past its end: OpenVDB allocates and fills what
-// is claimed (860 MB, 1.8 s in a release build, over 20 s under ASan) before refusing it. The
-// answer is an error naming the file; bounding that work is still to do.
+// is claimed (860 MB peak; over 20 s in the fuzz harness, whose allocator fills it) before refusing
+// it. The answer is an error naming the file; bounding that work is still to do.
 TEST(FuzzFoundInputs, VdbWithMetadataSizesPastItsEndIsAnErrorNamingTheFile) {
   const auto file = kFuzzData / "openvdb_metadata_timeout.vdb";
   auto map = readBrickMapVdb(file);

@@ -84,7 +84,7 @@ std::size_t entryBytes(const Entry& e) {
 }  // namespace
 
 /// The cache's state. Lookups and inserts hold the mutex; imports and bakes run outside it.
-class MeshColliderCache::Store {
+struct MeshColliderCache::Store {
  public:
   explicit Store(std::size_t budget) : budget_(budget) {}
 

@@ -8,8 +8,20 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
+#include <QProcessEnvironment>
 
 #include "floptle/core/asset/mesh_wire.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FLOPTLE_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FLOPTLE_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef FLOPTLE_ADDRESS_SANITIZER
+#define FLOPTLE_ADDRESS_SANITIZER 0
+#endif
 
 namespace floptle::editor {
 namespace {
@@ -58,10 +70,21 @@ Expected<asset::WireResult> runWorker(const QString& mode, const std::filesystem
   process.setProgram(importWorkerPath());
   process.setArguments(QStringList{mode, QString::fromStdString(where)} + optionArguments(options));
   const rlim_t memory = limits.memoryBytes;
+#if FLOPTLE_ADDRESS_SANITIZER
+  // AddressSanitizer reserves terabytes of address space for its shadow before main, so an
+  // RLIMIT_AS would stop the (equally sanitized) worker from starting. Its own RSS limit stands
+  // in: past it the worker aborts, which reads as a crash naming the memory limit.
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert("ASAN_OPTIONS", environment.value("ASAN_OPTIONS") +
+                                         ":abort_on_error=1:hard_rss_limit_mb=" +
+                                         QString::number(quint64(memory >> 20)));
+  process.setProcessEnvironment(environment);
+#else
   process.setChildProcessModifier([memory] {
     const rlimit limit{memory, memory};
     ::setrlimit(RLIMIT_AS, &limit);
   });
+#endif
   process.start();
   if (!process.waitForStarted(30'000)) {
     return Error{where, "cannot start the import worker " + process.program().toStdString() + ": " +

@@ -82,6 +82,18 @@ TEST(ImportWorker, TheImportsOwnErrorsComeBackAsTheyAre) {
   EXPECT_EQ(remote.error().message(), local.error().message());
 }
 
+// Found by the FBX fuzz harness: an ASCII FBX whose model is connected as its own parent
+// ("OO",2000,2000) sends Assimp 5.2.5's FBX converter into endless recursion, a stack
+// overflow within a second. Only the worker dies; the caller gets an error naming the file.
+TEST(ImportWorker, AnFbxThatOverflowsAssimpsStackIsAnErrorNamingTheFile) {
+  const auto file =
+      std::filesystem::path(FLOPTLE_TEST_DATA_DIR) / "fuzz" / "assimp_fbx_self_parent.fbx";
+  auto remote = importMeshInWorker(file, {});
+  ASSERT_FALSE(remote.ok());
+  EXPECT_EQ(remote.error().where, file.string());
+  EXPECT_NE(remote.error().what.find("crashed"), std::string::npos) << remote.error().what;
+}
+
 TEST(ImportWorker, ACrashIsAnErrorNamingTheFile) {
   Fault fault("crash");
   auto remote = importMeshInWorker(kLevel, {});

@@ -85,14 +85,18 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
 }
 
 /// Whether a node's field takes part in the composed static world: a static, collidable
-/// analytic shape that no system moves or replaces (meshes, terrains, baked fields, bodies,
-/// controllers and matter keep their own collider).
+/// shape that no system moves or replaces (meshes, terrains, baked fields, bodies,
+/// controllers and simulated matter keep their own collider). A morph's field is a function
+/// of (p, t) alone, so it composes: a blended part with a morph member is baked.
 bool composesStatically(const scene::SceneNode& node) {
   if (!node.shape || bodyKindOf(node) != BodyKind::Static) return false;
   if (node.collider && !node.collider->collidable) return false;
-  for (const char* own :
-       {"mesh", "terrain", "baked_field", "character", "vehicle", "drift", "matter"})
+  for (const char* own : {"mesh", "terrain", "baked_field", "character", "vehicle", "drift"})
     if (node.hasComponent(own)) return false;
+  if (node.hasComponent("matter")) {
+    const std::string tier = node.components["matter"].value("tier", "rigid");
+    if (tier != "rigid" && tier != "morph") return false;
+  }
   return true;
 }
 

@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -390,6 +392,53 @@ TEST_F(QueryCli, AnswersTheComposedBlendAtTimeT) {
   const json hit = json::parse(lines[3]);
   EXPECT_EQ(hit["node"], "b") << lines[3];
   EXPECT_EQ(hit["material"], "rock") << lines[3];
+}
+
+TEST_F(QueryCli, AnswersAMorphMergedWithASphereAtTimeT) {
+  // A slab whose top face y = 0 is morphed by A sin(k x + w t) (baked, cell h = 0.05 m) merges
+  // (k_b = 0.4) with a ball of radius 0.5 at (0.4, 0.3, 0): the answer is the seed's smin of
+  // the two closed forms within h / 2: sea = (y + A sin(k x + w t)) / (1 + A k) (the displaced
+  // field over its Lipschitz bound, as the composition holds it) and ball = |p - c| - r.
+  std::ofstream(dir_ / "scene.json") << R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [
+      {"id": "water", "color": [0.2, 0.3, 0.8], "density": 1000, "friction": 0.1,
+       "restitution": 0.1, "bulk_modulus": 2e9, "yield_strength": 1e5},
+      {"id": "rock", "color": [0.5, 0.5, 0.5], "density": 2600, "friction": 0.8,
+       "restitution": 0.1, "bulk_modulus": 5e10, "yield_strength": 1e8}],
+    "interactions": [{"a": "water", "b": "rock", "rule": "merge", "k": 0.4}],
+    "nodes": [
+      {"name": "sea", "material": "water", "transform": {"position": [0, -0.5, 0]},
+       "shape": {"type": "box", "half_extents": [3, 0.5, 3]},
+       "matter": {"tier": "morph", "bake": {"cell": 0.05}, "displacement": [
+         {"type": "sine", "amplitude": [0, 0.25, 0], "wave": [1.5, 0, 0], "speed": 2,
+          "phase": 0}]}},
+      {"name": "ball", "material": "rock", "transform": {"position": [0.4, 0.3, 0]},
+       "shape": {"type": "sphere", "radius": 0.5}}]})";
+  const double A = 0.25, k = 1.5, w = 2.0, kb = 0.4, h = 0.05;
+  auto smin = [](double a, double b, double r) {
+    const double m = std::max(r - std::abs(a - b), 0.0) / r;
+    return std::min(a, b) - m * m * r / 4.0;
+  };
+  struct Sample {
+    double x, y, t;
+  };
+  const Sample samples[] = {{0.4, -0.175, 0.0}, {-1.0, 0.2, 0.5}, {0.9, 0.1, 1.3}, {0.2, 0.5, 2.0}};
+  std::string input;
+  for (const Sample& s : samples)
+    input += "{\"op\":\"closest\",\"p\":[" + std::to_string(s.x) + "," + std::to_string(s.y) +
+             ",0],\"t\":" + std::to_string(s.t) + "}\n";
+  int code = -1;
+  auto lines = run(input, code);
+  ASSERT_EQ(code, 0);
+  ASSERT_EQ(lines.size(), std::size(samples));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const Sample& s = samples[i];
+    const double sea = (s.y + A * std::sin(k * s.x + w * s.t)) / (1.0 + A * k);
+    const double ball = std::hypot(s.x - 0.4, s.y - 0.3) - 0.5;
+    EXPECT_NEAR(json::parse(lines[i])["distance"].get<double>(), smin(sea, ball, kb), 0.5 * h)
+        << lines[i];
+  }
 }
 
 }  // namespace

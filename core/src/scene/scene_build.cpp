@@ -5,6 +5,7 @@
 #include <string>
 
 #include "floptle/core/field/field_json.h"
+#include "floptle/core/field/morph.h"
 #include "floptle/core/scene/component_values.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
@@ -260,6 +261,14 @@ class SceneBuilder {
     node.collider = collider;
   }
 
+  /// A Morph tier's terms and bake (field/morph.h), read as every reader of the composition
+  /// will: a bad term is refused here, naming its key, not skipped later.
+  void morph(const Json& matter, const std::string& at) {
+    if (matter.value("tier", "") != "morph") return;
+    if (auto read = field::readMorph(matter, at); !read)
+      problems_.add(read.error().where, read.error().what);
+  }
+
   /// A reader of `value` with table `table`, or nothing (the problem recorded).
   std::optional<ComponentReader> open(const Json& value, std::string_view table,
                                       const std::string& at) {
@@ -317,6 +326,7 @@ class SceneBuilder {
       }
       node.components[std::string(key)] = *component;
       if (key == "collider") collider(*component, componentAt, node);
+      if (key == "matter") morph(*component, componentAt);
     }
     const int index = static_cast<int>(scene_.nodes.size());
     if (parent >= 0) scene_.nodes[static_cast<std::size_t>(parent)].children.push_back(index);

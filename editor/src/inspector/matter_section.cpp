@@ -1,8 +1,9 @@
 // Inspector section of a node's MatterModel ("matter"): a tier drop-down and below it only
 // that tier's knobs, the rows of core's table "matter_<tier>" with their units, ranges and
-// tooltips. Rigid is the absence of the component. Choosing another tier writes the new tier
-// with its table's defaults in one undo step; a tier core has no table for yet is listed but
-// disabled, so the drop-down never offers what the scene reader would refuse.
+// tooltips (morph: its displacement list and bake cell, morph_terms.h). Rigid is the absence
+// of the component. Choosing another tier writes the new tier with its table's defaults in one
+// undo step; a tier core has no table for yet is listed but disabled, so the drop-down never
+// offers what the scene reader would refuse.
 #include <string>
 
 #include <QComboBox>
@@ -12,6 +13,7 @@
 
 #include "floptle/editor/editor_document.h"
 #include "inspector/inspector_sections.h"
+#include "inspector/morph_terms.h"
 #include "inspector/table_rows.h"
 
 namespace floptle::editor {
@@ -99,6 +101,7 @@ QWidget* makeMatterSection(InspectorContext& context, const std::string& nodePoi
           return document.setValue(component + "/" + key, value, mergeId);
         }};
     addTableRows(context, form, tableRows(tableOf(shown)), binding, "matter:", {"tier"});
+    if (shown == "morph") addMorphRows(context, form, component);
   }
   return box;
 }

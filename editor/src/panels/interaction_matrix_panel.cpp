@@ -4,8 +4,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QTimer>
+#include <QToolButton>
 
+#include "floptle/core/scene/component_values.h"
 #include "floptle/editor/editor_document.h"
+#include "inspector/driver_editor.h"
+#include "inspector/inspector_sections.h"
 #include "inspector/number_field.h"
 
 namespace floptle::editor {
@@ -31,11 +35,15 @@ InteractionMatrixPanel::InteractionMatrixPanel(EditorDocument& document, QWidget
 void InteractionMatrixPanel::rebuild() {
   const QStringList ids = document_.materialIds();
   clear();
+  refreshers_.clear();
   setRowCount(int(ids.size()));
   setColumnCount(int(ids.size()));
   setHorizontalHeaderLabels(ids);
   setVerticalHeaderLabels(ids);
   EditorDocument& document = document_;
+  InspectorContext context{document, refreshers_, noGravity_};
+  // k's range, unit and help: core's interaction table, as loading the scene checks it.
+  const NumberFieldSpec kSpec = numberFieldSpec("interaction", "k", 0.05);
   for (int row = 0; row < ids.size(); ++row) {
     for (int column = 0; column < ids.size(); ++column) {
       const QString a = ids[row];
@@ -53,40 +61,60 @@ void InteractionMatrixPanel::rebuild() {
       rule->setCurrentText(entry.is_object()
                                ? QString::fromStdString(entry.value("rule", std::string()))
                                : tr("(none)"));
-      NumberFieldSpec kSpec{0.0, 1000.0, "m", tr("Blend radius of merge and carve"), false, 0.05};
-      auto* k = new NumberField(
-          document, kSpec,
-          [&document, a, b] {
-            const std::string p = document.interactionPointer(a, b);
-            std::optional<Json> v = p.empty() ? std::nullopt : document.valueAt(p + "/k");
-            return v && v->is_number() ? v->get<double>() : 0.0;
-          },
-          [&document, a, b, rule](double value) -> Expected<void> {
-            if (rule->currentIndex() == 0) return {};  // no rule yet: k waits for one
-            return document.setInteraction(a, b, rule->currentText(), value, kMergeValueDrag);
-          });
-      k->setObjectName("k");
-      k->setEnabled(rule->currentIndex() != 0);
-      connect(rule, &QComboBox::activated, rule, [&document, a, b, rule, k](int index) {
+      layout->addWidget(rule);
+      const bool animated = entry.is_object() && entry.contains("k") && entry["k"].is_object();
+      auto kNumber = [&document, a, b] {
+        const std::string p = document.interactionPointer(a, b);
+        const std::optional<Json> v = p.empty() ? std::nullopt : document.valueAt(p + "/k");
+        if (v && v->is_number()) return v->get<double>();
+        return v && v->is_object() ? v->value("base", 0.0) : 0.0;
+      };
+      if (animated) {
+        layout->addWidget(makeScalarEditor(context, pointer + "/k", kSpec, 0.0));
+      } else {
+        auto* k = new NumberField(
+            document, kSpec, kNumber, [&document, a, b, rule](double value) -> Expected<void> {
+              if (rule->currentIndex() == 0) return {};  // no rule yet: k waits for one
+              return document.setInteraction(a, b, rule->currentText(), value, kMergeValueDrag);
+            });
+        k->setObjectName("k");
+        k->setEnabled(!pointer.empty());
+        refreshers_.push_back([k] { k->refresh(); });
+        layout->addWidget(k);
+      }
+      auto* animate = new QToolButton;
+      animate->setText(QStringLiteral("~"));
+      animate->setObjectName("animate");
+      animate->setCheckable(true);
+      animate->setChecked(animated);
+      animate->setEnabled(!pointer.empty());
+      animate->setToolTip(tr("Animate k with a driver (sine or keys): a blend that ramps in"));
+      connect(animate, &QToolButton::clicked, animate, [&document, a, b, kNumber](bool on) {
+        const std::string p = document.interactionPointer(a, b);
+        if (p.empty()) return;
+        document.setValue(p + "/k", on ? sineDriverFor(kNumber()) : Json(kNumber()));
+      });
+      layout->addWidget(animate);
+      connect(rule, &QComboBox::activated, rule, [&document, a, b, rule, kNumber](int index) {
+        const std::string p = document.interactionPointer(a, b);
         if (index == 0) {
-          const std::string p = document.interactionPointer(a, b);
           if (!p.empty()) document.removeValue(p);
           return;
         }
-        document.setInteraction(a, b, rule->currentText(), k->value());
+        // An existing entry keeps its k (a driver too); a new one starts at k = 0.
+        if (!p.empty()) {
+          document.setValue(p + "/rule", rule->currentText().toStdString());
+        } else {
+          document.setInteraction(a, b, rule->currentText(), kNumber());
+        }
       });
-      layout->addWidget(rule);
-      layout->addWidget(k);
       setCellWidget(row, column, cell);
     }
   }
 }
 
 void InteractionMatrixPanel::refreshValues() {
-  for (int row = 0; row < rowCount(); ++row)
-    for (int column = 0; column < columnCount(); ++column)
-      if (QWidget* cell = cellWidget(row, column))
-        if (auto* k = cell->findChild<NumberField*>("k")) k->refresh();
+  for (const auto& refresh : refreshers_) refresh();
 }
 
 }  // namespace floptle::editor

@@ -17,6 +17,7 @@
 #include "floptle/editor/play_plot.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/physics/simulation.h"
+#include "play/play_matter_counts.h"
 #include "viewport/overlay_shapes.h"
 
 namespace floptle::editor {
@@ -52,7 +53,8 @@ void PlayMode::onTicked() {
   } else {
     drawPlayerOverlay();
   }
-  // HUD: tick, step time and contacts; the plot: the player's speed and height.
+  // HUD: tick, step time, contacts and the matter's counts; the plot: the player's speed and
+  // height.
   QString text = tr("%1  tick %2  step %3 ms  contacts %4")
                      .arg(session_.state() == PlayState::Paused ? tr("PAUSED") : tr("PLAYING"))
                      .arg(session_.tick())
@@ -60,6 +62,13 @@ void PlayMode::onTicked() {
                      .arg(session_.contacts());
   if (const std::optional<Vec3> g = session_.playerGravity())
     text += tr("  |g| %1 m/s^2").arg(double(glm::length(*g)), 0, 'f', 2);
+  if (const physics::Simulation* simulation = session_.simulation())
+    if (const std::optional<MatterCounts> matter = matterCounts(*simulation))
+      text += tr("\nmatter: particles %1  bonds %2  sleeping %3 of %4 bodies")
+                  .arg(matter->particles)
+                  .arg(matter->bonds)
+                  .arg(matter->sleeping)
+                  .arg(matter->bodies);
   if (const drift::Sandbox* sandbox = session_.sandbox()) {
     const drift::Snapshot s = sandbox->snapshot();
     text += tr("\nripples %1  placements %2  queued %3")

@@ -53,6 +53,8 @@ class MorphCollider final : public CollisionShape {
   /// gradient (may be null).
   float latticeDistance(Vec3 p, double t, Vec3* gradient) const;
   const BakedFieldCollider& baked() const { return *baked_; }
+  /// The exact displaced field the bake samples.
+  const FieldCollider& exact() const { return *exact_; }
   /// When the brickmap's last round was sampled (s).
   double bakedAt() const { return bakedAt_; }
 

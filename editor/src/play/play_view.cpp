@@ -17,7 +17,7 @@
 #include "floptle/editor/play_plot.h"
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/physics/simulation.h"
-#include "play/play_matter_counts.h"
+#include "floptle/runtime/scene_matter.h"
 #include "viewport/overlay_shapes.h"
 
 namespace floptle::editor {
@@ -63,11 +63,11 @@ void PlayMode::onTicked() {
   if (const std::optional<Vec3> g = session_.playerGravity())
     text += tr("  |g| %1 m/s^2").arg(double(glm::length(*g)), 0, 'f', 2);
   if (const physics::Simulation* simulation = session_.simulation())
-    if (const std::optional<MatterCounts> matter = matterCounts(*simulation))
+    if (const std::optional<matter::MatterCounts> matter = runtime::matterCounts(*simulation))
       text += tr("\nmatter: particles %1  bonds %2  sleeping %3 of %4 bodies")
                   .arg(matter->particles)
                   .arg(matter->bonds)
-                  .arg(matter->sleeping)
+                  .arg(matter->sleepingBodies)
                   .arg(matter->bodies);
   if (const drift::Sandbox* sandbox = session_.sandbox()) {
     const drift::Snapshot s = sandbox->snapshot();

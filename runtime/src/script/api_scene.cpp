@@ -26,13 +26,17 @@ std::optional<std::uint32_t> bodyIndex(lua_State* L, const NodeParts& parts) {
   return std::nullopt;
 }
 
-Vec3 positionOf(lua_State* L, int node) {
+}  // namespace
+
+Vec3 nodePosition(lua_State* L, int node) {
   const NodeParts parts = partsOf(L, nodeAt(L, node));
   physics::Simulation& sim = simulationOf(L);
   if (auto b = bodyIndex(L, parts)) return sim.bodies().state(*b).position;
   if (parts.character) return sim.characters()[parts.character->index].state().position;
   return nodeAt(L, node).world.position;
 }
+
+namespace {
 
 Vec3 velocityOf(lua_State* L, int node) {
   const NodeParts parts = partsOf(L, nodeAt(L, node));
@@ -54,7 +58,7 @@ int nodeIndex(lua_State* L) {
   if (key == "name") {
     lua_pushstring(L, nodeAt(L, node).name.c_str());
   } else if (key == "position") {
-    pushVec3(L, positionOf(L, node));
+    pushVec3(L, nodePosition(L, node));
   } else if (key == "velocity") {
     pushVec3(L, velocityOf(L, node));
   } else if (key == "rotation") {

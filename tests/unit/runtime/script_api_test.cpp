@@ -60,22 +60,6 @@ TEST_F(ScriptApiTest, SampleIsTheFieldAtThePoint) {
   EXPECT_EQ(lines[1], "0.0");  // past r_outer: nothing
 }
 
-TEST_F(ScriptApiTest, SetModeGlobalFlipsGravity) {
-  write("s.lua",
-        "function on_start()\n"
-        "  gravity.set_mode('b', 'global', {strength = 5, direction = vec3(0, 2, 0)})\n"
-        "end\n");
-  physics::Simulation& sim =
-      build(document({ball("b", {0, 0, 0}, 0.5f)}, Json::array({{{"file", "s.lua"}}})));
-  for (int i = 0; i < 60; ++i) sim.step();
-  ASSERT_EQ(failure(sim), "");
-  EXPECT_EQ(sim.gravityAt(Vec3(7, 1, 2), 0.0), Vec3(0, 5, 0));
-  const auto b = sim.findBody("b");
-  ASSERT_TRUE(b);
-  // Up at 5 m/s^2 from the first tick: 5 t^2 / 2 after 1 s.
-  EXPECT_NEAR(sim.bodies().state(b->index).position.y, 2.5f, 0.1f);
-}
-
 TEST_F(ScriptApiTest, AddSourcePullsAsAPointMass) {
   Json anchor = staticBox("anchor", {0, 0, 0}, {0.1f, 0.1f, 0.1f}, "a");
   write("s.lua",

@@ -14,7 +14,8 @@
 // (ScriptLimits) end a runaway script the same way, naming its line.
 //
 // Save / restore and the state hash: the stage's own state (whether on_start ran, the
-// contact pairs, the failure) is saved, restored and hashed. The Lua state
+// contact pairs, the failure, what the scripts set of gravity) is saved, restored and
+// hashed. The colliders the scripts rebuilt stay as they are across a restore. The Lua state
 // of the scripts (their globals and upvalues) is NOT part of a snapshot: after a restore the
 // scripts keep the values they have now. A replay from the start is deterministic.
 #include <cstdint>

@@ -121,10 +121,14 @@ void Simulation::sampleGravity(double tStart) {
   auto eased = [blend](Vec3 last, Vec3 sampled) {
     return blend < 1.0f ? last + (sampled - last) * blend : sampled;
   };
+  auto gravityOf = [&](GravityReceiver::Kind kind, std::size_t i, Vec3 p) {
+    return gravity_ ? gravity_->sampleFor({kind, std::uint32_t(i)}, p, tStart) : settings_.gravity;
+  };
   for (std::size_t i = 0; i < characters_.size(); ++i)
     characterGravity_[i] =
-        eased(characterGravity_[i], characters_[i].desc().gravityResponse *
-                                        gravityAt(characters_[i].state().position, tStart));
+        eased(characterGravity_[i],
+              characters_[i].desc().gravityResponse *
+                  gravityOf(GravityReceiver::Kind::Character, i, characters_[i].state().position));
   // A body's free flight is velocity Verlet across ticks: the last tick kicked it by its old
   // gravity for the whole step; half the change to the new one completes the kick (exactly
   // nothing where gravity is uniform), and the step's trapezoid drifts it by the new one.
@@ -134,7 +138,8 @@ void Simulation::sampleGravity(double tStart) {
   for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
     BodyState& s = bodies_.state(i);
     const Vec3 g =
-        eased(bodyGravity_[i], bodies_.desc(i).gravityResponse * gravityAt(s.position, tStart));
+        eased(bodyGravity_[i], bodies_.desc(i).gravityResponse *
+                                   gravityOf(GravityReceiver::Kind::Body, i, s.position));
     if (tick_ > 0 && g != bodyGravity_[i] && bodies_.desc(i).motion == BodyMotion::Dynamic &&
         !s.asleep)
       s.linearVelocity += (g - bodyGravity_[i]) * halfDt;

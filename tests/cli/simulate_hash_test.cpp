@@ -64,6 +64,13 @@ TEST_F(SimulateHash, MatterWithAMorphASoftBodyAndAStickyBlob) {
   EXPECT_EQ(hashOf("matter.json"), "b89931c690c4645c");
 }
 
+TEST_F(SimulateHash, ScriptedWithItsInputs) {
+  // The player walks over the sticky pad (the visco blob turns sticky), past the door as it
+  // melts into the wall, onto the flip pad.
+  const std::string inputs = std::string(FLOPTLE_SOURCE_DIR) + "/scenes/scripted-inputs.json";
+  EXPECT_EQ(hashOf("scripted.json", " --inputs '" + inputs + "'"), "37a469e3b329e1a2");
+}
+
 TEST_F(SimulateHash, Drift) {
   EXPECT_EQ(hashOf("drift.json"), "4b76623a2f77d546");
 }

@@ -131,7 +131,7 @@ TEST_F(SimulateScript, ScriptedSceneSetPiecesAndItsHash) {
     return false;
   };
   EXPECT_TRUE(logged(": level start")) << ::testing::PrintToString(texts);
-  EXPECT_TRUE(logged("sticky_pad: sticky pad: ")) << ::testing::PrintToString(texts);
+  EXPECT_TRUE(logged("sticky_pad: player_blob is sticky")) << ::testing::PrintToString(texts);
   EXPECT_TRUE(logged("door: door blends into the wall")) << ::testing::PrintToString(texts);
   EXPECT_TRUE(logged("flip_pad: gravity flipped, g = 9.81")) << ::testing::PrintToString(texts);
   // After the flip the player falls up onto the ceiling (its underside at y = 6).

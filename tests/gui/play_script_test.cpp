@@ -26,12 +26,27 @@ const char* kScriptScene = R"({
   ]
 })";
 
+// A kinematic box the script moves 3 m along x at tick 1, over a ground plane.
+const char* kMovingBoxScene = R"({
+  "format": "floptle.scene", "version": 1,
+  "materials": [{"id": "rock", "color": [0.5, 0.5, 0.5], "friction": 0.8, "restitution": 0.1,
+                 "density": 2600, "bulk_modulus": 5e10, "yield_strength": 1e8}],
+  "interactions": [],
+  "nodes": [
+    {"name": "ground", "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0},
+     "material": "rock", "collider": {"body": "static"}},
+    {"name": "box", "transform": {"position": [0, 1, 0]},
+     "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "material": "rock",
+     "collider": {"body": "kinematic"}, "script": {"file": "box.lua"}}
+  ]
+})";
+
 class PlayScriptTest : public PlayWindowTest {
  protected:
-  /// Writes the ball's script next to the scene (before Play: the build compiles it).
-  void writeScript(const char* text) {
-    const QString path =
-        QFileInfo(document().filePath()).absoluteDir().filePath(QStringLiteral("ball.lua"));
+  /// Writes a script (the ball's by default) next to the scene (before Play: the build
+  /// compiles it).
+  void writeScript(const char* text, const QString& name = QStringLiteral("ball.lua")) {
+    const QString path = QFileInfo(document().filePath()).absoluteDir().filePath(name);
     QFile file(path);
     ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write(text);
@@ -84,6 +99,33 @@ TEST_F(PlayScriptTest, InspectorScriptSectionShowsTheFileWithAnOpenButton) {
   document().setSelection({"ground"});
   EXPECT_TRUE(
       waitFor([&] { return window().findChild<QWidget*>("scriptSection") == nullptr; }, 2000));
+}
+
+TEST_F(PlayScriptTest, AScriptMovedBoxIsDrawnWhereItIsWithoutAShaderCompile) {
+  openText(kMovingBoxScene);
+  writeScript(
+      "function on_tick(tick)\n  if tick == 1 then self.position = vec3(3, 1, 0) end\nend\n",
+      QStringLiteral("box.lua"));
+  playPaused();
+  session().stepOnce();  // tick 0: the box stays
+  RaymarchView* view = window().viewport();
+  const QImage before = view->captureImage();
+  const std::uint64_t compiles = view->shaderCompiles();
+  session().stepOnce();  // tick 1: the script moves it
+  EXPECT_FALSE(log().contains("Script error")) << log().toStdString();
+  const QImage after = view->captureImage();
+  const field::UnionField* field = view->sceneField();
+  ASSERT_NE(field, nullptr);
+  const double t = view->time();
+  // The box's closed form at its new place: 0.5 m above its top face, 1 m beyond its +x face,
+  // 0.5 m deep at its centre; where it was, only the ground, 2 m below.
+  EXPECT_NEAR(field->distance(Vec3(3, 2, 0), t), 0.5f, 1e-5f);
+  EXPECT_NEAR(field->distance(Vec3(4.5f, 1, 0), t), 1.0f, 1e-5f);
+  EXPECT_NEAR(field->distance(Vec3(3, 1, 0), t), -0.5f, 1e-5f);
+  EXPECT_NEAR(field->distance(Vec3(0, 2, 0), t), 2.0f, 1e-5f);
+  // Texels only: the scene program stays, the picture changes.
+  EXPECT_EQ(view->shaderCompiles(), compiles);
+  EXPECT_NE(before, after);
 }
 
 }  // namespace

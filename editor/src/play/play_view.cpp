@@ -18,6 +18,7 @@
 #include "floptle/editor/raymarch_view.h"
 #include "floptle/physics/simulation.h"
 #include "floptle/runtime/scene_matter.h"
+#include "floptle/runtime/script_stage.h"
 #include "viewport/overlay_shapes.h"
 
 namespace floptle::editor {
@@ -98,8 +99,25 @@ void PlayMode::updateField() {
   if (!copy) return;
   const scene::Scene& source = copy->derived().scene;
   const bool drift = session_.kind() == PlayKind::Drift;
-  if (!drift && session_.movedNodes().empty()) return;
+  const physics::Simulation* sim = session_.simulation();
+  const runtime::ScriptStage* scripts = sim ? runtime::scriptStageOf(*sim) : nullptr;
+  const bool scripted = scripts && scripts->sceneRevision() > 0;
+  if (!drift && session_.movedNodes().empty() && !scripted) return;
   scene::Scene scene = source;
+  bool anyShape = false;
+  if (scripted) {
+    // What the scripts changed (a kinematic node moved, a parameter set, a blend): their
+    // scene has the same nodes in the same order as the copy's.
+    const scene::Scene& changed = scripts->scene();
+    for (int n : scripts->changedNodes()) {
+      const std::size_t i = std::size_t(n);
+      if (i >= scene.nodes.size() || scene.nodes[i].name != changed.nodes[i].name) continue;
+      scene.nodes[i].world = changed.nodes[i].world;
+      scene.nodes[i].shape = changed.nodes[i].shape;
+      anyShape = anyShape || scene.nodes[i].shape.has_value();
+    }
+    scene.interactions = changed.interactions;
+  }
   std::vector<char> moved(scene.nodes.size(), 0);
   const float a = float(session_.viewAlpha());
   for (const MovedNode& m : session_.movedNodes()) {
@@ -108,7 +126,6 @@ void PlayMode::updateField() {
     moved[std::size_t(m.sceneIndex)] = 1;
   }
   // Descendants ride on their moved ancestors (parents precede children).
-  bool anyShape = false;
   for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
     scene::SceneNode& node = scene.nodes[i];
     if (!moved[i] && node.parent >= 0 && moved[std::size_t(node.parent)]) {

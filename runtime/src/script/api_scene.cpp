@@ -1,12 +1,15 @@
 // The `scene` table and node handles:
 //   scene.node(name) -> handle (error when there is no such node); scene.tick(), scene.time()
 //   handle.name; handle.position (m), handle.velocity (m/s): read for every node, written for
-//   dynamic bodies, characters and (position) kinematic nodes; handle.rotation {x, y, z, w};
+//   dynamic bodies, characters and (position) kinematic nodes; handle.rotation {x, y, z, w}
+//   (a unit quaternion): read for every node, written (normalized) for dynamic bodies and
+//   kinematic nodes;
 //   handle:apply_impulse(v (N s) [, at (m)]) for dynamic bodies and characters;
 //   handle:set_parameter(path, value): a field parameter of a static or kinematic node's shape
 //   ("radius", "children/1/half_extents"; a number or a vector), its collider rebuilt.
 // A body's position is its centre of mass, a character's its capsule centre, a vehicle's its
 // chassis'; other nodes answer their world transform as the scripts last set it.
+#include <cmath>
 #include <string>
 
 #include "floptle/core/field/node_spec.h"
@@ -26,13 +29,17 @@ std::optional<std::uint32_t> bodyIndex(lua_State* L, const NodeParts& parts) {
   return std::nullopt;
 }
 
-Vec3 positionOf(lua_State* L, int node) {
+}  // namespace
+
+Vec3 nodePosition(lua_State* L, int node) {
   const NodeParts parts = partsOf(L, nodeAt(L, node));
   physics::Simulation& sim = simulationOf(L);
   if (auto b = bodyIndex(L, parts)) return sim.bodies().state(*b).position;
   if (parts.character) return sim.characters()[parts.character->index].state().position;
   return nodeAt(L, node).world.position;
 }
+
+namespace {
 
 Vec3 velocityOf(lua_State* L, int node) {
   const NodeParts parts = partsOf(L, nodeAt(L, node));
@@ -54,7 +61,7 @@ int nodeIndex(lua_State* L) {
   if (key == "name") {
     lua_pushstring(L, nodeAt(L, node).name.c_str());
   } else if (key == "position") {
-    pushVec3(L, positionOf(L, node));
+    pushVec3(L, nodePosition(L, node));
   } else if (key == "velocity") {
     pushVec3(L, velocityOf(L, node));
   } else if (key == "rotation") {
@@ -77,23 +84,62 @@ int nodeIndex(lua_State* L) {
   return 1;
 }
 
+/// The quaternion {x, y, z, w} at `index`, normalized; a Lua error naming `what` otherwise.
+Quat checkRotation(lua_State* L, int index, const char* what) {
+  if (!lua_istable(L, index))
+    luaL_error(L, "%s.rotation: expected a quaternion {x =, y =, z =, w =}, got %s", what,
+               luaL_typename(L, index));
+  float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  const char* names[] = {"x", "y", "z", "w"};
+  for (int i = 0; i < 4; ++i) {
+    lua_getfield(L, index, names[i]);
+    if (!lua_isnumber(L, -1))
+      luaL_error(L, "%s.rotation: '%s' must be a number, got %s", what, names[i],
+                 luaL_typename(L, -1));
+    c[i] = static_cast<float>(lua_tonumber(L, -1));
+    lua_pop(L, 1);
+  }
+  const Quat q(c[3], c[0], c[1], c[2]);
+  const float length = glm::length(q);
+  if (!std::isfinite(length) || !(length > 1e-6f))
+    luaL_error(L, "%s.rotation: the quaternion must be finite and not zero", what);
+  return q / length;
+}
+
 int nodeNewIndex(lua_State* L) {
   const int node = *static_cast<int*>(luaL_checkudata(L, 1, kNodeMeta));
   const std::string key = luaL_checkstring(L, 2);
-  const Vec3 v = checkVec3(L, 3);
   ScriptContext& ctx = contextOf(L);
   scene::SceneNode& sceneNode = ctx.scene.nodes[std::size_t(node)];
   const NodeParts parts = partsOf(L, sceneNode);
   physics::Simulation& sim = simulationOf(L);
   const auto b = bodyIndex(L, parts);
+  const bool kinematic = sceneNode.collider &&
+                         sceneNode.collider->body == scene::BodyType::Kinematic && sceneNode.shape;
+  if (key == "rotation") {
+    const Quat q = checkRotation(L, 3, sceneNode.name.c_str());
+    if (b) {
+      sim.bodies().state(*b).rotation = q;
+      sim.bodies().wake(*b);
+    } else if (kinematic && !parts.character) {
+      sceneNode.world.rotation = q;
+      if (auto replaced = replaceColliders(ctx, sim, {node}); !replaced)
+        return luaL_error(L, "%s.rotation: %s", sceneNode.name.c_str(),
+                          replaced.error().message().c_str());
+    } else {
+      return luaL_error(L, "%s.rotation: writable for dynamic bodies and kinematic nodes only",
+                        sceneNode.name.c_str());
+    }
+    return 0;
+  }
+  const Vec3 v = checkVec3(L, 3);
   if (key == "position") {
     if (b) {
       sim.bodies().state(*b).position = v;
       sim.bodies().wake(*b);
     } else if (parts.character) {
       sim.characters()[parts.character->index].state().position = v;
-    } else if (sceneNode.collider && sceneNode.collider->body == scene::BodyType::Kinematic &&
-               sceneNode.shape) {
+    } else if (kinematic) {
       sceneNode.world.position = v;
       if (auto replaced = replaceColliders(ctx, sim, {node}); !replaced)
         return luaL_error(L, "%s.position: %s", sceneNode.name.c_str(),
@@ -115,7 +161,7 @@ int nodeNewIndex(lua_State* L) {
                         sceneNode.name.c_str());
     }
   } else {
-    return luaL_error(L, "node '%s': '%s' cannot be set (position and velocity can)",
+    return luaL_error(L, "node '%s': '%s' cannot be set (position, velocity and rotation can)",
                       sceneNode.name.c_str(), key.c_str());
   }
   return 0;

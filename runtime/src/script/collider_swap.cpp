@@ -1,6 +1,8 @@
 // Replacing world colliders from the scripts' scene copy (collider_swap.h).
 #include "script/collider_swap.h"
 
+#include <algorithm>
+
 #include "floptle/physics/composed_field_collider.h"
 #include "floptle/physics/field_collider.h"
 #include "world_surfaces.h"
@@ -34,6 +36,11 @@ Expected<physics::ColliderId> replaceColliders(ScriptContext& ctx, physics::Simu
   const physics::ColliderId id = world.add(std::move(shape), first.name, kind, true);
   world.refitColliders({id}, sim.time());
   sim.bodies().setWorldMaterials(worldSurfaces(ctx.scene, world));
+  for (int n : nodes) {
+    auto at = std::lower_bound(ctx.changedNodes.begin(), ctx.changedNodes.end(), n);
+    if (at == ctx.changedNodes.end() || *at != n) ctx.changedNodes.insert(at, n);
+  }
+  ++ctx.sceneRevision;
   return id;
 }
 

@@ -12,6 +12,7 @@
 #include "floptle/core/scene/scene.h"
 #include "floptle/physics/simulation.h"
 #include "floptle/runtime/script_stage.h"
+#include "script/script_gravity.h"
 
 namespace floptle::runtime::script {
 
@@ -38,9 +39,17 @@ struct ScriptContext {
   /// The node of the running script ("" for a scene-level script).
   std::string node;
   std::vector<ScriptLog> logs;
-  /// The gravity field as the scripts last set it (gravity.set_mode / add_source).
-  scene::GravityFieldDesc gravity;
+  /// What the scripts set of gravity (gravity.set_mode / add_source; script_gravity.h).
+  ScriptGravityState gravity;
+  /// The simulation's own gravity sampler as built (null: uniform), taken at the first tick:
+  /// the scene's field under what the scripts set.
+  std::shared_ptr<const physics::GravitySampler> sceneGravity;
+  float G = 1.0f;  ///< the scene's gravitational constant (m^3/(kg s^2))
   std::vector<BlendRamp> ramps;
+  /// The nodes whose transform, shape or blend the scripts changed (sorted, unique), and
+  /// how many such changes there were (the viewport redraws the scene when it moves).
+  std::vector<int> changedNodes;
+  std::uint64_t sceneRevision = 0;
 };
 
 ScriptContext& contextOf(lua_State* L);
@@ -67,6 +76,15 @@ float optNumberField(lua_State* L, int index, const char* key, float fallback,
 
 /// Pushes a node handle for scene node `node`.
 void pushNode(lua_State* L, int node);
+/// A node's position now (m): a body's centre of mass, a character's capsule centre, a
+/// vehicle's chassis'; other nodes' world position as the scripts last set it.
+Vec3 nodePosition(lua_State* L, int node);
+
+/// Installs ctx.gravity as the simulation's sampler (ScriptGravity over ctx.sceneGravity), or
+/// the scene's own sampler again when the scripts set nothing.
+void installGravity(ScriptContext& ctx, physics::Simulation& sim);
+/// Moves each added source to its node's position now (then installs).
+void followSources(lua_State* L);
 
 void openGravity(lua_State* L);
 void openMatter(lua_State* L);

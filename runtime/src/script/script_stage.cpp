@@ -18,6 +18,7 @@ struct ScriptStage::Snapshot final : physics::SimulationStageSnapshot {
   bool started = false;
   std::optional<ScriptFailure> failure;
   std::vector<std::pair<std::string, std::string>> touching;
+  script::ScriptGravityState gravity;
 };
 
 ScriptStage::ScriptStage() = default;
@@ -70,8 +71,7 @@ Expected<std::unique_ptr<ScriptStage>> ScriptStage::build(
   stage->vm_ = std::move(vm.value());
   stage->context_ = std::make_unique<script::ScriptContext>();
   stage->context_->scene = scene;
-  stage->context_->gravity = scene.settings.gravityField.value_or(scene::GravityFieldDesc{});
-  if (!scene.settings.gravityField) stage->context_->gravity.global = scene.settings.gravity;
+  if (scene.settings.gravityField) stage->context_->G = scene.settings.gravityField->G;
   stage->vm_->user = stage->context_.get();
   lua_State* L = stage->vm_->state();
   script::openVec3(L);
@@ -134,12 +134,14 @@ bool ScriptStage::callFunction(const Script& s, const char* function, Push&& pus
 void ScriptStage::step(physics::Simulation& simulation, double tEnd, float dt) {
   if (failure_) return;
   script::ScriptContext& ctx = *context_;
+  if (!ctx.simulation) ctx.sceneGravity = simulation.gravitySampler();
   ctx.simulation = &simulation;
   ctx.tick = simulation.tick();
   ctx.dt = dt;
   ctx.time = tEnd - double(dt);
   vm_->beginTick();
   lua_State* L = vm_->state();
+  script::followSources(L);  // the scripts see the added sources where their nodes are now
   const auto noArgs = [](lua_State*) { return 0; };
   if (!started_) {
     started_ = true;
@@ -162,6 +164,8 @@ void ScriptStage::step(physics::Simulation& simulation, double tEnd, float dt) {
     });
     if (!ok) return;
   }
+  // Added sources ride their nodes: where they are as gravity is sampled.
+  script::followSources(L);
   // Blends being ramped: their composed colliders' boxes follow k.
   std::vector<physics::ColliderId> ramping;
   for (const script::BlendRamp& r : ctx.ramps)
@@ -276,6 +280,7 @@ std::shared_ptr<const physics::SimulationStageSnapshot> ScriptStage::save() cons
   s->started = started_;
   s->failure = failure_;
   s->touching = touching_;
+  s->gravity = context_->gravity;
   return s;
 }
 
@@ -284,6 +289,8 @@ void ScriptStage::restore(const physics::SimulationStageSnapshot& snapshot) {
   started_ = s.started;
   failure_ = s.failure;
   touching_ = s.touching;
+  context_->gravity = s.gravity;
+  if (context_->simulation) script::installGravity(*context_, *context_->simulation);
 }
 
 std::uint64_t ScriptStage::stateHash() const {
@@ -294,12 +301,37 @@ std::uint64_t ScriptStage::stateHash() const {
     h.bytes(a.data(), a.size());
     h.bytes(b.data(), b.size());
   }
+  // What the scripts set of gravity (nothing for scripts that leave it alone).
+  const script::ScriptGravityState& g = context_->gravity;
+  for (const script::AddedSource& s : g.sources)
+    h.u64(std::uint64_t(s.node)), h.vec(s.source.center), h.f32(s.source.mass);
+  for (const script::GravityRegion& r : g.regions)
+    h.u64(std::uint64_t(r.node)), h.bytes(r.mode.name.data(), r.mode.name.size());
+  for (const script::GravityReceiverMode& r : g.receivers)
+    h.u64(std::uint64_t(r.receiver.kind)), h.u64(r.receiver.index),
+        h.bytes(r.mode.name.data(), r.mode.name.size());
   return h.value();
+}
+
+const scene::Scene& ScriptStage::scene() const {
+  return context_->scene;
+}
+
+const std::vector<int>& ScriptStage::changedNodes() const {
+  return context_->changedNodes;
+}
+
+std::uint64_t ScriptStage::sceneRevision() const {
+  return context_->sceneRevision;
 }
 
 ScriptStage* scriptStageOf(physics::Simulation& simulation) {
   // runtime's buildSimulation is the only one to install a script stage, always this class.
   return static_cast<ScriptStage*>(simulation.scriptStage());
+}
+
+const ScriptStage* scriptStageOf(const physics::Simulation& simulation) {
+  return static_cast<const ScriptStage*>(simulation.scriptStage());
 }
 
 std::uint64_t scriptSeed(const scene::Scene& scene, const nlohmann::ordered_json& sceneScripts) {

@@ -60,22 +60,6 @@ TEST_F(ScriptApiTest, SampleIsTheFieldAtThePoint) {
   EXPECT_EQ(lines[1], "0.0");  // past r_outer: nothing
 }
 
-TEST_F(ScriptApiTest, SetModeGlobalFlipsGravity) {
-  write("s.lua",
-        "function on_start()\n"
-        "  gravity.set_mode('b', 'global', {strength = 5, direction = vec3(0, 2, 0)})\n"
-        "end\n");
-  physics::Simulation& sim =
-      build(document({ball("b", {0, 0, 0}, 0.5f)}, Json::array({{{"file", "s.lua"}}})));
-  for (int i = 0; i < 60; ++i) sim.step();
-  ASSERT_EQ(failure(sim), "");
-  EXPECT_EQ(sim.gravityAt(Vec3(7, 1, 2), 0.0), Vec3(0, 5, 0));
-  const auto b = sim.findBody("b");
-  ASSERT_TRUE(b);
-  // Up at 5 m/s^2 from the first tick: 5 t^2 / 2 after 1 s.
-  EXPECT_NEAR(sim.bodies().state(b->index).position.y, 2.5f, 0.1f);
-}
-
 TEST_F(ScriptApiTest, AddSourcePullsAsAPointMass) {
   Json anchor = staticBox("anchor", {0, 0, 0}, {0.1f, 0.1f, 0.1f}, "a");
   write("s.lua",
@@ -232,6 +216,39 @@ TEST_F(ScriptApiTest, KinematicNodePositionMovesItsCollider) {
   ASSERT_EQ(failure(sim), "");
   // The box's top from y = 0.5 to y = 2.5.
   EXPECT_EQ(logs(sim), (std::vector<std::string>{"4.5000", "2.5000"}));
+}
+
+TEST_F(ScriptApiTest, RotationIsWrittenForBodiesAndKinematicNodes) {
+  // A bar 4 m long along x, turned a quarter about z at tick 1: it then stands along y.
+  write("s.lua",
+        "local h = math.sqrt(0.5)\n"
+        "function on_tick(tick)\n"
+        "  if tick == 1 then\n"
+        "    scene.node('bar').rotation = {x = 0, y = 0, z = 2 * h, w = 2 * h}\n"
+        "    scene.node('b').rotation = {x = 0, y = h, z = 0, w = h}\n"
+        "    local r = scene.node('b').rotation\n"
+        "    log(string.format('%.6f %.6f %.6f %.6f', r.x, r.y, r.z, r.w))\n"
+        "  end\n"
+        "  log(string.format('%.4f %.4f', world.closest({0, 1.5, 0}).distance,\n"
+        "                    world.closest({1.5, 0, 0}).distance))\n"
+        "  if tick == 2 then scene.node('floor').rotation = {x = 0, y = 0, z = 0, w = 1} end\n"
+        "end\n");
+  Json bar = staticBox("bar", {0, 0, 0}, {2, 0.1f, 0.1f}, "a");
+  bar["collider"]["body"] = "kinematic";
+  physics::Simulation& sim = build(
+      document({bar, ball("b", {0, 10, 0}, 0.5f), staticBox("floor", {0, -9, 0}, {1, 1, 1}, "b")},
+               Json::array({{{"file", "s.lua"}}})));
+  for (int i = 0; i < 3; ++i) sim.step();
+  // Before: 1.5 m above the bar's middle is 1.4 m off its top, 1.5 m along it is inside
+  // (0.1 m from its faces); after (the bar's quaternion was written twice unit length, and
+  // normalized), the other way round. The body reads back the rotation it was given.
+  EXPECT_EQ(logs(sim), (std::vector<std::string>{"1.4000 -0.1000",
+                                                 "0.000000 0.707107 0.000000 "
+                                                 "0.707107",
+                                                 "-0.1000 1.4000", "-0.1000 1.4000"}));
+  EXPECT_EQ(failure(sim),
+            "s.lua:11: floor.rotation: writable for dynamic bodies and kinematic nodes only "
+            "(tick 2)");
 }
 
 TEST_F(ScriptApiTest, AlignToFieldOffKeepsACharactersUp) {

@@ -9,6 +9,7 @@
 
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
+#include "floptle/matter/soft_body_stage.h"
 #include "floptle/runtime/replay.h"
 #include "floptle/runtime/scene_runtime.h"
 #include "floptle/runtime/script_stage.h"
@@ -18,10 +19,17 @@ namespace {
 
 const std::filesystem::path kScenes = std::filesystem::path(FLOPTLE_SOURCE_DIR) / "scenes";
 
+struct SceneRun {
+  std::uint64_t hash = 0;
+  std::vector<std::string> logs;  ///< "node: text"
+  /// The player's blob at the end: its stickiness (-) and the lowest y of its particles (m).
+  float blobStickiness = -1.0f;
+  float blobBottom = 0.0f;
+};
+
 /// Runs scripted.json with its inputs for `ticks`, the ticks handed out by frames of the
-/// given lengths (s) in turn; the hash and the log texts ("node: text").
-std::pair<std::uint64_t, std::vector<std::string>> run(std::uint64_t ticks,
-                                                       const std::vector<double>& frames) {
+/// given lengths (s) in turn.
+SceneRun run(std::uint64_t ticks, const std::vector<double>& frames) {
   auto document = scene::loadSceneFile(kScenes / "scripted.json");
   EXPECT_TRUE(document) << document.error().message();
   auto sc = scene::buildScene(*document);
@@ -46,24 +54,40 @@ std::pair<std::uint64_t, std::vector<std::string>> run(std::uint64_t ticks,
     }
   }
   EXPECT_FALSE(scriptStageOf(sim)->failure());
-  return {sim.stateHash(), logs};
+  SceneRun result{sim.stateHash(), logs};
+  if (auto* matter = dynamic_cast<matter::SoftBodyStage*>(sim.matterStage()))
+    for (const matter::SoftBody& b : matter->bodies())
+      if (b.name() == "player_blob") {
+        result.blobStickiness = b.desc().viscoKnobs.stickiness;
+        result.blobBottom = b.bounds().min.y;
+      }
+  return result;
 }
 
 TEST(ScriptedScene, SameHashWhateverTheFrameTimes) {
   const auto a = run(420, {1.0 / 60.0});
   const auto b = run(420, {0.007, 0.031, 0.016, 0.049, 0.002});
-  EXPECT_EQ(a.first, b.first);
-  EXPECT_EQ(a.second, b.second);
+  EXPECT_EQ(a.hash, b.hash);
+  EXPECT_EQ(a.logs, b.logs);
 }
 
 TEST(ScriptedScene, SetPiecesHappenInOrder) {
-  const auto [hash, logs] = run(420, {1.0 / 60.0});
+  const SceneRun r = run(420, {1.0 / 60.0});
+  const std::vector<std::string>& logs = r.logs;
   const std::vector<std::string> starts{
-      ": level start", "sticky_pad: sticky pad: matter.set_sticky: 'player' is not a visco body",
-      "door: door blends into the wall", "flip_pad: gravity flipped", ": player on the ceiling"};
+      ": level start", "sticky_pad: player_blob is sticky", "door: door blends into the wall",
+      "flip_pad: gravity flipped, g = 9.81", ": player on the ceiling"};
   ASSERT_EQ(logs.size(), starts.size()) << ::testing::PrintToString(logs);
   for (std::size_t i = 0; i < logs.size(); ++i)
     EXPECT_EQ(logs[i].rfind(starts[i], 0), 0u) << logs[i];
+}
+
+TEST(ScriptedScene, ThePadMakesTheBlobStickyAndItStaysOnThePad) {
+  const SceneRun r = run(420, {1.0 / 60.0});
+  EXPECT_EQ(r.blobStickiness, 0.7f);
+  // Resting on the pad's top (y = 0.1), not fallen, not carried off: the flip is the far
+  // pad's region only.
+  EXPECT_NEAR(r.blobBottom, 0.1f, 0.05f);
 }
 
 }  // namespace

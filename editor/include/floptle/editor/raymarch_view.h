@@ -114,6 +114,8 @@ class RaymarchView : public QWidget {
   /// compiles; only a new set of part structures does. A scene over the GPU's limits keeps the
   /// shown image and reports shaderError naming the limit.
   void setSceneField(field::UnionField field);
+  /// The scene field shown (null: none, or a single program set by setField).
+  const field::UnionField* sceneField() const { return sceneField_ ? &*sceneField_ : nullptr; }
   /// Programs compiled so far and scene-texture uploads so far (tests count them).
   std::uint64_t shaderCompiles() const { return compileCount_; }
   std::uint64_t sceneDataUploads() const;

@@ -144,6 +144,7 @@ class Simulation {
   void setGravitySampler(std::shared_ptr<const GravitySampler> sampler) {
     gravity_ = std::move(sampler);
   }
+  const std::shared_ptr<const GravitySampler>& gravitySampler() const { return gravity_; }
   /// The matter stage (null: none). Owned.
   void setMatterStage(std::unique_ptr<SimulationStage> stage) { matter_ = std::move(stage); }
   const SimulationStage* matterStage() const { return matter_.get(); }

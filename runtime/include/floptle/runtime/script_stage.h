@@ -14,7 +14,8 @@
 // (ScriptLimits) end a runaway script the same way, naming its line.
 //
 // Save / restore and the state hash: the stage's own state (whether on_start ran, the
-// contact pairs, the failure) is saved, restored and hashed. The Lua state
+// contact pairs, the failure, what the scripts set of gravity) is saved, restored and
+// hashed. The colliders the scripts rebuilt stay as they are across a restore. The Lua state
 // of the scripts (their globals and upvalues) is NOT part of a snapshot: after a restore the
 // scripts keep the values they have now. A replay from the start is deterministic.
 #include <cstdint>
@@ -90,6 +91,15 @@ class ScriptStage final : public physics::SimulationStage {
   Expected<void> reload(const std::string& file);
   /// The script files, in run order (as named in the scene).
   std::vector<std::string> files() const;
+  /// The scene as the scripts changed it: node transforms (a kinematic node's position),
+  /// shapes (set_parameter) and interactions (blend_into); the same nodes, in the same
+  /// order, as the scene the stage was built from.
+  const scene::Scene& scene() const;
+  /// The nodes whose transform, shape or blend the scripts changed (sorted indices into
+  /// scene().nodes), and a count of the changes so far (0: none). Not part of a snapshot:
+  /// like the colliders the scripts rebuilt, they stay as they are across a restore.
+  const std::vector<int>& changedNodes() const;
+  std::uint64_t sceneRevision() const;
 
  private:
   struct Script {
@@ -121,6 +131,7 @@ class ScriptStage final : public physics::SimulationStage {
 
 /// The script stage of a simulation runtime built (null: the scene has no scripts).
 ScriptStage* scriptStageOf(physics::Simulation& simulation);
+const ScriptStage* scriptStageOf(const physics::Simulation& simulation);
 
 /// The seed of a scene's math.random: FNV-1a 64 of its node names and script files, in
 /// order (the same scene draws the same numbers; never the clock).

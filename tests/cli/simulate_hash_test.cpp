@@ -68,7 +68,7 @@ TEST_F(SimulateHash, ScriptedWithItsInputs) {
   // The player walks over the sticky pad (the visco blob turns sticky), past the door as it
   // melts into the wall, onto the flip pad.
   const std::string inputs = std::string(FLOPTLE_SOURCE_DIR) + "/scenes/scripted-inputs.json";
-  EXPECT_EQ(hashOf("scripted.json", " --inputs '" + inputs + "'"), "37a469e3b329e1a2");
+  EXPECT_EQ(hashOf("scripted.json", " --inputs '" + inputs + "'"), "cd9a70548f2b57be");
 }
 
 TEST_F(SimulateHash, Drift) {

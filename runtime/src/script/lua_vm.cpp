@@ -200,40 +200,53 @@ Expected<void> LuaVm::call(int nargs, int nresults) {
   return Error{"", message};
 }
 
+bool LuaVm::pushChunkOf(lua_State* L, bool module) {
+  const std::string argument = lua_tostring(L, 1);
+  std::string relative = argument;
+  if (module) {
+    // "a.b" is the file a/b.lua in the scene's folder.
+    for (char& c : relative)
+      if (c == '.') c = '/';
+    relative += ".lua";
+  }
+  auto loaded = of(L).loadFile(relative);
+  if (loaded) return true;
+  const std::string message = module ? "require '" + argument + "': " + loaded.error().what
+                                     : "dofile: " + relative + ": " + loaded.error().what;
+  luaL_where(L, 1);  // "file:line:" of the calling script, as luaL_error gives
+  lua_pushstring(L, message.c_str());
+  lua_concat(L, 2);
+  return false;
+}
+
+// Lua raises errors with longjmp, past C++ destructors: these two hold no C++ object while
+// they call lua_error or lua_call (pushChunkOf does the string work and returns first).
 int LuaVm::sandboxedDofile(lua_State* L) {
-  LuaVm& vm = of(L);
-  const std::string relative = luaL_checkstring(L, 1);
-  auto loaded = vm.loadFile(relative);
-  if (!loaded)
-    return luaL_error(L, "dofile: %s: %s", relative.c_str(), loaded.error().what.c_str());
+  luaL_checkstring(L, 1);
+  if (!pushChunkOf(L, false)) return lua_error(L);
   lua_call(L, 0, LUA_MULTRET);
   return lua_gettop(L) - 1;
 }
 
 int LuaVm::sandboxedRequire(lua_State* L) {
-  LuaVm& vm = of(L);
-  const std::string name = luaL_checkstring(L, 1);
-  lua_getfield(L, LUA_REGISTRYINDEX, kLoadedKey);
-  lua_getfield(L, -1, name.c_str());
+  luaL_checkstring(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, kLoadedKey);  // [name, loaded]
+  lua_pushvalue(L, 1);
+  lua_gettable(L, 2);  // [name, loaded, cached]
   if (!lua_isnil(L, -1)) return 1;
   lua_pop(L, 1);
-  // "a.b" is the file a/b.lua in the scene's folder.
-  std::string relative = name;
-  for (char& c : relative)
-    if (c == '.') c = '/';
-  relative += ".lua";
-  auto loaded = vm.loadFile(relative);
-  if (!loaded) return luaL_error(L, "require '%s': %s", name.c_str(), loaded.error().what.c_str());
+  if (!pushChunkOf(L, true)) return lua_error(L);
   // The module runs in an environment of its own, like a script.
-  vm.pushNewEnvironment();
+  of(L).pushNewEnvironment();
   if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
-  lua_call(L, 0, 1);
+  lua_call(L, 0, 1);  // [name, loaded, result]
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     lua_pushboolean(L, 1);
   }
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, name.c_str());
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 3);
+  lua_settable(L, 2);
   return 1;
 }
 

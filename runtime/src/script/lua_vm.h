@@ -66,6 +66,9 @@ class LuaVm {
   static void countHook(lua_State* L, lua_Debug* ar);
   static int sandboxedDofile(lua_State* L);
   static int sandboxedRequire(lua_State* L);
+  /// The chunk of the file named by argument 1 (a module name when `module`) pushed, or its
+  /// error message pushed and false.
+  static bool pushChunkOf(lua_State* L, bool module);
   static int textOnlyLoad(lua_State* L);
   Expected<void> openLibraries(std::uint64_t seed);
 

@@ -41,6 +41,9 @@ class ScriptTest : public ::testing::Test {
   static nlohmann::ordered_json document(nlohmann::ordered_json nodes,
                                          nlohmann::ordered_json scripts = nullptr,
                                          nlohmann::ordered_json gravity = {0.0, -9.81, 0.0}) {
+    // `document({node})`: GCC makes the one-element braced list an array, clang a copy of the
+    // node (the language lets a single-element list copy-initialise); either way one node.
+    if (nodes.is_object()) nodes = nlohmann::ordered_json::array({std::move(nodes)});
     nlohmann::ordered_json doc{
         {"format", "floptle.scene"},
         {"version", 1},

@@ -126,8 +126,9 @@ std::optional<Hit> CollisionWorld::sweepCapsule(const SweepShape& cap, Vec3 moti
   const Vec3 dir = motion / length;
   const Vec3 axis = cap.b - cap.a;
   const float axisLength = glm::length(axis);
-  const int intervals =
-      std::clamp(static_cast<int>(std::ceil(axisLength / std::max(cap.radius, 1e-3f))), 1, 64);
+  // Clamped as a float: a capsule kilometres long has more intervals than an int holds.
+  const float wanted = std::ceil(axisLength / std::max(cap.radius, 1e-3f));
+  const int intervals = wanted >= 64.0f ? 64 : wanted >= 1.0f ? static_cast<int>(wanted) : 1;
   const float halfSpacing = 0.5f * axisLength / static_cast<float>(intervals);
 
   Aabb swept;

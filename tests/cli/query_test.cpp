@@ -228,6 +228,20 @@ TEST_F(QueryCli, MalformedLinesGetAnErrorAndTheNextLineIsStillAnswered) {
   EXPECT_NE(overflow.find("1e999"), std::string::npos) << overflow;
 }
 
+TEST_F(QueryCli, ACapsuleLongerThanAnIntCountsIsSweptAndAnswered) {
+  // Found by fuzz_query_line: the sweep's axis sampling counted intervals in an int (UBSan:
+  // 2.4e16 is outside the range of int). A 3e16 m capsule is odd but valid: it is answered.
+  const std::string line =
+      R"({"op":"sweep","shape":"capsule","a":[0,30,0],"b":[0,31444444444444444,0],)"
+      R"("radius":1.3,"motion":[0,-20,0],"t":3})";
+  int code = -1;
+  auto lines = run(line + "\n", code);
+  EXPECT_EQ(code, 0);
+  ASSERT_EQ(lines.size(), 1u);
+  const json answer = json::parse(lines[0]);
+  EXPECT_TRUE(answer.contains("hit")) << lines[0];
+}
+
 TEST_F(QueryCli, DirectionsOfAnyMagnitudeAreUnitAndAReachPastTheFloatsMeansNoLimit) {
   // The ball's top is 7.5 m under (0, 10, 0) whatever the length of the direction written.
   const std::string input =

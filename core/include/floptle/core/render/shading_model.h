@@ -31,7 +31,7 @@ inline constexpr float kStepScale = 0.9f;
 inline constexpr float kRelaxation = 1.6f;
 /// The viewport's shader takes plain steps of the distance (the same fall-back guards a step
 /// that lands inside): on a GPU a relaxed step's fall-back stalls the neighbouring pixels that
-/// share its instructions, and the relaxed march measured slower there.
+/// share its instructions.
 inline constexpr float kGpuRelaxation = 1.0f;
 /// Offset of the tetrahedron normal taps (m).
 inline constexpr float kNormalEpsilon = 1e-3f;

@@ -15,7 +15,7 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 /// Boxes wider than this (m) on any axis count as unbounded (planes report ~1e30).
 constexpr float kUnboundedExtent = 1e7f;
 constexpr int kBins = 12;
-/// Deepest hierarchy the traversal stacks (CPU and GPU) hold; the build makes leaves of
+/// Deepest hierarchy the traversal stack holds; the build makes leaves of
 /// whatever remains below it.
 constexpr int kMaxDepth = 40;
 

@@ -253,13 +253,22 @@ void main() {
 }
 )GLSL";
 
+/// With FLOPTLE_OUTPUT_HIT defined (a host inserts it after #version) the shader writes the
+/// primary ray's hit instead of a colour: (distance (m), material, 0, 1), or (-1, -1, 0, 1) for
+/// sky; tests compare the geometry with another shader's that way.
 constexpr const char* kStandaloneMain = R"GLSL(
 void main() {
   loadSceneHeader();
   vec3 rd = primaryRay(vUv, kCamRight, kCamUp, kCamForward, kTanHalfFovY,
                        iResolution.x / iResolution.y);
+#ifdef FLOPTLE_OUTPUT_HIT
+  float hitT, hitMaterial;
+  bool hit = marchRay(kCamPos, rd, iTime, hitT, hitMaterial);
+  fragColor = hit ? vec4(hitT, hitMaterial, 0.0, 1.0) : vec4(-1.0, -1.0, 0.0, 1.0);
+#else
   float t;
   fragColor = vec4(shadeRay(kCamPos, rd, iTime, t), 1.0);
+#endif
 }
 )GLSL";
 

@@ -2,7 +2,9 @@
 # GPU timing of the viewport's raymarch shader beside the hand-written reference.frag, in one
 # run so that the ratio travels between machines (issue: a live viewport at full speed). The
 # scene shaders read their scene texture as the viewport does (gpu_scene_bench.c binds it);
-# reference.frag, from gpu-shader-bench, is timed by the same host.
+# reference.frag (gpu-shader-bench's hand-written shader, kept here so that the image test
+# tests/unit/editor/reference_shader_image_test.cpp reads the same file) is timed by the same
+# host.
 #
 #   tests/bench/gpu/run.sh write [OUT]   # floptle render --shader-out for the reference scene
 #                                        # and the sample scenes (no GPU needed)
@@ -10,8 +12,7 @@
 #   tests/bench/gpu/run.sh [all] [OUT]   # both
 #
 # OUT defaults to build/gpu-bench. FLOPTLE (default build/app/floptle) and GPU_SHADER_BENCH
-# (default ../shared/tools/gpu-shader-bench beside the checkout, for reference.frag) locate
-# the inputs; SIZES
+# (a folder holding reference.frag; default this folder) locate the inputs; SIZES
 # (default "1920x1080 3840x2160") and SECONDS_PER_RUN (default 3) set the runs. Without an NVIDIA GPU
 # EGL falls back to Mesa's llvmpipe (slow: use SIZES=640x360).
 set -euo pipefail
@@ -20,7 +21,7 @@ root="$(cd "$here/../../.." && pwd)"
 mode="${1:-all}"
 out="${2:-$root/build/gpu-bench}"
 floptle="${FLOPTLE:-$root/build/app/floptle}"
-bench="${GPU_SHADER_BENCH:-$root/../shared/tools/gpu-shader-bench}"
+bench="${GPU_SHADER_BENCH:-$here}"
 sizes="${SIZES:-1920x1080 3840x2160}"
 seconds="${SECONDS_PER_RUN:-3}"
 

@@ -1,0 +1,250 @@
+// The viewport's emitted shader of tests/bench/gpu/reference_scene.json draws the same image as
+// the hand-written tests/bench/gpu/reference.frag (gpu-shader-bench's plane, sphere and
+// 8-iteration Mandelbulb), compared on Mesa llvmpipe in a real GL context. The two shade
+// differently (reference.frag has its own sky, checker and no occlusion), so "the same image"
+// is compared where it is defined: per pixel, which shape the primary ray hits (or sky) and at
+// what distance. Each shader writes its primary ray's hit instead of its colour: the emitted
+// one under FLOPTLE_OUTPUT_HIT (raymarch_glsl.cpp), reference.frag with its last line, the
+// colour output, replaced by its hit variable. Skipped only without a GL 3.3 context (run
+// under `xvfb-run -a`).
+//
+// Tolerance (the viewport-vs-CPU test's 98 %): at least 98 % of pixels see the same shape or
+// both sky (reference.frag stops its rays at 20 m, so a ray that meets the ground only past
+// that is sky there and counts as the same), and at least 98 % of the pixels where both hit the
+// same shape agree on the distance within 1 % + 5 mm (the two stop marching at different epsilons:
+// 5e-4 t against 2e-4 + 6e-4 t, which grazing rays stretch along the ray).
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QGuiApplication>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
+#include <QSurfaceFormat>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "floptle/core/render/raymarch_glsl.h"
+#include "floptle/core/render/scene_render.h"
+#include "floptle/core/scene/scene_composition.h"
+#include "floptle/core/scene/scene_io.h"
+
+using namespace floptle;
+
+namespace {
+
+void ensureApplication() {
+  if (QCoreApplication::instance()) return;
+  static int argc = 1;
+  static char arg0[] = "floptle_editor_tests";
+  static char* argv[] = {arg0, nullptr};
+  // Never destroyed (see field_glsl_gl_test.cpp: Qt 3D's thread storage at exit).
+  new QGuiApplication(argc, argv);
+}
+
+constexpr int kWidth = 192;
+constexpr int kHeight = 108;
+/// reference.frag's primary rays end at this distance (m).
+constexpr float kReferenceFar = 20.0f;
+
+std::string gpuBenchDir() {
+  return std::string(FLOPTLE_SOURCE_DIR) + "/tests/bench/gpu/";
+}
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Per pixel (row-major from the bottom row): the hit distance (m) and shape, -1 for sky.
+struct HitImage {
+  std::vector<float> distance, shape;
+};
+
+/// A full-screen fragment shader (gpu-shader-bench's interface: vUv, iResolution, iTime,
+/// fragColor) rendered into a float target.
+class FragmentRenderer {
+ public:
+  bool init(std::string& why) {
+    ensureApplication();
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    context_ = std::make_unique<QOpenGLContext>();
+    context_->setFormat(format);
+    if (!context_->create()) return why = "no OpenGL context", false;
+    if (context_->format().version() < qMakePair(3, 3)) return why = "OpenGL below 3.3", false;
+    surface_ = std::make_unique<QOffscreenSurface>();
+    surface_->setFormat(context_->format());
+    surface_->create();
+    if (!surface_->isValid() || !context_->makeCurrent(surface_.get()))
+      return why = "cannot make the context current", false;
+    gl_ = context_->extraFunctions();
+    return true;
+  }
+
+  /// The RGBA floats the shader writes, or an empty vector with `log` set.
+  std::vector<float> render(const std::string& fragment, std::string& log) {
+    GLuint program = link(render::fullscreenVertexShader(), fragment, log);
+    if (!program) return {};
+    GLuint target = 0, fbo = 0, vao = 0;
+    gl_->glGenTextures(1, &target);
+    gl_->glBindTexture(GL_TEXTURE_2D, target);
+    gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kWidth, kHeight, 0, GL_RGBA, GL_FLOAT, nullptr);
+    gl_->glGenFramebuffers(1, &fbo);
+    gl_->glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    gl_->glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target, 0);
+    gl_->glGenVertexArrays(1, &vao);
+    gl_->glBindVertexArray(vao);
+    gl_->glViewport(0, 0, kWidth, kHeight);
+    gl_->glUseProgram(program);
+    gl_->glUniform2f(gl_->glGetUniformLocation(program, "iResolution"), float(kWidth),
+                     float(kHeight));
+    gl_->glUniform1f(gl_->glGetUniformLocation(program, "iTime"), 0.0f);
+    gl_->glDrawArrays(GL_TRIANGLES, 0, 3);
+    std::vector<float> pixels(std::size_t(kWidth) * kHeight * 4);
+    gl_->glReadPixels(0, 0, kWidth, kHeight, GL_RGBA, GL_FLOAT, pixels.data());
+    gl_->glBindFramebuffer(GL_FRAMEBUFFER, context_->defaultFramebufferObject());
+    gl_->glDeleteVertexArrays(1, &vao);
+    gl_->glDeleteFramebuffers(1, &fbo);
+    gl_->glDeleteTextures(1, &target);
+    gl_->glDeleteProgram(program);
+    return pixels;
+  }
+
+ private:
+  GLuint link(const std::string& vertex, const std::string& fragment, std::string& log) {
+    auto shader = [&](GLenum type, const std::string& source) -> GLuint {
+      GLuint s = gl_->glCreateShader(type);
+      const char* text = source.c_str();
+      gl_->glShaderSource(s, 1, &text, nullptr);
+      gl_->glCompileShader(s);
+      GLint ok = 0;
+      gl_->glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+      if (!ok) {
+        char buffer[8192];
+        gl_->glGetShaderInfoLog(s, sizeof buffer, nullptr, buffer);
+        log += buffer;
+        return 0;
+      }
+      return s;
+    };
+    GLuint v = shader(GL_VERTEX_SHADER, vertex), f = shader(GL_FRAGMENT_SHADER, fragment);
+    if (!v || !f) return 0;
+    GLuint program = gl_->glCreateProgram();
+    gl_->glAttachShader(program, v);
+    gl_->glAttachShader(program, f);
+    gl_->glLinkProgram(program);
+    gl_->glDeleteShader(v);
+    gl_->glDeleteShader(f);
+    GLint ok = 0;
+    gl_->glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+      char buffer[8192];
+      gl_->glGetProgramInfoLog(program, sizeof buffer, nullptr, buffer);
+      log += buffer;
+      return 0;
+    }
+    return program;
+  }
+
+  std::unique_ptr<QOpenGLContext> context_;
+  std::unique_ptr<QOffscreenSurface> surface_;
+  QOpenGLExtraFunctions* gl_ = nullptr;
+};
+
+/// `source` with `line` inserted after its first line (the #version), as gpu-shader-bench's
+/// -D does.
+std::string withLineAfterVersion(const std::string& source, const std::string& line) {
+  const std::size_t end = source.find('\n');
+  return source.substr(0, end + 1) + line + "\n" + source.substr(end + 1);
+}
+
+HitImage hitsOf(const std::vector<float>& rgba, float shapeOffset) {
+  HitImage image;
+  for (std::size_t i = 0; i < rgba.size(); i += 4) {
+    const bool hit = rgba[i] >= 0.0f;
+    image.distance.push_back(hit ? rgba[i] : -1.0f);
+    image.shape.push_back(hit ? std::round(rgba[i + 1]) + shapeOffset : -1.0f);
+  }
+  return image;
+}
+
+}  // namespace
+
+TEST(ReferenceShaderImage, TheEmittedReferenceSceneSeesWhatTheHandWrittenShaderSees) {
+  FragmentRenderer renderer;
+  std::string why;
+  if (!renderer.init(why)) GTEST_SKIP() << why;
+
+  // reference.frag, its colour output replaced by its hit: (t, 0 plane | 1 sphere | 2 bulb),
+  // hit = (-1, -1) when the ray sees sky.
+  std::string reference = readText(gpuBenchDir() + "reference.frag");
+  const std::string colourLine = "fragColor = vec4(pow(col, vec3(0.4545)), 1.0);";
+  const std::size_t at = reference.find(colourLine);
+  ASSERT_NE(at, std::string::npos) << "reference.frag's colour output line moved";
+  reference.replace(at, colourLine.size(), "fragColor = vec4(hit.x, hit.y, 0.0, 1.0);");
+
+  // The floptle scene of the same shapes through the viewport's scene program, as
+  // `floptle render --shader-out` writes it.
+  auto document = scene::loadSceneFile(gpuBenchDir() + "reference_scene.json");
+  ASSERT_TRUE(document.ok()) << document.error().message();
+  auto built = scene::buildScene(*document);
+  ASSERT_TRUE(built.ok()) << built.error().message();
+  auto composed = scene::compileSceneUnion(*built, 0.0);
+  ASSERT_TRUE(composed.ok()) << composed.error().message();
+  auto camera = render::namedCamera(*built, "reference");
+  ASSERT_TRUE(camera.ok()) << camera.error().message();
+  const std::string emitted =
+      withLineAfterVersion(render::standaloneFragmentShader(composed->field, *camera,
+                                                            render::materialColors(*built), 0.0),
+                           "#define FLOPTLE_OUTPUT_HIT");
+
+  std::string log;
+  const std::vector<float> referencePixels = renderer.render(reference, log);
+  ASSERT_FALSE(referencePixels.empty()) << log;
+  const std::vector<float> emittedPixels = renderer.render(emitted, log);
+  ASSERT_FALSE(emittedPixels.empty()) << log;
+  // reference.frag numbers its shapes from 0; the scene's materials are floor 1, red 2, blue 3.
+  const HitImage expected = hitsOf(referencePixels, 0.0f);
+  const HitImage actual = hitsOf(emittedPixels, -1.0f);
+
+  int sameShape = 0, bothHit = 0, sameDistance = 0;
+  int counts[4] = {0, 0, 0, 0};  // reference pixels per sky, plane, sphere, bulb
+  int confusion[4][4] = {};
+  for (std::size_t i = 0; i < expected.shape.size(); ++i) {
+    counts[int(expected.shape[i]) + 1] += 1;
+    confusion[int(expected.shape[i]) + 1][std::clamp(int(actual.shape[i]) + 1, 0, 3)] += 1;
+    // reference.frag draws nothing past its far distance (its march stops at t > 20 m); the
+    // viewport draws to kMaxDistance. A ray that meets a surface only past 20 m sees the same.
+    const bool pastReferenceFar = expected.shape[i] < 0.0f && actual.distance[i] > kReferenceFar;
+    if (expected.shape[i] != actual.shape[i] && !pastReferenceFar) continue;
+    ++sameShape;
+    if (expected.shape[i] < 0.0f) continue;
+    ++bothHit;
+    const float t = expected.distance[i];
+    sameDistance += std::abs(actual.distance[i] - t) <= 0.01f * t + 0.005f;
+  }
+  const double pixels = double(kWidth * kHeight);
+  std::printf(
+      "reference scene vs reference.frag: %.2f %% same shape, %.2f %% of common hits "
+      "at the same distance; reference pixels: sky %d plane %d sphere %d bulb %d\n",
+      100.0 * sameShape / pixels, 100.0 * sameDistance / std::max(bothHit, 1), counts[0], counts[1],
+      counts[2], counts[3]);
+  std::printf("pixels by reference (rows) and emitted (columns) shape, sky plane sphere bulb:\n");
+  for (auto& row : confusion) std::printf("  %6d %6d %6d %6d\n", row[0], row[1], row[2], row[3]);
+  // The comparison can fail: the view holds every shape and the sky in earnest amounts.
+  for (int c = 0; c < 4; ++c) EXPECT_GT(counts[c], int(pixels) / 50) << "class " << c - 1;
+  EXPECT_GE(sameShape, 0.98 * pixels);
+  EXPECT_GE(sameDistance, 0.98 * bothHit);
+}

@@ -94,12 +94,15 @@ float fp_mandelbulb_estimate(vec3 p, float power, int iterations, float bailout)
   if (r0 > 2.0 * bailout) return r0 - bailout;
   vec3 z = p;
   float dr = 1.0, r = r0;
-  for (int i = 0; i < 64; ++i) {
-    if (i >= iterations) break;
+  // No branch for |z| < 1e-12 inside the loop (a GPU pays for every exit of a hot loop): the
+  // division's floor covers it. The CPU (sdf_math.h) restarts from z = p with dr = 1 there;
+  // this iteration gives z = r^n (...) + p and dr = n r^(n-1) dr + 1, the same to float
+  // precision.
+  int count = min(iterations, 64);
+  for (int i = 0; i < count; ++i) {
     r = length(z);
     if (r > bailout) break;
-    if (r < 1e-12) { dr = 1.0; z = p; continue; }
-    float theta = acos(clamp(z.y / r, -1.0, 1.0)) * power;
+    float theta = acos(clamp(z.y / max(r, 1e-12), -1.0, 1.0)) * power;
     float phi = atan(z.z, z.x) * power;
     float rp1 = pow(r, power - 1.0);
     dr = rp1 * power * dr + 1.0;

@@ -69,8 +69,15 @@ TEST(RenderImage, SpherePixelsAreWhereProjectionSays) {
         EXPECT_TRUE(std::isinf(depth)) << "pixel " << x << "," << y << " should see sky";
         ++misses;
       } else {
-        // The trace stops within the hit epsilon (grows with distance) of the surface.
-        EXPECT_NEAR(depth, expected, 0.02f) << "pixel " << x << "," << y;
+        // The trace stops outside the surface, at a point whose distance to it (closed form
+        // |p - c| - r) is below the hit epsilon at that depth; it never passes the surface.
+        const Vec3 hit = ray.origin + ray.direction * depth;
+        const float gap = glm::length(hit - centre) - 1.0f;
+        const float epsilon =
+            render::shading::kHitEpsilonBase + render::shading::kHitEpsilonPerMeter * depth;
+        EXPECT_GE(gap, -1e-4f) << "pixel " << x << "," << y;
+        EXPECT_LE(gap, epsilon + 1e-4f) << "pixel " << x << "," << y;
+        EXPECT_LE(depth, expected + 1e-4f) << "pixel " << x << "," << y;
         ++hits;
       }
     }

@@ -38,8 +38,11 @@ Vec3 calcNormal(const field::UnionField& field, Vec3 p, double time) {
   return len > 0.0f && std::isfinite(len) ? n / len : kUp;
 }
 
-/// Soft shadow factor towards the sun (0 = fully shadowed).
-float softShadow(const field::UnionField& field, Vec3 ro, Vec3 rd, double time) {
+/// Soft shadow factor towards the sun (0 = fully shadowed) of a receiver `eyeDistance` (m)
+/// from the eye.
+float softShadow(const field::UnionField& field, Vec3 ro, Vec3 rd, double time, float eyeDistance) {
+  const float minStep =
+      std::min(std::max(kShadowMinStep, kShadowStepPerMeter * eyeDistance), kShadowMaxStep);
   float result = 1.0f;
   float t = kShadowMinT;
   for (int i = 0; i < kShadowSteps && t < kShadowMaxT; ++i) {
@@ -47,12 +50,19 @@ float softShadow(const field::UnionField& field, Vec3 ro, Vec3 rd, double time) 
     if (h < kHitEpsilonBase) return 0.0f;
     result = std::min(result, kShadowSharpness * h / t);
     if (result < kShadowDark) return 0.0f;
-    t += std::clamp(h, kShadowMinStep, kShadowMaxStep);
+    t += std::clamp(h, minStep, kShadowMaxStep);
   }
   return std::clamp(result, 0.0f, 1.0f);
 }
 
-float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time) {
+/// Occlusion's weight at `eyeDistance` (m): 1 up to kAoFadeStart, 0 from kAoFadeEnd.
+float occlusionFade(float eyeDistance) {
+  return std::clamp((kAoFadeEnd - eyeDistance) / (kAoFadeEnd - kAoFadeStart), 0.0f, 1.0f);
+}
+
+float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time,
+                       float eyeDistance) {
+  if (eyeDistance >= kAoFadeEnd) return 1.0f;
   float occlusion = 0.0f;
   float weight = 1.0f;
   for (int i = 0; i < kAoSamples; ++i) {
@@ -61,7 +71,7 @@ float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double ti
     occlusion += (h - d) * weight;
     weight *= kAoDecay;
   }
-  return std::clamp(1.0f - kAoStrength * occlusion, 0.0f, 1.0f);
+  return std::clamp(1.0f - kAoStrength * occlusion * occlusionFade(eyeDistance), 0.0f, 1.0f);
 }
 
 Vec3 albedoOf(const MaterialColors& materials, field::MaterialIndex index) {
@@ -123,10 +133,10 @@ Vec3 shadeRay(const field::UnionField& program, const Ray& ray, double time,
     hitDistance = hit->distance;
     const Vec3 n = calcNormal(program, hit->point, time);
     const float diffuse = std::max(glm::dot(n, kSunDirection), 0.0f);
-    const float shadow =
-        diffuse > 0.0f ? softShadow(program, hit->point + n * kShadowBias, kSunDirection, time)
-                       : 0.0f;
-    const float ao = ambientOcclusion(program, hit->point, n, time);
+    const float shadow = diffuse > 0.0f ? softShadow(program, hit->point + n * kShadowBias,
+                                                     kSunDirection, time, hit->distance)
+                                        : 0.0f;
+    const float ao = ambientOcclusion(program, hit->point, n, time, hit->distance);
     const float skyLight = kAmbientBase + (1.0f - kAmbientBase) * (0.5f + 0.5f * n.y);
     const Vec3 lit = kSunColor * (diffuse * shadow) + kSkyAmbient * (skyLight * ao);
     color = albedoOf(materials, hit->material) * lit;

@@ -61,11 +61,14 @@ std::string constantsBlock() {
   f("kShadowDark", kShadowDark);
   f("kShadowMinStep", kShadowMinStep);
   f("kShadowMaxStep", kShadowMaxStep);
+  f("kShadowStepPerMeter", kShadowStepPerMeter);
   i("kAoSamples", kAoSamples);
   f("kAoStart", kAoStart);
   f("kAoSpacing", kAoSpacing);
   f("kAoDecay", kAoDecay);
   f("kAoStrength", kAoStrength);
+  f("kAoFadeStart", kAoFadeStart);
+  f("kAoFadeEnd", kAoFadeEnd);
   v3("kSkyZenith", kSkyZenith);
   v3("kSkyHorizon", kSkyHorizon);
   v3("kSkyBelow", kSkyBelow);
@@ -164,6 +167,7 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
   float diffuse = 0.0, shadow = 1.0, shadowT = kShadowMinT, shadowExitT = 0.0;
   vec3 shadowOrigin = vec3(0.0);
   float occlusion = 0.0, weight = 1.0;
+  float shadowMinStep = min(max(kShadowMinStep, kShadowStepPerMeter * t), kShadowMaxStep);
   for (int i = 0; i < 4 + kShadowSteps + kAoSamples + 2 + g_loopGuard; ++i) {
     vec3 p;
     if (phase == kPhaseNormal) {
@@ -181,7 +185,7 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
       }
       p = shadowOrigin + kSunDirection * shadowT;
     } else {
-      if (step >= kAoSamples) break;
+      if (step >= kAoSamples || t >= kAoFadeEnd) break;
       p = hit + n * (kAoStart + kAoSpacing * float(step));
     }
 
@@ -212,14 +216,15 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
         step = 0;
         continue;
       }
-      shadowT += clamp(h, kShadowMinStep, kShadowMaxStep);
+      shadowT += clamp(h, shadowMinStep, kShadowMaxStep);
     } else {
       occlusion += (kAoStart + kAoSpacing * float(step) - h) * weight;
       weight *= kAoDecay;
       ++step;
     }
   }
-  float ao = clamp(1.0 - kAoStrength * occlusion, 0.0, 1.0);
+  float aoFade = clamp((kAoFadeEnd - t) / (kAoFadeEnd - kAoFadeStart), 0.0, 1.0);
+  float ao = clamp(1.0 - kAoStrength * occlusion * aoFade, 0.0, 1.0);
   float skyLight = kAmbientBase + (1.0 - kAmbientBase) * (0.5 + 0.5 * n.y);
   vec3 lit = kSunColor * (diffuse * clamp(shadow, 0.0, 1.0)) + kSkyAmbient * (skyLight * ao);
   vec3 color = albedoOf(material) * lit;

@@ -55,6 +55,10 @@ inline constexpr float kShadowDark = 0.002f;
 /// Shadow step clamp (m).
 inline constexpr float kShadowMinStep = 0.02f;
 inline constexpr float kShadowMaxStep = 1.0f;
+/// A shadow ray's steps are at least this fraction of its receiver's distance from the eye
+/// (-), up to kShadowMaxStep: a pixel there spans about kHitEpsilonPerMeter * t, so finer
+/// steps resolve no penumbra that ten pixels show, and far receivers cost fewer steps.
+inline constexpr float kShadowStepPerMeter = 0.01f;
 
 // --- ambient occlusion ----------------------------------------------------------------------
 inline constexpr int kAoSamples = 5;
@@ -64,6 +68,10 @@ inline constexpr float kAoSpacing = 0.06f;
 /// Weight decay from one tap to the next and overall strength (-).
 inline constexpr float kAoDecay = 0.85f;
 inline constexpr float kAoStrength = 3.0f;
+/// Occlusion fades out linearly between these distances from the eye (m) and is not sampled
+/// beyond: its taps span 0.25 m, under seven pixels at 40 m (a budget that depends on distance).
+inline constexpr float kAoFadeStart = 30.0f;
+inline constexpr float kAoFadeEnd = 40.0f;
 
 // --- sky, ambient, fog, output --------------------------------------------------------------
 inline constexpr Vec3 kSkyZenith{0.30f, 0.50f, 0.85f};

@@ -8,6 +8,7 @@
 //     to the first frame of a 1280x720 viewport at the adaptive resolution, as the editor opens
 //     it: read and build the scene, compose its parts, pack the scene data, compile the fixed
 //     program, draw. The counters give the first frame's own time and resolution scale.
+//   BM_PlayStart/N: Play pressed on that level until the session plays (the simulation built).
 #include <benchmark/benchmark.h>
 
 #include <QtCore/qtestsupport_core.h>  // QTest::qWaitFor (QtCore)
@@ -29,6 +30,7 @@
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/core/scene/scene_io.h"
+#include "floptle/editor/play_session.h"
 #include "floptle/editor/raymarch_view.h"
 #include "scale_support.h"
 
@@ -209,11 +211,49 @@ void BM_LevelToFirstFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_LevelToFirstFrame)
     ->Arg(10000)
+    ->Arg(100000)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(2);
 
 }  // namespace
+
+/// Play's start on the generated level: from pressing Play (PlaySession::start on the open
+/// document's JSON: the play copy, its checks, the simulation built on the worker) to the
+/// session playing. The viewport's first frame of it is BM_LevelToFirstFrame's.
+void BM_PlayStart(benchmark::State& state) {
+  ensureApplication();
+  const auto path = bench::largeSceneFile(int(state.range(0)));
+  auto document = scene::loadSceneFile(path.string());
+  if (!document) {
+    state.SkipWithError(document.error().message().c_str());
+    return;
+  }
+  bench::resetPeakMemory();
+  for (auto _ : state) {
+    editor::PlaySession session;
+    const auto start = std::chrono::steady_clock::now();
+    if (auto started = session.start(*document, QString::fromStdString(path.string())); !started) {
+      state.SkipWithError(started.error().message().c_str());
+      return;
+    }
+    if (!QTest::qWaitFor([&] { return !session.building(); }, 120000) ||
+        session.state() != editor::PlayState::Playing) {
+      state.SkipWithError("Play did not start");
+      return;
+    }
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    session.stop();
+  }
+  bench::reportPeakMemory(state);
+}
+BENCHMARK(BM_PlayStart)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)

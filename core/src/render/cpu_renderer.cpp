@@ -60,20 +60,6 @@ float occlusionFade(float eyeDistance) {
   return std::clamp((kAoFadeEnd - eyeDistance) / (kAoFadeEnd - kAoFadeStart), 0.0f, 1.0f);
 }
 
-float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time,
-                       float eyeDistance) {
-  if (eyeDistance >= kAoFadeEnd) return 1.0f;
-  float occlusion = 0.0f;
-  float weight = 1.0f;
-  for (int i = 0; i < kAoSamples; ++i) {
-    const float h = kAoStart + kAoSpacing * float(i);
-    const float d = mapDistance(field, p + n * h, time);
-    occlusion += (h - d) * weight;
-    weight *= kAoDecay;
-  }
-  return std::clamp(1.0f - kAoStrength * occlusion * occlusionFade(eyeDistance), 0.0f, 1.0f);
-}
-
 Vec3 albedoOf(const MaterialColors& materials, field::MaterialIndex index) {
   if (index == 0 || index >= materials.size() || index >= kMaxMaterials) return kDefaultAlbedo;
   return materials[index];
@@ -122,6 +108,20 @@ Vec3 skyColor(Vec3 rd) {
                           : glm::mix(kSkyHorizon, kSkyBelow, std::clamp(-4.0f * rd.y, 0.0f, 1.0f));
   const float sun = std::max(glm::dot(rd, kSunDirection), 0.0f);
   return sky + kSunColor * (kSunGlow * std::pow(sun, kSunGlowPower));
+}
+
+float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time,
+                       float eyeDistance) {
+  if (eyeDistance >= kAoFadeEnd) return 1.0f;
+  float occlusion = 0.0f;
+  float weight = 1.0f;
+  for (int i = 0; i < kAoSamples; ++i) {
+    const float h = kAoStart + kAoSpacing * float(i);
+    const float d = mapDistance(field, p + n * h, time);
+    occlusion += (h - d) * weight;
+    weight *= kAoDecay;
+  }
+  return std::clamp(1.0f - kAoStrength * occlusion * occlusionFade(eyeDistance), 0.0f, 1.0f);
 }
 
 Vec3 shadeRay(const field::UnionField& program, const Ray& ray, double time,

@@ -2,6 +2,7 @@
 // analytic ray-sphere intersection says, at the analytic depth.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -9,6 +10,7 @@
 
 #include "floptle/core/field/field_json.h"
 #include "floptle/core/field/field_program.h"
+#include "floptle/core/field/union_field.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
 #include "floptle/core/render/raymarch_glsl.h"
@@ -205,4 +207,37 @@ TEST(RenderGlsl, ShadersCarryTheFieldAndTheConstants) {
   const std::string standalone = render::standaloneFragmentShader(sphere, {}, {}, 0.0);
   EXPECT_NE(standalone.find("1.25"), std::string::npos);  // the radius baked as a constant
   EXPECT_NE(standalone.find("uniform vec2 iResolution"), std::string::npos);
+}
+
+// Occlusion in closed form, and its budget by distance: on a floor 5 cm from a wall the taps
+// at heights h_i = 0.01 + 0.06 i see min(h_i, 0.05), so the occlusion is
+// sum_i (h_i - min(h_i, 0.05)) 0.85^i; it counts in full up to 30 m from the eye, half at 35 m
+// and not at all from 40 m.
+TEST(RenderImage, OcclusionNearAWallIsItsClosedFormAndFadesOutWithDistance) {
+  const field::FieldProgram corner = compileShape(R"({"type": "union", "children": [
+      {"type": "plane", "normal": [0, 1, 0], "offset": 0},
+      {"type": "plane", "normal": [1, 0, 0], "offset": 0}]})");
+  auto field = field::UnionField::build({corner}, 0.0);
+  ASSERT_TRUE(field.ok()) << field.error().message();
+  using namespace render::shading;
+  const float wallGap = 0.05f;
+  float occlusion = 0.0f, weight = 1.0f;
+  for (int i = 0; i < kAoSamples; ++i) {
+    const float h = kAoStart + kAoSpacing * float(i);
+    occlusion += (h - std::min(h, wallGap)) * weight;
+    weight *= kAoDecay;
+  }
+  ASSERT_GT(occlusion, 0.1f);  // the wall occludes in earnest
+  const Vec3 floorPoint{wallGap, 0.0f, 3.0f}, up{0.0f, 1.0f, 0.0f};
+  auto ao = [&](float eyeDistance) {
+    return render::ambientOcclusion(*field, floorPoint, up, 0.0, eyeDistance);
+  };
+  EXPECT_NEAR(ao(10.0f), std::clamp(1.0f - kAoStrength * occlusion, 0.0f, 1.0f), 1e-5f);
+  EXPECT_NEAR(ao(kAoFadeStart), ao(10.0f), 1e-6f);
+  const float halfway = 0.5f * (kAoFadeStart + kAoFadeEnd);
+  EXPECT_NEAR(ao(halfway), std::clamp(1.0f - 0.5f * kAoStrength * occlusion, 0.0f, 1.0f), 1e-5f);
+  EXPECT_EQ(ao(kAoFadeEnd), 1.0f);
+  EXPECT_EQ(ao(100.0f), 1.0f);
+  // On the open floor, far from the wall, the taps see their own heights: no occlusion.
+  EXPECT_NEAR(render::ambientOcclusion(*field, {5.0f, 0.0f, 3.0f}, up, 0.0, 10.0f), 1.0f, 1e-5f);
 }

@@ -47,6 +47,13 @@ std::optional<MarchHit> marchRay(const field::FieldProgram& program, const Ray& 
 /// Linear colour (before fog and gamma) of the sky seen along unit direction rd.
 Vec3 skyColor(Vec3 rd);
 
+/// The shading model's ambient occlusion at surface point p with unit normal n, seen from
+/// eyeDistance (m): 1 - kAoStrength * fade * sum_i (h_i - f(p + n h_i)) kAoDecay^i, clamped to
+/// [0, 1], with taps h_i = kAoStart + kAoSpacing i and fade 1 up to kAoFadeStart, falling
+/// linearly to 0 at kAoFadeEnd (no taps from there on).
+float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time,
+                       float eyeDistance);
+
 /// Final display colour (0..1, gamma applied) of the primary ray; `hitDistance` gets the
 /// distance to the surface (m) or +infinity for sky.
 Vec3 shadeRay(const field::UnionField& field, const Ray& ray, double time,

@@ -39,14 +39,14 @@ SoftBodyDesc clayDesc() {
   return desc;
 }
 
-SoftBodyDesc steelDesc() {
+SoftBodyDesc steelDesc(int substeps) {
   SoftBodyDesc desc;
   desc.name = "steel";
   desc.knobs.particles = 100;  // 5 x 4 x 5 at h = 0.1 m: the clay's lattice
   desc.knobs.stiffness = 1.0f;
   desc.knobs.volumePreserve = 1.0f;
   desc.knobs.shapeMatch = 1.0f;  // rigid
-  desc.knobs.substeps = 10;
+  desc.knobs.substeps = substeps;
   desc.knobs.damping = 10.0f;
   desc.density = kSteelDensity;
   desc.bulkModulus = 1.6e11f;
@@ -65,30 +65,44 @@ float highest(const SoftBody& b) {
   return y;
 }
 
-TEST(SoftBodyStack, ASteelBlockRestsOnClayAndTheClaysBaseCarriesItsWeightPlusRhoGH) {
-  const physics::CollisionWorld world = test::floorWorld();
+/// The clay and, on it, the block with `steelSubsteps` substeps.
+SoftBodyStage stack(int steelSubsteps) {
   SoftBodyStage stage;
   stage.add(test::softBox(Vec3(0, 0.5f * kClayHeight, 0), Vec3(kHalf, 0.5f * kClayHeight, kHalf),
                           clayDesc()));
   // The block built where the clay is (the same float bounds give the same lattice), then
   // lifted onto it.
-  SoftBody lifted = test::softBox(Vec3(0, 0.5f * kClayHeight, 0),
-                                  Vec3(kHalf, 0.5f * kSteelHeight, kHalf), steelDesc());
+  SoftBody lifted =
+      test::softBox(Vec3(0, 0.5f * kClayHeight, 0), Vec3(kHalf, 0.5f * kSteelHeight, kHalf),
+                    steelDesc(steelSubsteps));
   for (Vec3& p : lifted.state().position) p.y += 0.5f * (kClayHeight + kSteelHeight);
   stage.add(std::move(lifted));
-  const SoftBody& clay = stage.bodies()[0];
-  const SoftBody& steel = stage.bodies()[1];
-  ASSERT_EQ(clay.particleCount(), 100u);
-  ASSERT_EQ(steel.particleCount(), 100u);
-  ASSERT_EQ(steel.spacing(), clay.spacing());  // the layers meet particle on particle
-  // Gravity ramped from 0 to g over 1 s, then held 2 s (quasi-static: no impact overshoot).
+  return stage;
+}
+
+/// Gravity ramped from 0 to g over 1 s, then held 2 s (quasi-static: no impact overshoot);
+/// returns the smallest gap between the block's lowest and the clay's highest particle seen.
+float settle(SoftBodyStage& stage, const physics::CollisionWorld& world) {
   float minGap = 1e9f;
   for (int i = 0; i < 180; ++i) {
     const float g = kG * std::min(1.0f, float(i + 1) * kDt / 1.0f);
     stage.stepBodies(
         world, [g](Vec3) { return Vec3(0, -g, 0); }, double(i + 1) * kDt, kDt);
-    minGap = std::min(minGap, lowest(steel) - highest(clay));
+    minGap = std::min(minGap, lowest(stage.bodies()[1]) - highest(stage.bodies()[0]));
   }
+  return minGap;
+}
+
+/// The block rests on the clay and the clay's base carries m_block g / A + rho g (H - y).
+void expectRestsAndCarries(int steelSubsteps) {
+  const physics::CollisionWorld world = test::floorWorld();
+  SoftBodyStage stage = stack(steelSubsteps);
+  const SoftBody& clay = stage.bodies()[0];
+  const SoftBody& steel = stage.bodies()[1];
+  ASSERT_EQ(clay.particleCount(), 100u);
+  ASSERT_EQ(steel.particleCount(), 100u);
+  ASSERT_EQ(steel.spacing(), clay.spacing());  // the layers meet particle on particle
+  const float minGap = settle(stage, world);
   // It rests: still, and its bottom layer one particle spacing (the two radii) above the
   // clay's top layer, never into it (at most 20% of a spacing of overlap at any step).
   const float spacing = 0.5f * (clay.spacing() + steel.spacing());
@@ -117,6 +131,19 @@ TEST(SoftBodyStack, ASteelBlockRestsOnClayAndTheClaysBaseCarriesItsWeightPlusRho
   // the middle and the sides of a section.
   EXPECT_NEAR(pressure / count, expected, 0.1 * expected)
       << "block alone " << block << " Pa, clay alone " << kClayDensity * kG * kClayHeight << " Pa";
+}
+
+TEST(SoftBodyStack, ASteelBlockRestsOnClayAndTheClaysBaseCarriesItsWeightPlusRhoGH) {
+  expectRestsAndCarries(10);  // the clay's substeps: the two step substep by substep together
+}
+
+TEST(SoftBodyStack, TheInterleavedStepsAreDeterministic) {
+  const physics::CollisionWorld world = test::floorWorld();
+  SoftBodyStage a = stack(10), b = stack(10);
+  settle(a, world);
+  settle(b, world);
+  EXPECT_EQ(a.stateHash(), b.stateHash());
+  EXPECT_NE(a.stateHash(), stack(10).stateHash());  // it moved
 }
 
 }  // namespace

@@ -68,14 +68,15 @@ void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, int& bondsLeft
   SoftBody& b = bodies_[j];
   const bool openA = open_[i] != 0, openB = open_[j] != 0;
   if (!openA && !openB) return;  // neither moves in this substep: no new overlap to resolve
+  const bool movesA = openA || active_[i], movesB = openB || active_[j];
   const float band = std::max(stickyBand(a), stickyBand(b));
   const float reach = a.radius() + b.radius();
   if (!overlap(a.bounds(), b.bounds(), band)) return;
   const bool sticky = band > 0.0f;
   const float mu = 0.5f * (a.desc().friction + b.desc().friction);
-  // A body that is not open this substep is immovable (w = 0).
-  const float wa = openA ? a.inverseParticleMass() : 0.0f;
-  const float wb = openB ? b.inverseParticleMass() : 0.0f;
+  // A body that does not step (asleep, deferred) is immovable (w = 0).
+  const float wa = movesA ? a.inverseParticleMass() : 0.0f;
+  const float wb = movesB ? b.inverseParticleMass() : 0.0f;
   const ParticleGrid grid(b.state().position, reach + band);
   const Aabb boxB = b.bounds();
   std::vector<std::uint8_t> bonded;
@@ -113,8 +114,8 @@ void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, int& bondsLeft
       const Vec3 cut = slide <= limit ? tangential
                        : slide > 0.0f ? tangential * (limit / slide)
                                       : Vec3(0.0f);
-      if (openA) a.push(p, n * (depth * shareA) - cut * shareA);
-      if (openB) b.push(q, -n * (depth * shareB) + cut * shareB);
+      move(a, openA, movesA, p, n * (depth * shareA) - cut * shareA);
+      move(b, openB, movesB, q, -n * (depth * shareB) + cut * shareB);
     });
     if (!sticky || nearestQ == ~0u || bonded[p] || bondsLeft <= 0 || !(nearest > 1e-6f)) continue;
     bonds_.push_back({i, p, j, nearestQ, nearest, nearest});
@@ -122,6 +123,13 @@ void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, int& bondsLeft
     --bondsLeft;
     ++counters_.bodyBondsCreated;
   }
+}
+
+void SoftBodyStage::move(SoftBody& body, bool open, bool moves, std::uint32_t particle, Vec3 dx) {
+  if (open)
+    body.push(particle, dx);
+  else if (moves)
+    body.shove(particle, dx);
 }
 
 const SoftBody& SoftBodyStage::stickySide(const BodyBond& bond) const {
@@ -140,9 +148,10 @@ void SoftBodyStage::solveBodyBonds() {
     SoftBody& b = bodies_[bond.bodyB];
     const bool openA = open_[bond.bodyA] != 0, openB = open_[bond.bodyB] != 0;
     if (!openA && !openB) continue;
+    const bool movesA = openA || active_[bond.bodyA], movesB = openB || active_[bond.bodyB];
     const SoftBody& sticky = stickySide(bond);
-    const float wa = openA ? a.inverseParticleMass() : 0.0f;
-    const float wb = openB ? b.inverseParticleMass() : 0.0f;
+    const float wa = movesA ? a.inverseParticleMass() : 0.0f;
+    const float wb = movesB ? b.inverseParticleMass() : 0.0f;
     // alpha / dt_sub^2 with alpha = (1/s - 1) dt_sub^2 w: lambda starts at 0 each substep.
     const float alphaTilde =
         (1.0f / sticky.desc().viscoKnobs.stickiness - 1.0f) * sticky.inverseParticleMass();
@@ -151,8 +160,8 @@ void SoftBodyStage::solveBodyBonds() {
     const Vec3 a0 = pa, b0 = pb;
     float lambda = 0.0f;
     solveDistance(pa, pb, wa, wb, bond.rest, alphaTilde, lambda);
-    if (openA) a.push(bond.particleA, pa - a0);
-    if (openB) b.push(bond.particleB, pb - b0);
+    move(a, openA, movesA, bond.particleA, pa - a0);
+    move(b, openB, movesB, bond.particleB, pb - b0);
   }
 }
 

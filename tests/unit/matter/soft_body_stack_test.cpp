@@ -137,6 +137,19 @@ TEST(SoftBodyStack, ASteelBlockRestsOnClayAndTheClaysBaseCarriesItsWeightPlusRho
   expectRestsAndCarries(10);  // the clay's substeps: the two step substep by substep together
 }
 
+TEST(SoftBodyStack, ABlockWithFewerSubstepsSpreadsThemOverTheClaysAndDoesNotSinkIntoIt) {
+  // 4 substeps spread over the clay's 10 (soft_body_stage.h step 2): between its substeps the
+  // block takes its share of the contacts as corrections of its last substep (SoftBody::shove).
+  // Only the resting is asserted: the clay's measured stress and the block's stillness hold
+  // for equal substeps only (the known limit in soft_body_stage.h).
+  const physics::CollisionWorld world = test::floorWorld();
+  SoftBodyStage stage = stack(4);
+  const float minGap = settle(stage, world);
+  const float spacing = stage.bodies()[0].spacing();
+  EXPECT_GT(minGap, 0.8f * spacing);
+  EXPECT_NEAR(lowest(stage.bodies()[1]) - highest(stage.bodies()[0]), spacing, 0.1f * spacing);
+}
+
 TEST(SoftBodyStack, TheInterleavedStepsAreDeterministic) {
   const physics::CollisionWorld world = test::floorWorld();
   SoftBodyStage a = stack(10), b = stack(10);

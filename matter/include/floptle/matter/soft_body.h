@@ -184,6 +184,12 @@ class SoftBody {
   /// Inside a substep: moves particle i by dx (m), a contact with another body, which the
   /// compaction's stress measurement counts as a contact force like the world's.
   void push(std::uint32_t i, Vec3 dx);
+  /// Between two of its substeps: moves particle i by dx (m) as a correction of its last
+  /// substep would (x += dx, v += dx / dt_sub), a contact with a body taking more substeps.
+  void shove(std::uint32_t i, Vec3 dx) {
+    state_.position[i] += dx;
+    state_.velocity[i] += dx / subH_;
+  }
   /// Between beginStep and endStep (true when it did not stay asleep).
   bool stepping() const { return stepping_; }
   int substepCount() const { return int(desc_.knobs.substeps); }

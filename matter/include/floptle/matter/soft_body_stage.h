@@ -17,9 +17,10 @@
 //      b. contacts between bodies (soft_body_contacts.cpp): two particles of different bodies
 //         closer than the sum of their radii are pushed apart along the line between them,
 //         each by its share of inverse mass (a position correction inside the substep, so the
-//         velocities follow from the positions like every other constraint's); a body that is
-//         not open (asleep, deferred, or between its substeps) takes no share: it is immovable
-//         this substep; a sleeping body pushed deeper than SoftBody::kWakeDistance wakes (it
+//         velocities follow from the positions like every other constraint's); a stepping
+//         body between its own substeps takes its share as a correction of its last substep
+//         (SoftBody::shove); a body that does not step (asleep, deferred) takes no share: it is
+//         immovable this step; a sleeping body pushed deeper than SoftBody::kWakeDistance wakes (it
 //         steps from the next step on); Coulomb friction (the mean of the two materials'
 //         coefficients) removes up to mu depth of the pair's relative tangential motion in
 //         the substep;
@@ -32,10 +33,11 @@
 //      d. each open body ends its substep (SoftBody::endSubstep: world contacts, velocities);
 //      so a heavy body rests on a soft one: each substep's contacts carry its weight, as the
 //      world's contacts do. Known limit: two bodies in contact with different substep counts
-//      do not share every substep; in the global substeps where only one is open the other
-//      is immovable, so the open one takes the whole correction and the pair's momentum is not
-//      kept (a heavy body with fewer substeps than the soft one under it nests into it and the
-//      soft one's measured stress is too high). Give bodies that rest on each other the same
+//      do not share every substep; in a global substep where only one is open, the other
+//      takes its share as a correction of its last substep (SoftBody::shove: x and v), so
+//      it rests, but the corrections it gathers between its substeps reach the open one
+//      lumped, which makes the open body's measured stress (compaction) too high and keeps
+//      the pair jittering (they do not sleep). Give bodies that rest on each other the same
 //      substeps (scenes/matter.json does);
 //   3. each stepping body ends its step (stresses, compaction, sleep); every bond between
 //      bodies takes bond.h's rule with its sticky body's yield and break strains (it
@@ -118,6 +120,10 @@ class SoftBodyStage : public physics::SimulationStage {
   void collideBodies(int& bondsLeft);
   void collidePair(std::uint32_t i, std::uint32_t j, int& bondsLeft);
   void solveBodyBonds();
+  /// Moves a particle of a body by dx (m) in the current global substep: inside its substep
+  /// when it is open (SoftBody::push), between its substeps when it steps (SoftBody::shove),
+  /// not at all when it does not step.
+  static void move(SoftBody& body, bool open, bool moves, std::uint32_t particle, Vec3 dx);
   /// Step 3: bond.h's rule for the bonds between bodies.
   void ruleBodyBonds();
   void splitBodies();

@@ -1,4 +1,4 @@
-// Contacts and bonds between soft bodies (steps 2 and 3 of soft_body_stage.h).
+// Contacts and bonds between soft bodies (steps 2b, 2c and 3 of soft_body_stage.h).
 #include <algorithm>
 #include <cmath>
 
@@ -58,22 +58,25 @@ float stickyBand(const SoftBody& b) {
 
 }  // namespace
 
-void SoftBodyStage::collideBodies(float dt, int& bondsLeft) {
+void SoftBodyStage::collideBodies(int& bondsLeft) {
   for (std::uint32_t i = 0; i < bodies_.size(); ++i)
-    for (std::uint32_t j = i + 1; j < bodies_.size(); ++j) collidePair(i, j, dt, bondsLeft);
+    for (std::uint32_t j = i + 1; j < bodies_.size(); ++j) collidePair(i, j, bondsLeft);
 }
 
-void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, float dt, int& bondsLeft) {
+void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, int& bondsLeft) {
   SoftBody& a = bodies_[i];
   SoftBody& b = bodies_[j];
-  if (a.state().asleep && b.state().asleep) return;
+  const bool openA = open_[i] != 0, openB = open_[j] != 0;
+  if (!openA && !openB) return;  // neither moves in this substep: no new overlap to resolve
+  const bool movesA = openA || active_[i], movesB = openB || active_[j];
   const float band = std::max(stickyBand(a), stickyBand(b));
   const float reach = a.radius() + b.radius();
   if (!overlap(a.bounds(), b.bounds(), band)) return;
   const bool sticky = band > 0.0f;
   const float mu = 0.5f * (a.desc().friction + b.desc().friction);
-  // A sleeping body is immovable (w = 0) unless pushed deeper than kWakeDistance.
-  const float wa0 = a.inverseParticleMass(), wb0 = b.inverseParticleMass();
+  // A body that does not step (asleep, deferred) is immovable (w = 0).
+  const float wa = movesA ? a.inverseParticleMass() : 0.0f;
+  const float wb = movesB ? b.inverseParticleMass() : 0.0f;
   const ParticleGrid grid(b.state().position, reach + band);
   const Aabb boxB = b.bounds();
   std::vector<std::uint8_t> bonded;
@@ -82,9 +85,8 @@ void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, float dt, int&
     for (const BodyBond& bond : bonds_)
       if (bond.bodyA == i && bond.bodyB == j) bonded[bond.particleA] = 1;
   }
-  std::vector<Vec3>& xa = a.state().position;
-  std::vector<Vec3>& xb = b.state().position;
-  const float inv = 1.0f / dt;
+  const std::vector<Vec3>& xa = a.state().position;
+  const std::vector<Vec3>& xb = b.state().position;
   for (std::uint32_t p = 0; p < xa.size(); ++p) {
     if (!overlap(Aabb{xa[p], xa[p]}, boxB, a.radius() + band)) continue;
     float nearest = reach + band;
@@ -98,23 +100,22 @@ void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, float dt, int&
       ++counters_.bodyContacts;
       if (a.state().asleep && depth > SoftBody::kWakeDistance) a.wake(), ++counters_.bodiesWoken;
       if (b.state().asleep && depth > SoftBody::kWakeDistance) b.wake(), ++counters_.bodiesWoken;
-      const float wa = a.state().asleep ? 0.0f : wa0, wb = b.state().asleep ? 0.0f : wb0;
       if (wa + wb <= 0.0f) return;
       const Vec3 n = d / len;
-      const Vec3 da = n * (depth * wa / (wa + wb)), db = -n * (depth * wb / (wa + wb));
-      Vec3& va = a.state().velocity[p];
-      Vec3& vb = b.state().velocity[q];
-      xa[p] += da, va += da * inv;
-      xb[q] += db, vb += db * inv;
-      // Coulomb friction: the relative tangential velocity loses up to mu depth / dt.
-      const Vec3 rel = va - vb;
+      const float shareA = wa / (wa + wb), shareB = wb / (wa + wb);
+      // Coulomb friction: the pair's relative tangential motion in this substep (a closed
+      // body did not move) loses up to mu depth.
+      const Vec3 movedA = openA ? xa[p] - a.substepStart()[p] : Vec3(0.0f);
+      const Vec3 movedB = openB ? xb[q] - b.substepStart()[q] : Vec3(0.0f);
+      const Vec3 rel = movedA - movedB;
       const Vec3 tangential = rel - glm::dot(rel, n) * n;
       const float slide = glm::length(tangential);
-      if (slide <= 0.0f) return;
-      const float limit = mu * depth * inv;
-      const Vec3 cut = slide <= limit ? tangential : tangential * (limit / slide);
-      va -= cut * (wa / (wa + wb));
-      vb += cut * (wb / (wa + wb));
+      const float limit = mu * depth;
+      const Vec3 cut = slide <= limit ? tangential
+                       : slide > 0.0f ? tangential * (limit / slide)
+                                      : Vec3(0.0f);
+      move(a, openA, movesA, p, n * (depth * shareA) - cut * shareA);
+      move(b, openB, movesB, q, -n * (depth * shareB) + cut * shareB);
     });
     if (!sticky || nearestQ == ~0u || bonded[p] || bondsLeft <= 0 || !(nearest > 1e-6f)) continue;
     bonds_.push_back({i, p, j, nearestQ, nearest, nearest});
@@ -124,36 +125,53 @@ void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, float dt, int&
   }
 }
 
-void SoftBodyStage::solveBodyBonds(float dt) {
-  std::size_t kept = 0;
-  const float inv = 1.0f / dt;
-  for (std::size_t k = 0; k < bonds_.size(); ++k) {
-    BodyBond bond = bonds_[k];
+void SoftBodyStage::move(SoftBody& body, bool open, bool moves, std::uint32_t particle, Vec3 dx) {
+  if (open)
+    body.push(particle, dx);
+  else if (moves)
+    body.shove(particle, dx);
+}
+
+const SoftBody& SoftBodyStage::stickySide(const BodyBond& bond) const {
+  const SoftBody& a = bodies_[bond.bodyA];
+  const SoftBody& b = bodies_[bond.bodyB];
+  // The larger stickiness (a only when b is not stickier).
+  return stickyBand(b) > 0.0f && (!(stickyBand(a) > 0.0f) ||
+                                  b.desc().viscoKnobs.stickiness > a.desc().viscoKnobs.stickiness)
+             ? b
+             : a;
+}
+
+void SoftBodyStage::solveBodyBonds() {
+  for (const BodyBond& bond : bonds_) {
     SoftBody& a = bodies_[bond.bodyA];
     SoftBody& b = bodies_[bond.bodyB];
-    // The sticky side's knobs: the larger stickiness (a only when b is not stickier).
-    const SoftBody& sticky =
-        stickyBand(b) > 0.0f && (!(stickyBand(a) > 0.0f) ||
-                                 b.desc().viscoKnobs.stickiness > a.desc().viscoKnobs.stickiness)
-            ? b
-            : a;
-    const ViscoKnobs& knobs = sticky.desc().viscoKnobs;
-    Vec3& pa = a.state().position[bond.particleA];
-    Vec3& pb = b.state().position[bond.particleB];
-    if (!(a.state().asleep && b.state().asleep)) {
-      const float wa = a.state().asleep ? 0.0f : a.inverseParticleMass();
-      const float wb = b.state().asleep ? 0.0f : b.inverseParticleMass();
-      const float substeps = float(sticky.desc().knobs.substeps);
-      // alpha / dt^2 with alpha = (1/s - 1) dt_sub^2 w, dt_sub = dt / substeps.
-      const float alphaTilde =
-          (1.0f / knobs.stickiness - 1.0f) * sticky.inverseParticleMass() / (substeps * substeps);
-      const Vec3 a0 = pa, b0 = pb;
-      float lambda = 0.0f;
-      solveDistance(pa, pb, wa, wb, bond.rest, alphaTilde, lambda);
-      a.state().velocity[bond.particleA] += (pa - a0) * inv;
-      b.state().velocity[bond.particleB] += (pb - b0) * inv;
-    }
-    const float length = glm::length(pa - pb);
+    const bool openA = open_[bond.bodyA] != 0, openB = open_[bond.bodyB] != 0;
+    if (!openA && !openB) continue;
+    const bool movesA = openA || active_[bond.bodyA], movesB = openB || active_[bond.bodyB];
+    const SoftBody& sticky = stickySide(bond);
+    const float wa = movesA ? a.inverseParticleMass() : 0.0f;
+    const float wb = movesB ? b.inverseParticleMass() : 0.0f;
+    // alpha / dt_sub^2 with alpha = (1/s - 1) dt_sub^2 w: lambda starts at 0 each substep.
+    const float alphaTilde =
+        (1.0f / sticky.desc().viscoKnobs.stickiness - 1.0f) * sticky.inverseParticleMass();
+    Vec3 pa = a.state().position[bond.particleA];
+    Vec3 pb = b.state().position[bond.particleB];
+    const Vec3 a0 = pa, b0 = pb;
+    float lambda = 0.0f;
+    solveDistance(pa, pb, wa, wb, bond.rest, alphaTilde, lambda);
+    move(a, openA, movesA, bond.particleA, pa - a0);
+    move(b, openB, movesB, bond.particleB, pb - b0);
+  }
+}
+
+void SoftBodyStage::ruleBodyBonds() {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < bonds_.size(); ++k) {
+    BodyBond bond = bonds_[k];
+    const ViscoKnobs& knobs = stickySide(bond).desc().viscoKnobs;
+    const float length = glm::length(bodies_[bond.bodyA].state().position[bond.particleA] -
+                                     bodies_[bond.bodyB].state().position[bond.particleB]);
     if (updateBond(length, bond.rest, bond.formed, knobs.yieldStrain, knobs.breakStrain) ==
         BondChange::Broken) {
       ++counters_.bodyBondsBroken;

@@ -1,6 +1,8 @@
 // SoftBodyStage: stepping, snapshots, the state hash and the per-node results.
 #include "floptle/matter/soft_body_stage.h"
 
+#include <algorithm>
+
 #include "floptle/core/fnv_hash.h"
 
 namespace floptle::matter {
@@ -38,12 +40,11 @@ void SoftBodyStage::step(physics::Simulation& simulation, double tEnd, float dt)
       simulation.world(), [&](Vec3 c) { return simulation.gravityAt(c, tStart); }, tEnd, dt);
 }
 
-bool SoftBodyStage::stepBody(std::size_t i, const physics::CollisionWorld& world, Vec3 gravity,
-                             double tEnd, float dt, std::uint64_t& particlesLeft, int& bondsLeft,
-                             bool first) {
+bool SoftBodyStage::beginBody(std::size_t i, const physics::CollisionWorld& world, Vec3 gravity,
+                              double tEnd, float dt, std::uint64_t& particlesLeft, bool first) {
   SoftBody& b = bodies_[i];
   if (budget_.particles > 0 && !b.state().asleep) {
-    const std::uint64_t cost = b.particleCount() * std::uint64_t(b.desc().knobs.substeps);
+    const std::uint64_t cost = b.particleCount() * std::uint64_t(b.substepCount());
     if (cost > particlesLeft && !first) {
       b.clearCounters();
       ++counters_.bodiesDeferred;
@@ -51,11 +52,42 @@ bool SoftBodyStage::stepBody(std::size_t i, const physics::CollisionWorld& world
     }
     particlesLeft -= std::min(cost, particlesLeft);
   }
-  b.setBondBudget(std::max(0, bondsLeft));
-  b.step(world, gravity, tEnd, dt);
-  bondsLeft -= int(b.counters().bondsCreated);
-  counters_.particlesSolved += b.counters().particlesSolved;
+  active_[i] = b.beginStep(world, gravity, tEnd, dt) ? 1 : 0;
   return true;
+}
+
+void SoftBodyStage::substepBodies(const physics::CollisionWorld& world, int& bondsLeft) {
+  const std::size_t n = bodies_.size();
+  int most = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (active_[i]) most = std::max(most, bodies_[i].substepCount());
+  open_.assign(n, 0);
+  substep_.assign(n, 0);
+  for (int s = 0; s < most; ++s) {
+    for (std::size_t i = 0; i < n; ++i) {
+      open_[i] = 0;
+      if (!active_[i]) continue;
+      // Body i's k substeps spread evenly over the `most` global ones.
+      const std::int64_t k = bodies_[i].substepCount();
+      const std::int64_t j = std::int64_t(s) * k / most;
+      if ((std::int64_t(s) + 1) * k / most == j) continue;
+      open_[i] = 1;
+      substep_[i] = int(j);
+      bodies_[i].solveSubstep(int(j));
+    }
+    collideBodies(bondsLeft);
+    solveBodyBonds();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!open_[i]) continue;
+      SoftBody& b = bodies_[i];
+      // The bond budget is shared in body order: what is left of it is this body's to form.
+      const std::uint64_t before = b.counters().bondsCreated;
+      b.setBondBudget(int(before) + std::max(0, bondsLeft));
+      b.endSubstep(world, substep_[i]);
+      bondsLeft -= int(b.counters().bondsCreated - before);
+    }
+  }
+  std::fill(open_.begin(), open_.end(), std::uint8_t(0));
 }
 
 void SoftBodyStage::splitBodies() {

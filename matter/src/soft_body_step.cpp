@@ -271,15 +271,30 @@ void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, d
 }
 
 void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt) {
+  if (!beginStep(world, gravity, tEnd, dt)) return;
+  for (int s = 0; s < substepCount(); ++s) {
+    solveSubstep(s);
+    endSubstep(world, s);
+  }
+  endStep(world);
+}
+
+bool SoftBody::beginStep(const physics::CollisionWorld& world, Vec3 gravity, double tEnd,
+                         float dt) {
   counters_ = {};
   anchorsThisStep_ = 0;
+  stepping_ = false;
   if (state_.asleep) {
-    if (!wakes(world, gravity, tEnd)) return;
+    if (!wakes(world, gravity, tEnd)) return false;
     wake();
   }
-  const int substeps = int(desc_.knobs.substeps);
-  const float h = dt / float(substeps);
-  const float beta = 1.0f - std::pow(1.0f - desc_.knobs.shapeMatch, 1.0f / float(substeps));
+  const int substeps = substepCount();
+  stepGravity_ = gravity;
+  stepEnd_ = tEnd;
+  stepDt_ = dt;
+  subH_ = dt / float(substeps);
+  beta_ = 1.0f - std::pow(1.0f - desc_.knobs.shapeMatch, 1.0f / float(substeps));
+  stepContacts_ = 0;
   previous_.resize(state_.position.size());
   predicted_.resize(state_.position.size());
 
@@ -295,34 +310,60 @@ void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double t
 
   const float g = glm::length(gravity);
   loadAxis_ = g > 0.0f ? gravity / g : Vec3(0.0f);
-  std::uint64_t contacts = 0;
-  for (int s = 0; s < substeps; ++s) {
-    const double t = tEnd - double(dt) + double(h) * double(s + 1);
-    predict(gravity, h);
-    backward_ = (s & 1) != 0;
-    // The last two substeps (one sweep each way: a Gauss-Seidel sweep's split of a load
-    // between constraints leans on its order) measure; a single substep measures alone.
-    measuring_ = s + 2 >= substeps;
-    if (s == std::max(0, substeps - 2)) virial_.assign(state_.position.size(), 0.0f);
-    if (measuring_) {
-      solveDistances<true>();
-      solveVolumes<true>(h);
-    } else {
-      solveDistances<false>();
-      solveVolumes<false>(h);
-    }
-    if (desc_.visco) solveAnchors();
-    shapeMatch(beta);
-    contacts += collide(world, t);
-    if (desc_.visco) applyBondRules();
-    finishSubstep(h);
+  stepping_ = true;
+  return true;
+}
+
+void SoftBody::solveSubstep(int s) {
+  const int substeps = substepCount();
+  predict(stepGravity_, subH_);
+  backward_ = (s & 1) != 0;
+  // The last two substeps (one sweep each way: a Gauss-Seidel sweep's split of a load
+  // between constraints leans on its order) measure; a single substep measures alone.
+  measuring_ = s + 2 >= substeps;
+  if (s == std::max(0, substeps - 2)) virial_.assign(state_.position.size(), 0.0f);
+  if (measuring_) {
+    solveDistances<true>();
+    solveVolumes<true>(subH_);
+  } else {
+    solveDistances<false>();
+    solveVolumes<false>(subH_);
   }
+  if (desc_.visco) solveAnchors();
+  shapeMatch(beta_);
+}
+
+void SoftBody::push(std::uint32_t i, Vec3 dx) {
+  state_.position[i] += dx;
+  if (!measuring_) return;
+  // As a world contact's: the force m |dx| / dt_sub^2 along dx acting r from the centre.
+  const float depth = glm::length(dx);
+  if (!(depth > 0.0f)) return;
+  const Vec3 n = dx / depth;
+  const float along =
+      loadAxis_ == Vec3(0.0f) ? 1.0f / 3.0f : glm::dot(n, loadAxis_) * glm::dot(n, loadAxis_);
+  virial_[i] += radius_ * depth * along / invMass_;
+}
+
+double SoftBody::substepTime(int s) const {
+  return stepEnd_ - double(stepDt_) + double(subH_) * double(s + 1);
+}
+
+void SoftBody::endSubstep(const physics::CollisionWorld& world, int s) {
+  stepContacts_ += collide(world, substepTime(s));
+  if (desc_.visco) applyBondRules();
+  finishSubstep(subH_);
+}
+
+void SoftBody::endStep(const physics::CollisionWorld& world) {
+  const int substeps = substepCount();
   measuring_ = false;
-  finishStress(h, std::min(2, substeps));
+  stepping_ = false;
+  finishStress(subH_, std::min(2, substeps));
   compact();
-  counters_.contacts = contacts;
+  counters_.contacts = stepContacts_;
   counters_.particlesSolved = state_.position.size() * std::uint64_t(substeps);
-  updateSleep(world, gravity, tEnd, dt);
+  updateSleep(world, stepGravity_, stepEnd_, stepDt_);
 }
 
 }  // namespace floptle::matter

@@ -72,15 +72,31 @@ TEST_F(SimulateMatter, TheClayOfTheMatterSceneCompactsForGoodUnderTheSteelBlock)
   const std::string scene = std::string(FLOPTLE_SOURCE_DIR) + "/scenes/matter.json";
   const auto out = runTwiceAgreeing("'" + scene + "' --ticks 240");
   ASSERT_TRUE(out["nodes"].contains("clay_slab")) << out.dump();
+  ASSERT_TRUE(out["nodes"].contains("steel_block")) << out.dump();
   const auto& clay = out["nodes"]["clay_slab"];
+  const auto& steel = out["nodes"]["steel_block"];
   // The mass is kept (1600 kg/m^3 x the first rest volume), so it gives the first rest volume.
   const double mass = clay["density"].get<double>() * clay["volume"].get<double>();
   const double firstRest = mass / 1600.0;
-  EXPECT_LT(clay["rest_volume"].get<double>(), 0.95 * firstRest);  // compacted for good
-  EXPECT_GT(clay["density"].get<double>(), 1.05 * 1600.0);
+  // The block's weight alone, 7800 kg/m^3 x 0.15 m^3 x 9.81 / 0.25 m^2 = 46 kPa, passes the
+  // clay's 20 kPa yield under it: the clay compacts for good (by (P - P_y) / K, about 3% of
+  // the volume under the block, more with the landing's overshoot) and its density rises.
+  EXPECT_LT(clay["rest_volume"].get<double>(), 0.99 * firstRest);
+  EXPECT_GT(clay["density"].get<double>(), 1.02 * 1600.0);
   // At rest under the block: the volume is the compacted rest volume up to the elastic strain.
   EXPECT_NEAR(clay["volume"].get<double>(), clay["rest_volume"].get<double>(), 0.03 * firstRest);
   EXPECT_EQ(clay["particles"], 324);
+  // The block (a rigid soft body: stiffness 1, shape_match 1) rests on the clay under its own
+  // weight: its base on the clay's top (the two particle lattices nest by less than a third of
+  // a spacing, 0.1 m), not sunk into it, and it keeps its volume.
+  const double clayTop = clay["aabb"][1][1].get<double>();
+  const double steelBase = steel["aabb"][0][1].get<double>();
+  EXPECT_GT(steelBase, clayTop - 0.03);
+  EXPECT_LT(steelBase, clayTop + 0.005);
+  EXPECT_LT(clayTop, 0.4);  // pressed down from its 0.4 m
+  EXPECT_NEAR(steel["volume"].get<double>(), 0.15, 0.001);
+  EXPECT_NEAR(steel["centroid"][0].get<double>(), 3.0, 0.01);  // not slid off
+  EXPECT_NEAR(steel["centroid"][2].get<double>(), -4.0, 0.01);
   EXPECT_TRUE(out["counters"].contains("matter_particles"));
   EXPECT_TRUE(out["counters"].contains("matter_bonds"));
   EXPECT_TRUE(out["counters"].contains("matter_sleeping_bodies"));

@@ -165,8 +165,38 @@ class SoftBody {
   static Expected<SoftBody> build(const SoftBodyDesc& desc, const std::function<float(Vec3)>& field,
                                   Aabb bounds, const std::string& pointer);
 
-  /// One fixed step of dt (s) ending at tEnd (s) under gravity g (m/s^2).
+  /// One fixed step of dt (s) ending at tEnd (s) under gravity g (m/s^2): beginStep, then for
+  /// each substep s solveSubstep(s) and endSubstep(world, s), then endStep.
   void step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt);
+
+  // The step in pieces, so that the matter stage can advance several bodies substep by
+  // substep and solve the contacts between them inside each substep (soft_body_stage.h).
+  /// Starts a step (counters, the world contact candidates); false when it stays asleep (then
+  /// nothing else of the step runs).
+  bool beginStep(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt);
+  /// Substep s (0-based): predict, the distance, volume and anchor constraints, shape
+  /// matching. Between this and endSubstep the positions may be corrected (push).
+  void solveSubstep(int s);
+  /// Substep s's end: world contacts, the bonds' rule, velocities from the positions.
+  void endSubstep(const physics::CollisionWorld& world, int s);
+  /// The step's end: stresses, compaction, counters, sleep.
+  void endStep(const physics::CollisionWorld& world);
+  /// Inside a substep: moves particle i by dx (m), a contact with another body, which the
+  /// compaction's stress measurement counts as a contact force like the world's.
+  void push(std::uint32_t i, Vec3 dx);
+  /// Between two of its substeps: moves particle i by dx (m) as a correction of its last
+  /// substep would (x += dx, v += dx / dt_sub), a contact with a body taking more substeps.
+  void shove(std::uint32_t i, Vec3 dx) {
+    state_.position[i] += dx;
+    state_.velocity[i] += dx / subH_;
+  }
+  /// Between beginStep and endStep (true when it did not stay asleep).
+  bool stepping() const { return stepping_; }
+  int substepCount() const { return int(desc_.knobs.substeps); }
+  /// The time at the end of substep s of the current step (s).
+  double substepTime(int s) const;
+  /// The positions at the current substep's start (m).
+  const std::vector<Vec3>& substepStart() const { return previous_; }
 
   const std::string& name() const { return desc_.name; }
   const SoftBodyDesc& desc() const { return desc_; }
@@ -276,11 +306,19 @@ class SoftBody {
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
-  std::vector<float> virial_;         ///< compaction: each particle's virial this substep (scratch)
-  Vec3 loadAxis_{0.0f};               ///< g^ of this step, or 0 without gravity (scratch)
-  bool measuring_ = false;            ///< this substep measures the stresses (scratch)
-  bool backward_ = false;             ///< this substep sweeps the edges backwards (scratch)
-  int anchorsThisStep_ = 0;           ///< adhesion bonds formed this step (scratch)
+  std::vector<float> virial_;  ///< compaction: each particle's virial this substep (scratch)
+  Vec3 loadAxis_{0.0f};        ///< g^ of this step, or 0 without gravity (scratch)
+  bool measuring_ = false;     ///< this substep measures the stresses (scratch)
+  bool backward_ = false;      ///< this substep sweeps the edges backwards (scratch)
+  int anchorsThisStep_ = 0;    ///< adhesion bonds formed this step (scratch)
+  // The current step (beginStep to endStep):
+  Vec3 stepGravity_{0.0f};          ///< m/s^2
+  double stepEnd_ = 0.0;            ///< s
+  float stepDt_ = 0.0f;             ///< s
+  float subH_ = 0.0f;               ///< dt_sub (s)
+  float beta_ = 0.0f;               ///< shape matching's share per substep (-)
+  std::uint64_t stepContacts_ = 0;  ///< world contacts so far
+  bool stepping_ = false;
   int bondBudget_ = kAnchorsPerStep;  ///< most it may form this step
   SoftBodyCounters counters_;
 };

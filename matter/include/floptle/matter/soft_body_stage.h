@@ -27,12 +27,15 @@
 // holds), components, asleep. A node's entry sums its split pieces (centroid mass-weighted,
 // aabb the union, components the pieces' count).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "floptle/matter/soft_body.h"
 #include "floptle/physics/simulation.h"
 
 namespace floptle::matter {
+
+class SoftBodySurfaceMap;
 
 /// A bond between particles of two bodies (indices into SoftBodyStage::bodies()).
 struct BodyBond {
@@ -75,6 +78,10 @@ class SoftBodyStage : public physics::SimulationStage {
   const Counters& counters() const { return counters_; }
   const std::vector<BodyBond>& bodyBonds() const { return bonds_; }
   MatterCounts counts() const;
+  /// The shared brickmap of the bodies' skinned surface, updated at the end of every step()
+  /// (soft_body_surface_map.h); null until one is set (only drawing reads it).
+  void setSurfaceMap(std::shared_ptr<SoftBodySurfaceMap> map) { surface_ = std::move(map); }
+  SoftBodySurfaceMap* surfaceMap() const { return surface_.get(); }
 
   void step(physics::Simulation& simulation, double tEnd, float dt) override;
   /// Steps 1 to 4 above against `world` with `gravityAt(centroid)` per body (tests, benches).
@@ -101,6 +108,7 @@ class SoftBodyStage : public physics::SimulationStage {
   Budget budget_;
   std::uint32_t next_ = 0;  ///< the body step 1 starts at
   Counters counters_;
+  std::shared_ptr<SoftBodySurfaceMap> surface_;
 };
 
 template <class GravityAt>

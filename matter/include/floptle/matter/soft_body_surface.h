@@ -28,10 +28,13 @@
 // min / max keep it: f is L-Lipschitz (1 for an exact SDF) and never overstates the distance to
 // the carried shape, so it can be sphere-traced and sampled into a brickmap. Error: when the
 // whole cage moves by one affine map x = M x0 + t (rigid motion included), every cluster fits M
-// exactly and f = s f_rest(M^-1 (p - t)) wherever the balls cover p: exact to rounding within
-// about h of the surface; deeper inside, a point outside every ball's interior depth reads
-// shallower (still inside: the sign is right). Far from the body the value is min_k g_k, a
-// lower bound of the distance to the balls, so a batch evaluation stops there at maxDistance.
+// exactly and f = s f_rest(M^-1 (p - t)) wherever max(f_k, g_k) = f_k, which holds within
+// about h of the surface (tested to 1e-4 m at |f_rest| < h / 2); deeper inside, where a
+// cluster's ball is shallower than the shape, f reads the ball's depth instead (still negative:
+// the sign is right, the magnitude an underestimate). Far from the body the value is
+// min_k g_k, a lower bound of the distance to the balls, so a batch evaluation stops there
+// once it passes maxDistance. For a general deformation the error against the cage is the
+// affine fits' residual within each cluster plus the union's bulge at the seams.
 #include <functional>
 #include <span>
 #include <vector>

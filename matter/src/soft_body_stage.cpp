@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "floptle/core/fnv_hash.h"
+#include "floptle/matter/soft_body_surface_map.h"
 
 namespace floptle::matter {
 namespace {
@@ -38,6 +39,7 @@ void SoftBodyStage::step(physics::Simulation& simulation, double tEnd, float dt)
   const double tStart = tEnd - double(dt);
   stepBodies(
       simulation.world(), [&](Vec3 c) { return simulation.gravityAt(c, tStart); }, tEnd, dt);
+  if (surface_) surface_->update(bodies_);
 }
 
 bool SoftBodyStage::beginBody(std::size_t i, const physics::CollisionWorld& world, Vec3 gravity,

@@ -1,8 +1,11 @@
 // The soft bodies of a scene (scene_matter.h).
 #include "floptle/runtime/scene_matter.h"
 
+#include <algorithm>
+
 #include "floptle/core/scene/component_values.h"
 #include "floptle/matter/matter_model.h"
+#include "floptle/matter/soft_body_surface_map.h"
 
 namespace floptle::runtime {
 
@@ -59,6 +62,45 @@ std::optional<matter::MatterCounts> matterCounts(const physics::Simulation& sim)
   const auto* stage = dynamic_cast<const matter::SoftBodyStage*>(sim.matterStage());
   if (!stage) return std::nullopt;
   return stage->counts();
+}
+
+Expected<std::optional<MatterSurface>> matterSurface(physics::Simulation& sim) {
+  auto* stage = dynamic_cast<matter::SoftBodyStage*>(sim.matterStage());
+  if (!stage || stage->bodies().empty()) return std::optional<MatterSurface>();
+  MatterSurface out;
+  if (matter::SoftBodySurfaceMap* map = stage->surfaceMap()) {
+    out.map = &map->map();
+    out.changedCells = map->takeChangedCells();
+    return std::optional<MatterSurface>(std::move(out));
+  }
+  const physics::CollisionWorld& world = sim.world();
+  Aabb reach;
+  for (physics::ColliderId id : world.ids()) {
+    const Aabb box = world.shape(id).aabb(0.0);
+    if (isFinite(box.min) && isFinite(box.max))
+      reach.min = glm::min(reach.min, box.min), reach.max = glm::max(reach.max, box.max);
+  }
+  std::vector<std::string> names;
+  std::vector<matter::RestField> rest;
+  for (const matter::SoftBody& b : stage->bodies()) {
+    const Aabb box = b.bounds();
+    reach.min = glm::min(reach.min, box.min), reach.max = glm::max(reach.max, box.max);
+    if (std::find(names.begin(), names.end(), b.name()) != names.end()) continue;
+    const physics::CollisionShape* shape = nullptr;
+    for (physics::ColliderId id : world.ids())
+      if (world.nodeName(id) == b.name()) shape = &world.shape(id);
+    if (!shape) return Error{b.name(), "a soft body's node has no collider for its surface"};
+    names.push_back(b.name());
+    rest.push_back([shape](Vec3 p) { return shape->distance(p, 0.0); });
+  }
+  auto map = matter::SoftBodySurfaceMap::build(stage->bodies(), std::move(names), std::move(rest),
+                                               reach, stage->bodies().front().name());
+  if (!map) return map.error();
+  auto shared = std::make_shared<matter::SoftBodySurfaceMap>(std::move(*map));
+  stage->setSurfaceMap(shared);
+  out.map = &shared->map();
+  out.whole = true;
+  return std::optional<MatterSurface>(std::move(out));
 }
 
 }  // namespace floptle::runtime

@@ -2,18 +2,30 @@
 #include "floptle/drift/sandbox.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/play_session.h"
+#include "floptle/matter/soft_body_stage.h"
+#include "floptle/matter/soft_body_surface.h"
 #include "floptle/physics/simulation.h"
 
 namespace floptle::editor {
+namespace {
+
+const matter::SoftBodyStage* softBodies(const physics::Simulation& sim) {
+  return dynamic_cast<const matter::SoftBodyStage*>(sim.matterStage());
+}
+
+}  // namespace
 
 void PlaySession::collectMovedNodes() {
   moved_.clear();
   const scene::Scene& scene = copy_->derived().scene;
+  const matter::SoftBodyStage* soft = softBodies(*simulation());
   for (int n = 0; n < int(scene.nodes.size()); ++n) {
     const scene::SceneNode& node = scene.nodes[std::size_t(n)];
     MovedNode m;
     m.sceneIndex = n;
-    if (auto c = simulation()->findCharacter(node.name)) {
+    if (soft && soft->find(node.name)) {
+      m.softBody = node.name;
+    } else if (auto c = simulation()->findCharacter(node.name)) {
       m.character = *c;
     } else if (auto v = simulation()->findVehicle(node.name)) {
       m.vehicle = *v;
@@ -34,9 +46,15 @@ void PlaySession::collectMovedNodes() {
 
 void PlaySession::sampleMovedNodes(bool shiftPrevious) {
   const physics::Simulation& sim = *simulation();
+  const matter::SoftBodyStage* soft = softBodies(sim);
   for (MovedNode& m : moved_) {
     Transform pose;
-    if (sim.valid(m.character)) {
+    if (!m.softBody.empty()) {
+      // A split leaves pieces of the same name: the first stands for the node.
+      const matter::SoftBody* body = soft ? soft->find(m.softBody) : nullptr;
+      if (!body) continue;
+      pose = matter::bestRigidTransform(*body);
+    } else if (sim.valid(m.character)) {
       pose.position = sim.characters()[m.character.index].state().position;
     } else if (sim.valid(m.vehicle) || sim.valid(m.body)) {
       const std::uint32_t body =

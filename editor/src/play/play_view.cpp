@@ -1,6 +1,7 @@
 // PlayMode, what the viewport shows while playing: the moved shapes (a field built from the
 // play copy with the simulated transforms, interpolated by alpha), the follow camera, the
 // player capsule, the Drift debug overlay and the ocean pattern, and the HUD.
+#include <algorithm>
 #include <cmath>
 
 #include <QLabel>
@@ -16,6 +17,8 @@
 #include "floptle/editor/play_mode.h"
 #include "floptle/editor/play_plot.h"
 #include "floptle/editor/raymarch_view.h"
+#include "floptle/matter/soft_body_stage.h"
+#include "floptle/matter/soft_body_surface_strands.h"
 #include "floptle/physics/simulation.h"
 #include "floptle/runtime/scene_matter.h"
 #include "floptle/runtime/script_stage.h"
@@ -28,6 +31,7 @@ constexpr float kTwoPi = 6.28318530718f;
 const QString kPlayerLayer = QStringLiteral("play/player");
 const QString kDriftLayer = QStringLiteral("play/drift");
 const QString kOceanLayer = QStringLiteral("play/ocean");
+const QString kMatterLayer = QStringLiteral("play/matter");
 
 Transform lerpTransform(const Transform& a, const Transform& b, float t) {
   return {glm::mix(a.position, b.position, t),
@@ -36,6 +40,23 @@ Transform lerpTransform(const Transform& a, const Transform& b, float t) {
 
 Vec3 xz(double x, double z, float y) {
   return Vec3(float(x), y, float(z));
+}
+
+/// The matter's over-yielded bonds as strands (matter::yieldedStrands), drawn where the
+/// surfaces do not hide them; from amber (just yielded) to red (grown by half or more).
+void drawMatterStrands(RaymarchView& view, const physics::Simulation* sim) {
+  const auto* stage =
+      sim ? dynamic_cast<const matter::SoftBodyStage*>(sim->matterStage()) : nullptr;
+  if (!stage) {
+    view.clearOverlayLines(kMatterLayer);
+    return;
+  }
+  std::vector<OverlayLine> lines;
+  for (const matter::Strand& s : matter::yieldedStrands(*stage)) {
+    const float heat = std::min(1.0f, 2.0f * s.growth);
+    lines.push_back({s.a, s.b, Vec4(1.0f, 0.75f - 0.55f * heat, 0.2f, 1.0f)});
+  }
+  view.setOverlayLines(kMatterLayer, std::move(lines), OverlayDepth::Tested);
 }
 
 }  // namespace
@@ -53,6 +74,7 @@ void PlayMode::onTicked() {
     drawOcean();
   } else {
     drawPlayerOverlay();
+    drawMatterStrands(*window_.viewport(), session_.simulation());
   }
   // HUD: tick, step time, contacts and the matter's counts; the plot: the player's speed and
   // height.
@@ -318,6 +340,7 @@ void PlayMode::clearOverlays() {
   view->clearOverlayLines(kPlayerLayer);
   view->clearOverlayLines(kDriftLayer);
   view->clearOverlayLines(kOceanLayer);
+  view->clearOverlayLines(kMatterLayer);
 }
 
 }  // namespace floptle::editor

@@ -88,10 +88,14 @@ enum class PlayKind { Physics, Drift };
 struct MovedNode {
   /// Index into the play copy's derived scene nodes.
   int sceneIndex = -1;
-  /// What moves it: exactly one of these is not null.
+  /// What moves it: exactly one of these is not null (empty).
   physics::BodyId body;
   physics::CharacterId character;
   physics::VehicleId vehicle;
+  /// A soft body (its node's name in the matter stage): the node is drawn with the body's best
+  /// rigid transform (matter::bestRigidTransform, the whole body's shape match) until the
+  /// viewport draws the matter's brickmap.
+  std::string softBody;
   /// Simulated pose -> node world transform (constant: the node is rigid on its body).
   Transform offset;
   Transform previous;

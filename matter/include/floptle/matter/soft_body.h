@@ -221,6 +221,9 @@ class SoftBody {
 
   std::size_t particleCount() const { return state_.position.size(); }
   std::size_t edgeCount() const { return edgeRest_.size(); }
+  /// Edge e's two particles, and its length when it formed (its rest length at build) (m).
+  std::array<std::uint32_t, 2> edge(std::size_t e) const { return {edgeA_[e], edgeB_[e]}; }
+  float edgeFormed(std::size_t e) const { return edgeRest_[e]; }
   std::size_t tetCount() const { return tetRest_.size(); }
   float spacing() const { return h_; }
   float radius() const { return radius_; }

@@ -50,12 +50,15 @@
 // holds), components, asleep. A node's entry sums its split pieces (centroid mass-weighted,
 // aabb the union, components the pieces' count).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "floptle/matter/soft_body.h"
 #include "floptle/physics/simulation.h"
 
 namespace floptle::matter {
+
+class SoftBodySurfaceMap;
 
 /// A bond between particles of two bodies (indices into SoftBodyStage::bodies()).
 struct BodyBond {
@@ -98,6 +101,10 @@ class SoftBodyStage : public physics::SimulationStage {
   const Counters& counters() const { return counters_; }
   const std::vector<BodyBond>& bodyBonds() const { return bonds_; }
   MatterCounts counts() const;
+  /// The shared brickmap of the bodies' skinned surface, updated at the end of every step()
+  /// (soft_body_surface_map.h); null until one is set (only drawing reads it).
+  void setSurfaceMap(std::shared_ptr<SoftBodySurfaceMap> map) { surface_ = std::move(map); }
+  SoftBodySurfaceMap* surfaceMap() const { return surface_.get(); }
 
   void step(physics::Simulation& simulation, double tEnd, float dt) override;
   /// Steps 1 to 4 above against `world` with `gravityAt(centroid)` per body (tests, benches).
@@ -139,6 +146,7 @@ class SoftBodyStage : public physics::SimulationStage {
   std::vector<std::uint8_t> active_;  ///< 1: the body steps this step
   std::vector<std::uint8_t> open_;    ///< 1: the body takes the current global substep
   std::vector<int> substep_;          ///< its substep index in the current global substep
+  std::shared_ptr<SoftBodySurfaceMap> surface_;
 };
 
 template <class GravityAt>

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "floptle/core/brickmap/brick_map.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/scene/scene.h"
 #include "floptle/matter/soft_body_stage.h"
@@ -27,5 +28,22 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
 /// What the play HUD counts (particles, bonds, sleeping bodies, bodies) in a running
 /// simulation; nullopt when it has no soft bodies.
 std::optional<matter::MatterCounts> matterCounts(const physics::Simulation& sim);
+
+/// The matter's current field in the shared brickmap (matter::SoftBodySurfaceMap), for a viewer.
+struct MatterSurface {
+  const BrickMap* map = nullptr;
+  /// The top cells re-sampled since the previous call (each once); on the first call, when the
+  /// map was just baked, empty and `whole` is set: upload the whole map.
+  std::vector<glm::ivec3> changedCells;
+  bool whole = false;
+};
+
+/// The shared brickmap of a running simulation's soft bodies: baked on the first call (the
+/// bodies' current skinned field over their bounds and the static world's finite bounds; each
+/// body's rest field is its node's collider at t = 0), then re-baked by every step on the map's
+/// budget (SoftBodySurfaceMap::kDefaultBudget top cells a step). Only drawing reads it, so a
+/// simulation nobody draws never pays for it. nullopt without soft bodies; errors name the
+/// body's node.
+Expected<std::optional<MatterSurface>> matterSurface(physics::Simulation& sim);
 
 }  // namespace floptle::runtime

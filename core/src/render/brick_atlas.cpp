@@ -12,8 +12,8 @@ constexpr int kCellsStart = 1 + BrickAtlas::kMapTexels * BrickAtlas::kMaxMaps;
 constexpr float kSnormMax = 32767.0f;
 }  // namespace
 
-BrickAtlas::BrickAtlas(glm::ivec3 slots)
-    : slots_(glm::clamp(slots, glm::ivec3(1), glm::ivec3(kMaxSlotsPerAxis))) {
+BrickAtlas::BrickAtlas(glm::ivec3 slotGrid)
+    : slots_(glm::clamp(slotGrid, glm::ivec3(1), glm::ivec3(kMaxSlotsPerAxis))) {
   samples_.assign(std::size_t(slotCount()) * kBrickSamples, 0);
   slotDirty_.assign(std::size_t(slotCount()), 0);
   // Lowest slots first (popped from the back).
@@ -313,6 +313,19 @@ Vec2 BrickAtlas::distance(Vec3 p) const {
     if (d < best.x) best = Vec2(d, float(m.placement.material));
   }
   return best;
+}
+
+std::vector<glm::ivec3> cellsSampledInLastRound(const BrickMap& map) {
+  std::vector<glm::ivec3> cells;
+  const glm::ivec3 dims = map.dims();
+  const float brickSize = float(BrickMap::kCells) * map.cellSize();
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x) {
+        const glm::ivec3 c(x, y, z);
+        if (map.sampledInLastRound(map.origin() + (Vec3(c) + 0.5f) * brickSize)) cells.push_back(c);
+      }
+  return cells;
 }
 
 std::string brickMapsGlsl() {

@@ -128,9 +128,12 @@ TEST(BrickAtlas, ChangingOneBrickMarksExactlyThatSlot) {
   EXPECT_NEAR(atlas.distance(at).x, map.distance(at), map.sampleStep());
   EXPECT_NEAR(map.distance(at), -0.01f + glm::length(at) - kRadius, 0.1f * kCell);
 
-  // The writer's own list does the same.
+  // The writer's own list does the same: the re-bake's one cell.
+  const std::vector<glm::ivec3> rebaked = cellsSampledInLastRound(map);
+  ASSERT_EQ(rebaked.size(), 1u);
+  EXPECT_EQ(rebaked[0], cell);
   atlas.markUploaded();
-  ASSERT_TRUE(atlas.updateMap(*id, map, std::span(&cell, 1)).ok());
+  ASSERT_TRUE(atlas.updateMap(*id, map, rebaked).ok());
   EXPECT_EQ(atlas.dirtySlots().size(), 1u);
   atlas.markUploaded();
   // Unchanged: nothing to send.

@@ -61,9 +61,9 @@ class BrickAtlas {
   /// Index rows at most (a map whose cells would need more is refused).
   static constexpr int kMaxIndexRows = 4096;
 
-  /// An atlas of slots.x * slots.y * slots.z brick slots, each axis clamped to
+  /// An atlas of slotGrid.x * slotGrid.y * slotGrid.z brick slots, each axis clamped to
   /// [1, kMaxSlotsPerAxis].
-  explicit BrickAtlas(glm::ivec3 slots = glm::ivec3(16));
+  explicit BrickAtlas(glm::ivec3 slotGrid = glm::ivec3(16));
 
   /// Adds a map with every brick it holds; returns its id (>= 0). Refused, naming the limit,
   /// when its bricks do not fit the free slots, its cells the index, or kMaxMaps are in use.
@@ -88,7 +88,7 @@ class BrickAtlas {
   Vec2 distance(Vec3 p) const;
 
   // GPU data.
-  glm::ivec3 slots() const { return slots_; }
+  glm::ivec3 slotGrid() const { return slots_; }
   glm::ivec3 atlasTexels() const { return slots_ * kSamples; }
   int slotCount() const { return slots_.x * slots_.y * slots_.z; }
   int usedSlots() const { return slotCount() - int(freeSlots_.size()); }
@@ -145,6 +145,10 @@ class BrickAtlas {
   std::vector<std::uint8_t> slotDirty_;
   bool indexDirty_ = true;
 };
+
+/// The top cells the map's latest round (its bake or its last rebakeNearest) sampled, x
+/// fastest: after a rebakeNearest, the changedCells to hand BrickAtlas::updateMap.
+std::vector<glm::ivec3> cellsSampledInLastRound(const BrickMap& map);
 
 /// The shader part: `vec2 brickMapsDistance(vec3 p)` (distance (m), material) of the maps in
 /// `uniform sampler3D u_brickAtlas` and `uniform sampler2D u_brickIndex`, the formula of

@@ -1,9 +1,13 @@
 #include "viewport/baked_field_maps.h"
 
+#include <QFileInfo>
+
 #include <set>
 
 #include "floptle/core/brickmap/brick_map_vdb.h"
 #include "floptle/core/render/brick_atlas.h"
+#include "floptle/editor/derived_scene.h"
+#include "floptle/editor/editor_document.h"
 #include "floptle/editor/raymarch_view.h"
 
 namespace floptle::editor {
@@ -59,6 +63,21 @@ std::vector<std::string> BakedFieldMaps::sync(RaymarchView& view, const scene::S
     it = entries_.erase(it);
   }
   return problems;
+}
+
+BakedFieldView::BakedFieldView(EditorDocument& document, RaymarchView& view, QObject* parent)
+    : QObject(parent), document_(document), view_(view) {
+  connect(&document_, &EditorDocument::documentChanged, this, &BakedFieldView::refresh);
+  refresh();
+}
+
+void BakedFieldView::refresh() {
+  const std::filesystem::path sceneDir =
+      document_.filePath().isEmpty()
+          ? std::filesystem::current_path()
+          : std::filesystem::path(QFileInfo(document_.filePath()).absolutePath().toStdString());
+  for (const std::string& problem : maps_.sync(view_, document_.derived().scene, sceneDir))
+    emit message(tr("Baked field: %1").arg(QString::fromStdString(problem)));
 }
 
 }  // namespace floptle::editor

@@ -4,6 +4,9 @@
 // the node's world transform, so the viewport draws the BrickMap physics collides with. A file
 // is read (readBrickMapVdb, the reader physics' makeBakedFieldFileCollider uses) when its
 // node's component changes; a moved node only moves its placement.
+#include <QObject>
+#include <QString>
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -14,6 +17,7 @@
 namespace floptle::editor {
 
 class RaymarchView;
+class EditorDocument;
 
 class BakedFieldMaps {
  public:
@@ -29,6 +33,24 @@ class BakedFieldMaps {
     int id = -1;            ///< the view's map id
   };
   std::map<std::string, Entry> entries_;  ///< by node pointer
+};
+
+/// Keeps a view's baked-field maps in line with a document: syncs on every documentChanged
+/// (files relative to the document's folder), reports each failure once per change.
+class BakedFieldView : public QObject {
+  Q_OBJECT
+
+ public:
+  BakedFieldView(EditorDocument& document, RaymarchView& view, QObject* parent = nullptr);
+  void refresh();
+
+ signals:
+  void message(const QString& text);
+
+ private:
+  EditorDocument& document_;
+  RaymarchView& view_;
+  BakedFieldMaps maps_;
 };
 
 }  // namespace floptle::editor

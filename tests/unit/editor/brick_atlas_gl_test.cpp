@@ -15,18 +15,24 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "../../gui/viewport_test_support.h"
+#include "floptle/core/brickmap/brick_map_vdb.h"
 #include "floptle/core/field/union_field.h"
 #include "floptle/core/render/brick_atlas.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/raymarch_glsl.h"
 #include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/shading_model.h"
+#include "floptle/core/scene/scene.h"
 #include "floptle/editor/raymarch_view.h"
+#include "floptle/physics/baked_field_file.h"
+#include "viewport/baked_field_maps.h"
 
 #ifndef GL_R16_SNORM
 #define GL_R16_SNORM 0x8F98
@@ -369,6 +375,92 @@ TEST(BrickAtlasGl, ViewportDrawsBrickMapAndSendsOnlyChangedBricks) {
   EXPECT_EQ(view.brickUploads(), before + 1);
   const std::uint64_t frames = view.frameCount();
   ASSERT_TRUE(QTest::qWaitFor([&] { return view.frameCount() > frames; }, 20000));
+}
+
+// A `baked_field` node is drawn from the bricks physics collides with: the atlas's distance
+// equals the physics collider's (makeBakedFieldFileCollider) near the surface, the image shows
+// it where the node is placed (depth on the analytic sphere), and moving the node moves its
+// placement without sending a brick.
+TEST(BrickAtlasGl, BakedFieldNodeIsDrawnFromTheBricksItCollidesWith) {
+  namespace fs = std::filesystem;
+  viewport_testing::ensureApplication();
+  const fs::path dir = fs::temp_directory_path() / "floptle_brick_atlas_gl_test";
+  fs::create_directories(dir);
+  ASSERT_TRUE(writeBrickMapVdb(bakeSphere(), dir / "ball.vdb").ok());
+  auto document = [](double z) {
+    return nlohmann::ordered_json{{"format", "floptle.scene"},
+                                  {"version", 1},
+                                  {"materials", nlohmann::ordered_json::array()},
+                                  {"interactions", nlohmann::ordered_json::array()},
+                                  {"nodes",
+                                   {{{"name", "rock"},
+                                     {"transform", {{"position", {0.0, 0.0, z}}}},
+                                     {"baked_field", {{"file", "ball.vdb"}}},
+                                     {"collider", {{"body", "static"}, {"collidable", true}}}}}}};
+  };
+  auto scene = scene::buildScene(document(0.2));
+  ASSERT_TRUE(scene.ok()) << scene.error().message();
+  const scene::SceneNode& rock = scene->nodes[std::size_t(scene->findNode("rock"))];
+
+  auto field = groundField();
+  ASSERT_TRUE(field.ok()) << field.error().message();
+  editor::RaymarchView view;
+  view.setOverlaysVisible(false);
+  view.setAdaptiveResolution(false);
+  view.setFixedSize(kW, kH);
+  view.setMaterialColors(kMaterials);
+  view.setCamera(sphereCamera());
+  view.setSceneField(*field);
+  editor::BakedFieldMaps maps;
+  const std::vector<std::string> problems = maps.sync(view, *scene, dir);
+  ASSERT_TRUE(problems.empty()) << problems.front();
+  ASSERT_NE(view.brickAtlas(), nullptr);
+
+  // Drawn = collides: the atlas against the physics collider of the same node.
+  auto collider =
+      physics::makeBakedFieldFileCollider(rock.components["baked_field"], dir, rock.world);
+  ASSERT_TRUE(collider.ok()) << collider.error().message();
+  std::mt19937 rng(3);
+  std::normal_distribution<float> gauss(0.0f, 1.0f);
+  std::uniform_real_distribution<float> shell(kRadius - 0.05f, kRadius + 0.05f);
+  for (int i = 0; i < 500; ++i) {
+    const Vec3 p =
+        rock.world.position + glm::normalize(Vec3(gauss(rng), gauss(rng), gauss(rng))) * shell(rng);
+    EXPECT_NEAR(view.brickAtlas()->distance(p).x, (*collider)->distance(p, 0.0), 1e-3f)
+        << "at " << p.x << ", " << p.y << ", " << p.z;
+  }
+
+  view.show();
+  if (!QTest::qWaitForWindowExposed(&view)) GTEST_SKIP() << "no exposed window";
+  ASSERT_TRUE(QTest::qWaitFor([&] { return view.frameCount() > 0; }, 20000));
+  ASSERT_TRUE(view.hasShader()) << view.lastShaderError().toStdString();
+  // The centre ray meets the sphere moved 0.2 m towards the camera.
+  render::RenderSettings settings;
+  settings.width = kW;
+  settings.height = kH;
+  settings.brickMaps = view.brickAtlas();
+  auto cpu = render::renderImage(*field, sphereCamera(), kMaterials, settings);
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_NEAR(cpu->depth[std::size_t(kH / 2) * kW + kW / 2], kEyeDistance - 0.2f - kRadius, kCell);
+  const QImage captured = view.captureImage().convertToFormat(QImage::Format_RGBA8888);
+  render::Image gpu;
+  gpu.width = captured.width();
+  gpu.height = captured.height();
+  for (int y = 0; y < captured.height(); ++y)
+    gpu.rgba.insert(gpu.rgba.end(), captured.constScanLine(y), captured.constScanLine(y) + kW * 4);
+  const auto [mean, closeFraction] = compare(gpu, *cpu);
+  std::printf("baked_field viewport vs CPU: mean |diff| %.4f / 255, %.2f %% within 8\n", mean,
+              100.0 * closeFraction);
+  EXPECT_LE(mean, 1.5);
+  EXPECT_GE(closeFraction, 0.98);
+
+  // The node moves: its placement follows, no brick is sent again.
+  const std::uint64_t sent = view.brickUploads();
+  auto moved = scene::buildScene(document(-0.3));
+  ASSERT_TRUE(moved.ok());
+  ASSERT_TRUE(maps.sync(view, *moved, dir).empty());
+  EXPECT_EQ(view.brickUploads(), sent);
+  EXPECT_NEAR(view.brickAtlas()->distance(Vec3(0.0f, 0.0f, -0.3f + kRadius)).x, 0.0f, 1e-3f);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@ namespace {
 /// The first index texel after the fixed header block (the global texel and every map header).
 constexpr int kCellsStart = 1 + BrickAtlas::kMapTexels * BrickAtlas::kMaxMaps;
 constexpr float kSnormMax = 32767.0f;
+static_assert(BrickAtlas::kIndexWidth == 1024, "brickMapsGlsl's BI() reads rows of 1024 texels");
 }  // namespace
 
 BrickAtlas::BrickAtlas(glm::ivec3 slotGrid)

@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "floptle/core/field/field_program.h"
 #include "floptle/core/expected.h"
+#include "floptle/core/field/field_program.h"
 #include "floptle/core/field/union_field.h"
 #include "floptle/core/math.h"
 #include "floptle/core/render/camera.h"

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <thread>
 
+#include "floptle/core/render/brick_atlas.h"
 #include "floptle/core/render/shading_model.h"
 
 namespace floptle::render {
@@ -21,13 +22,30 @@ float hitEpsilon(float t) {
   return kHitEpsilonBase + kHitEpsilonPerMeter * t;
 }
 
-/// The distance the renderer marches (UnionField::renderSample: the shader's map()).
-float mapDistance(const field::UnionField& field, Vec3 p, double time) {
-  return field.renderSample(p, time).distance;
+/// What the renderer marches: UnionField::renderSample, and where brick maps are given the
+/// nearer of that and BrickAtlas::distance (the shader's map() with brickMapsDistance()).
+struct Marched {
+  Marched(const field::UnionField& parts, const BrickAtlas* maps = nullptr)
+      : field(parts), bricks(maps) {}
+  field::FieldSample sample(Vec3 p, double time) const {
+    field::FieldSample s = field.renderSample(p, time);
+    if (bricks) {
+      const Vec2 b = bricks->distance(p);
+      if (b.x < s.distance) s = {b.x, field::MaterialIndex(b.y)};
+    }
+    return s;
+  }
+  const field::UnionField& field;
+  const BrickAtlas* bricks;
+};
+
+/// The distance the renderer marches.
+float mapDistance(const Marched& field, Vec3 p, double time) {
+  return field.sample(p, time).distance;
 }
 
 /// Tetrahedron-tap normal (same taps and epsilon as the shader's calcNormal).
-Vec3 calcNormal(const field::UnionField& field, Vec3 p, double time) {
+Vec3 calcNormal(const Marched& field, Vec3 p, double time) {
   const Vec3 kxyy{1, -1, -1}, kyyx{-1, -1, 1}, kyxy{-1, 1, -1}, kxxx{1, 1, 1};
   const float e = kNormalEpsilon;
   const Vec3 n = kxyy * mapDistance(field, p + kxyy * e, time) +
@@ -40,7 +58,7 @@ Vec3 calcNormal(const field::UnionField& field, Vec3 p, double time) {
 
 /// Soft shadow factor towards the sun (0 = fully shadowed) of a receiver `eyeDistance` (m)
 /// from the eye.
-float softShadow(const field::UnionField& field, Vec3 ro, Vec3 rd, double time, float eyeDistance) {
+float softShadow(const Marched& field, Vec3 ro, Vec3 rd, double time, float eyeDistance) {
   const float minStep =
       std::min(std::max(kShadowMinStep, kShadowStepPerMeter * eyeDistance), kShadowMaxStep);
   float result = 1.0f;
@@ -60,6 +78,19 @@ float occlusionFade(float eyeDistance) {
   return std::clamp((kAoFadeEnd - eyeDistance) / (kAoFadeEnd - kAoFadeStart), 0.0f, 1.0f);
 }
 
+float occlusionAt(const Marched& field, Vec3 p, Vec3 n, double time, float eyeDistance) {
+  if (eyeDistance >= kAoFadeEnd) return 1.0f;
+  float occlusion = 0.0f;
+  float weight = 1.0f;
+  for (int i = 0; i < kAoSamples; ++i) {
+    const float h = kAoStart + kAoSpacing * float(i);
+    const float d = mapDistance(field, p + n * h, time);
+    occlusion += (h - d) * weight;
+    weight *= kAoDecay;
+  }
+  return std::clamp(1.0f - kAoStrength * occlusion * occlusionFade(eyeDistance), 0.0f, 1.0f);
+}
+
 Vec3 albedoOf(const MaterialColors& materials, field::MaterialIndex index) {
   if (index == 0 || index >= materials.size() || index >= kMaxMaterials) return kDefaultAlbedo;
   return materials[index];
@@ -69,16 +100,14 @@ std::uint8_t toByte(float c) {
   return static_cast<std::uint8_t>(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f));
 }
 
-}  // namespace
-
-std::optional<MarchHit> marchRay(const field::UnionField& field, const Ray& ray, double time,
-                                 float maxDistance) {
+std::optional<MarchHit> marchScene(const Marched& field, const Ray& ray, double time,
+                                   float maxDistance) {
   float t = kNearDistance;
   float previousT = t, previousD = 0.0f;
   float omega = kRelaxation;
   for (int i = 0; i < kMaxSteps; ++i) {
     const Vec3 p = ray.at(t);
-    const field::FieldSample s = field.renderSample(p, time);
+    const field::FieldSample s = field.sample(p, time);
     if (!std::isfinite(s.distance)) return std::nullopt;
     if (omega > kStepScale && s.distance + previousD < t - previousT) {
       // The relaxed step left a gap the two spheres do not cover: back to the safe point.
@@ -103,6 +132,13 @@ std::optional<MarchHit> marchRay(const field::UnionField& field, const Ray& ray,
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<MarchHit> marchRay(const field::UnionField& field, const Ray& ray, double time,
+                                 float maxDistance) {
+  return marchScene(field, ray, time, maxDistance);
+}
+
 Vec3 skyColor(Vec3 rd) {
   Vec3 sky = rd.y >= 0.0f ? glm::mix(kSkyHorizon, kSkyZenith, std::clamp(rd.y, 0.0f, 1.0f))
                           : glm::mix(kSkyHorizon, kSkyBelow, std::clamp(-4.0f * rd.y, 0.0f, 1.0f));
@@ -112,31 +148,23 @@ Vec3 skyColor(Vec3 rd) {
 
 float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time,
                        float eyeDistance) {
-  if (eyeDistance >= kAoFadeEnd) return 1.0f;
-  float occlusion = 0.0f;
-  float weight = 1.0f;
-  for (int i = 0; i < kAoSamples; ++i) {
-    const float h = kAoStart + kAoSpacing * float(i);
-    const float d = mapDistance(field, p + n * h, time);
-    occlusion += (h - d) * weight;
-    weight *= kAoDecay;
-  }
-  return std::clamp(1.0f - kAoStrength * occlusion * occlusionFade(eyeDistance), 0.0f, 1.0f);
+  return occlusionAt(Marched(field), p, n, time, eyeDistance);
 }
 
-Vec3 shadeRay(const field::UnionField& program, const Ray& ray, double time,
-              const MaterialColors& materials, float& hitDistance) {
+namespace {
+Vec3 shadeScene(const Marched& program, const Ray& ray, double time,
+                const MaterialColors& materials, float& hitDistance) {
   const Vec3 sky = skyColor(ray.direction);
   Vec3 color = sky;
   hitDistance = std::numeric_limits<float>::infinity();
-  if (auto hit = marchRay(program, ray, time, kMaxDistance)) {
+  if (auto hit = marchScene(program, ray, time, kMaxDistance)) {
     hitDistance = hit->distance;
     const Vec3 n = calcNormal(program, hit->point, time);
     const float diffuse = std::max(glm::dot(n, kSunDirection), 0.0f);
     const float shadow = diffuse > 0.0f ? softShadow(program, hit->point + n * kShadowBias,
                                                      kSunDirection, time, hit->distance)
                                         : 0.0f;
-    const float ao = ambientOcclusion(program, hit->point, n, time, hit->distance);
+    const float ao = occlusionAt(program, hit->point, n, time, hit->distance);
     const float skyLight = kAmbientBase + (1.0f - kAmbientBase) * (0.5f + 0.5f * n.y);
     const Vec3 lit = kSunColor * (diffuse * shadow) + kSkyAmbient * (skyLight * ao);
     color = albedoOf(materials, hit->material) * lit;
@@ -146,6 +174,12 @@ Vec3 shadeRay(const field::UnionField& program, const Ray& ray, double time,
   const float g = 1.0f / kGamma;
   return {std::pow(std::max(color.x, 0.0f), g), std::pow(std::max(color.y, 0.0f), g),
           std::pow(std::max(color.z, 0.0f), g)};
+}
+}  // namespace
+
+Vec3 shadeRay(const field::UnionField& program, const Ray& ray, double time,
+              const MaterialColors& materials, float& hitDistance) {
+  return shadeScene(program, ray, time, materials, hitDistance);
 }
 
 Expected<Image> renderImage(const field::UnionField& program, const Camera& camera,
@@ -166,6 +200,7 @@ Expected<Image> renderImage(const field::UnionField& program, const Camera& came
   // Rows are handed out one at a time through an atomic counter (the fractal rows cost far
   // more than the sky rows); each pixel is a pure function of its ray, so the image does not
   // depend on the thread count.
+  const Marched scene(program, settings.brickMaps);
   std::atomic<int> nextRow{0};
   auto work = [&] {
     for (int y = nextRow++; y < image.height; y = nextRow++) {
@@ -173,7 +208,7 @@ Expected<Image> renderImage(const field::UnionField& program, const Camera& came
         const Ray ray =
             camera.rayThroughPixel({float(x) + 0.5f, float(y) + 0.5f}, image.width, image.height);
         float depth = 0.0f;
-        const Vec3 c = shadeRay(program, ray, settings.time, materials, depth);
+        const Vec3 c = shadeScene(scene, ray, settings.time, materials, depth);
         std::uint8_t* px = &image.rgba[(std::size_t(y) * image.width + x) * 4];
         px[0] = toByte(c.x);
         px[1] = toByte(c.y);

@@ -9,6 +9,7 @@
 
 #include "../field/program_impl.h"
 #include "floptle/core/field/field_glsl.h"
+#include "floptle/core/render/brick_atlas.h"
 #include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/shading_model.h"
 #include "scene_interpreter_glsl.h"
@@ -547,7 +548,21 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
   return s.str();
 }
 
-std::string viewportFragmentShader(const SceneBuffers& buffers) {
+namespace {
+/// The scene's map() renamed sceneMap(), and a map() that adds the brick maps of the atlas
+/// textures (brick_atlas.h): the nearer of the two, with its material.
+std::string withBrickMaps(std::string sceneMap) {
+  const std::string head = "vec2 map(vec3 p, float t) {";
+  const std::size_t at = sceneMap.find(head);
+  if (at != std::string::npos)
+    sceneMap.replace(at, head.size(), "vec2 sceneMap(vec3 p, float t) {");
+  return sceneMap + brickMapsGlsl() +
+         "vec2 map(vec3 p, float t) {\n  vec2 a = sceneMap(p, t), b = brickMapsDistance(p);\n"
+         "  return b.x < a.x ? b : a;\n}\n";
+}
+}  // namespace
+
+std::string viewportFragmentShader(const SceneBuffers& buffers, bool brickMaps) {
   std::ostringstream s;
   s << "#version 330 core\n"
     << "in vec2 vUv;\nout vec4 fragColor;\n"
@@ -568,7 +583,8 @@ std::string viewportFragmentShader(const SceneBuffers& buffers) {
   }
   s << constantsBlock() << "int materialCount() { return u_materialCount; }\n"
     << "vec3 materialAlbedo(int i) { return u_materials[i]; }\n"
-    << sceneMapGlsl(buffers) << "// ---- shading ----\n"
+    << (brickMaps ? withBrickMaps(sceneMapGlsl(buffers)) : sceneMapGlsl(buffers))
+    << "// ---- shading ----\n"
     << kShadingBody << kViewportMain;
   return s.str();
 }

@@ -8,6 +8,7 @@
 #include <QVector4D>
 #include <QWindow>
 #include <Qt3DRender/QRenderCaptureReply>
+#include <Qt3DRender/QTexture>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,7 @@
 #include "floptle/core/render/raymarch_glsl.h"
 #include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/shading_model.h"
+#include "viewport/brick_atlas_texture.h"
 #include "viewport/camera_controller.h"
 #include "viewport/gizmo.h"
 #include "viewport/overlay_layers.h"
@@ -136,12 +138,14 @@ bool RaymarchView::uploadSceneData() {
   }
   // The program follows the scene's part structures only: a value, a move or a new time
   // reuses it.
-  const std::uint64_t hash = buffers->programHash;
+  // With brick maps the program gains their part (a fixed text, whatever the maps).
+  const bool brickMaps = brickAtlas_ != nullptr;
+  const std::uint64_t hash = buffers->programHash ^ (brickMaps ? 0x9e3779b97f4a7c15ull : 0);
   const bool queued = pending_ && pending_->hash == hash;
   const bool shown = shownHash_ == hash && !pending_;
   if (!queued && !shown) {
     PendingShader next;
-    next.source = render::viewportFragmentShader(*buffers);
+    next.source = render::viewportFragmentShader(*buffers, brickMaps);
     next.hash = hash;
     pending_ = std::move(next);
   }
@@ -157,6 +161,57 @@ bool RaymarchView::uploadSceneData() {
     scene_->setSceneData(buffers->texels, render::kSceneDataWidth, buffers->height);
   }
   return true;
+}
+
+Expected<int> RaymarchView::addBrickMap(const BrickMap& map,
+                                        const render::BrickMapPlacement& placement,
+                                        const std::string& name) {
+  const bool first = !brickAtlas_;
+  if (first) brickAtlas_ = std::make_unique<render::BrickAtlas>();
+  Expected<int> id = brickAtlas_->addMap(map, placement, name);
+  if (!id) return id;
+  flushBrickMaps();
+  // The scene program gains the brick part once.
+  if (first && sceneField_) uploadSceneData();
+  noteMotion();
+  return id;
+}
+
+Expected<void> RaymarchView::updateBrickMap(int id, const BrickMap& map,
+                                            std::span<const glm::ivec3> changedCells) {
+  if (!brickAtlas_) return Error{"brick map", "the viewport draws no brick maps"};
+  Expected<void> ok = brickAtlas_->updateMap(id, map, changedCells);
+  if (!ok) return ok;
+  flushBrickMaps();
+  noteMotion();
+  return {};
+}
+
+void RaymarchView::setBrickMapPlacement(int id, const render::BrickMapPlacement& placement) {
+  if (!brickAtlas_) return;
+  brickAtlas_->setPlacement(id, placement);
+  flushBrickMaps();
+  noteMotion();
+}
+
+void RaymarchView::removeBrickMap(int id) {
+  if (!brickAtlas_) return;
+  brickAtlas_->removeMap(id);
+  flushBrickMaps();
+  noteMotion();
+}
+
+std::uint64_t RaymarchView::brickUploads() const {
+  return brickTextures_ ? brickTextures_->bricksUploaded() : 0;
+}
+
+void RaymarchView::flushBrickMaps() {
+  const bool bind = !brickTextures_;
+  if (bind) brickTextures_ = std::make_unique<BrickAtlasTextures>(*brickAtlas_);
+  if (bind)
+    scene_->setRaymarchUniform("u_brickAtlas", QVariant::fromValue(brickTextures_->atlasTexture()));
+  if (brickTextures_->upload(*brickAtlas_) || bind)
+    scene_->setRaymarchUniform("u_brickIndex", QVariant::fromValue(brickTextures_->indexTexture()));
 }
 
 std::uint64_t RaymarchView::sceneDataUploads() const {

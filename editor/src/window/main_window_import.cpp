@@ -15,6 +15,7 @@
 #include "floptle/editor/scene_tree_panel.h"
 #include "floptle/editor/wireframe_overlay.h"
 #include "import/mesh_tools.h"
+#include "viewport/baked_field_maps.h"
 
 namespace floptle::editor {
 namespace {
@@ -44,6 +45,9 @@ void installMeshTools(MainWindow& window) {
                    &MeshSubtreeReloader::fileChanged);
 
   LogPanel* log = window.log();
+  // baked_field nodes drawn from their bricks (what physics collides with).
+  auto* bakedFields = new BakedFieldView(document, view, &window);
+  QObject::connect(bakedFields, &BakedFieldView::message, log, &LogPanel::appendMessage);
   QObject::connect(importer, &MeshImporter::message, log, &LogPanel::appendMessage);
   QObject::connect(meshes, &ImportedMeshView::message, log, &LogPanel::appendMessage);
   QObject::connect(subtrees, &MeshSubtreeReloader::message, log, &LogPanel::appendMessage);

@@ -25,9 +25,11 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "floptle/core/expected.h"
 #include "floptle/core/field/field_program.h"
 #include "floptle/core/field/union_field.h"
 #include "floptle/core/math.h"
@@ -35,6 +37,14 @@
 #include "floptle/core/render/cpu_renderer.h"
 
 class QWindow;
+
+namespace floptle {
+class BrickMap;
+}
+namespace floptle::render {
+class BrickAtlas;
+struct BrickMapPlacement;
+}  // namespace floptle::render
 
 namespace floptle::editor {
 
@@ -94,6 +104,7 @@ class CameraController;
 class Gizmo;
 class OverlayEntities;
 class ShaderChecker;
+class BrickAtlasTextures;
 class ViewportScene;
 
 class RaymarchView : public QWidget {
@@ -119,6 +130,28 @@ class RaymarchView : public QWidget {
   /// Programs compiled so far and scene-texture uploads so far (tests count them).
   std::uint64_t shaderCompiles() const { return compileCount_; }
   std::uint64_t sceneDataUploads() const;
+
+  // --- brick maps (render::BrickAtlas) -----------------------------------------------------
+  // Sparse fields drawn with the scene field (setSceneField): baked-field colliders and
+  // matter's re-sampled surfaces. The viewport copies a map's bricks into its GPU atlas; the
+  // caller keeps the BrickMap (e.g. a soft body re-sampling it each step) and says which top
+  // cells it re-sampled, so a frame sends only those bricks. Adding the first map recompiles
+  // the scene program once (it gains the atlas sampler); maps come and go as data after that.
+  /// Draws `map` placed and coloured by `placement`; returns its id. Refused, naming the limit
+  /// (atlas slots, index, number of maps), when it does not fit; `name` says which map.
+  Expected<int> addBrickMap(const BrickMap& map, const render::BrickMapPlacement& placement,
+                            const std::string& name);
+  /// Re-sends the bricks of `changedCells` (top cells; render::cellsSampledInLastRound(map)
+  /// after a rebakeNearest). The map must keep the grid it was added with.
+  Expected<void> updateBrickMap(int id, const BrickMap& map,
+                                std::span<const glm::ivec3> changedCells);
+  void setBrickMapPlacement(int id, const render::BrickMapPlacement& placement);
+  void removeBrickMap(int id);
+  /// The atlas drawn (null before the first map), for a CPU render of the same image.
+  const render::BrickAtlas* brickAtlas() const { return brickAtlas_.get(); }
+  /// Bricks sent to the GPU so far (a test counts them).
+  std::uint64_t brickUploads() const;
+
   /// Lower level: a map() GLSL source (reading FP(i)) with its structure hash and parameter
   /// values; used by setField, and by tests and tools that bring their own GLSL.
   void setFieldGlsl(const std::string& mapGlsl, std::uint64_t structureHash,
@@ -250,6 +283,8 @@ class RaymarchView : public QWidget {
   /// Runs the event loop until no frame is in flight (false on timeout).
   bool waitForFrame();
   void flyTick();
+  /// Sends the atlas's changed bricks and index, binds the textures.
+  void flushBrickMaps();
 
   // Qt 3D: the hosted window, its scene and overlay entities, the shader pre-check.
   QWindow* window_ = nullptr;
@@ -273,6 +308,8 @@ class RaymarchView : public QWidget {
   std::vector<float> shownParams_;
   std::optional<field::FieldProgram> shownProgram_;
   std::optional<field::UnionField> sceneField_;
+  std::unique_ptr<render::BrickAtlas> brickAtlas_;
+  std::unique_ptr<BrickAtlasTextures> brickTextures_;
   std::uint64_t compileCount_ = 0;
   /// Scene data handed over as a uniform array (small scenes; the rest go by texture).
   std::uint64_t uniformUploads_ = 0;

@@ -15,6 +15,8 @@
 
 namespace floptle::render {
 
+class BrickAtlas;
+
 /// Linear albedo (0..1) per material index; index 0 is "no material". Indices outside the
 /// table (or >= shading::kMaxMaterials) shade with shading::kDefaultAlbedo.
 using MaterialColors = std::vector<Vec3>;
@@ -27,6 +29,9 @@ struct RenderSettings {
   double time = 0.0;
   /// Worker threads; 0 = std::thread::hardware_concurrency().
   int threads = 0;
+  /// Brick maps drawn with the field (the viewport's u_brickAtlas / u_brickIndex), or null.
+  /// Not owned; must outlive the call.
+  const BrickAtlas* brickMaps = nullptr;
 };
 
 /// Where a primary ray meets the field.

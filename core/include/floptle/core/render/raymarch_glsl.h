@@ -31,8 +31,10 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
 /// `sampler2D u_sceneData` (render::packSceneBuffers), with one function per distinct part
 /// structure (SceneBuffers::structures) or the instruction interpreter; so its text changes
 /// only with SceneBuffers::programHash, never with a node's values or the scene's size.
-/// Uniforms as above, without u_params. The map it marches is UnionField::renderSample.
-std::string viewportFragmentShader(const SceneBuffers& buffers);
+/// Uniforms as above, without u_params. The map it marches is UnionField::renderSample; with
+/// brickMaps, the nearer of that and the brick maps of `sampler3D u_brickAtlas` and
+/// `sampler2D u_brickIndex` (BrickAtlas, brick_atlas.h), whose number never changes the text.
+std::string viewportFragmentShader(const SceneBuffers& buffers, bool brickMaps = false);
 
 /// The standalone shader of a UnionField: the viewport's scene program with the scene data (at
 /// `time`) baked in as a constant array. A scene the packing refuses gives a GLSL comment

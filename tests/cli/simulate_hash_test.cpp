@@ -57,7 +57,7 @@ TEST_F(SimulateHash, GravityWithAWalkerRoundThePlanet) {
     {"tick": 120, "node": "walker", "move": [0.6, 0.8]},
     {"tick": 180, "node": "walker", "jump": true},
     {"tick": 0, "node": "wall_runner", "move": [0, 1]}])");
-  EXPECT_EQ(hashOf("gravity.json", " --inputs '" + inputs + "'"), "63876d89e4ceac4c");
+  EXPECT_EQ(hashOf("gravity.json", " --inputs '" + inputs + "'"), "bded46f4a4f51467");
 }
 
 TEST_F(SimulateHash, MatterWithAMorphASoftBodyAndAStickyBlob) {

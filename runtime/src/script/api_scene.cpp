@@ -9,6 +9,7 @@
 //   ("radius", "children/1/half_extents"; a number or a vector), its collider rebuilt.
 // A body's position is its centre of mass, a character's its capsule centre, a vehicle's its
 // chassis'; other nodes answer their world transform as the scripts last set it.
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -193,10 +194,12 @@ field::FieldNode* findParameterNode(field::FieldNode& root, std::string path, st
     path = path.substr(9);
     const std::size_t slash = path.find('/');
     if (slash == std::string::npos) return nullptr;
-    const std::string digits = path.substr(0, slash);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
-      return nullptr;
-    const std::size_t i = std::stoul(digits);
+    // An index with anything but digits, or too large for a size_t, names no child (std::stoul
+    // threw for the latter: an exception out of an API function is a Lua error with no message).
+    std::size_t i = 0;
+    const char* end = path.data() + slash;
+    const auto [stop, ec] = std::from_chars(path.data(), end, i);
+    if (slash == 0 || ec != std::errc() || stop != end) return nullptr;
     if (i >= at->children.size()) return nullptr;
     at = &at->children[i];
     path = path.substr(slash + 1);

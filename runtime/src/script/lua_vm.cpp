@@ -219,8 +219,8 @@ bool LuaVm::pushChunkOf(lua_State* L, bool module) {
   return false;
 }
 
-// Lua raises errors with longjmp, past C++ destructors: these two hold no C++ object while
-// they call lua_error or lua_call (pushChunkOf does the string work and returns first).
+// The chunk is loaded by pushChunkOf and run here, its errors raised as they come (lua_vm.h,
+// "Errors").
 int LuaVm::sandboxedDofile(lua_State* L) {
   luaL_checkstring(L, 1);
   if (!pushChunkOf(L, false)) return lua_error(L);

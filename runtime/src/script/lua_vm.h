@@ -9,6 +9,13 @@
 //   instructions, with "file:line: instruction budget of N per tick exceeded".
 //   Memory: the allocator refuses to grow the state past memoryBytes; the error names the
 //   file and line that asked ("file:line: memory cap of N bytes exceeded").
+//   Errors: Lua is Debian's C++ build (lua5.4-c++, runtime/CMakeLists.txt), so a Lua error
+//   (luaL_error, lua_error, a failed luaL_check*, a refused allocation, an error in a
+//   metamethod) is a C++ exception that Lua's own frames catch: an API function may raise at
+//   any point with C++ objects alive, their destructors run. Hence, between an API function
+//   and the raise: no noexcept function and no catch (...), which would end the program or
+//   swallow the error. A C++ exception an API function lets escape is caught by Lua too but
+//   carries no message, so API functions report bad input as Lua errors and throw nothing.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>

@@ -15,6 +15,7 @@
 #include "floptle/core/field/union_field.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/scene_buffers.h"
+#include "floptle/core/render/shading_model.h"
 #include "floptle/core/scene/scene.h"
 
 namespace floptle::field {
@@ -111,12 +112,14 @@ TEST(UnionField, RaysHitTheNearestSphereWhereTheClosedFormSays) {
     const auto hit = render::marchRay(field, ray, 0.0);
     ASSERT_TRUE(hit.has_value()) << "ray " << i;
     // The march never passes the first surface and stops on one: the closed-form distance at
-    // its hit point is below its hit epsilon (2e-4 + 6e-4 t).
+    // its hit point is below its hit epsilon (the shading model's base + per-metre cone).
     EXPECT_LE(hit->distance, expected + 1e-4f) << "ray " << i;
     float surface = hit->point.y + 1.0f;
     for (const Ball& b : balls)
       surface = std::min(surface, glm::length(hit->point - b.centre) - b.radius);
-    EXPECT_LT(surface, 2e-4f + 6e-4f * hit->distance) << "ray " << i;
+    EXPECT_LT(surface, render::shading::kHitEpsilonBase +
+                           render::shading::kHitEpsilonPerMeter * hit->distance)
+        << "ray " << i;
     ++hits;
   }
   EXPECT_EQ(hits, 400);

@@ -44,6 +44,8 @@ Expected<SoftBodySurfaceMap> SoftBodySurfaceMap::build(const std::vector<SoftBod
     const glm::dvec3 bricks = glm::ceil(glm::dvec3(size) / double(8.0f * cell));
     if (bricks.x * bricks.y * bricks.z <= double(kMaxTopCells)) break;
     cell *= 2.0f;
+    if (!std::isfinite(cell))
+      return Error{pointer, "the matter surface map's reach is too large for its grid"};
   }
   BrickMapSettings settings;
   settings.bounds = reach;

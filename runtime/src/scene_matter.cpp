@@ -74,17 +74,24 @@ Expected<std::optional<MatterSurface>> matterSurface(physics::Simulation& sim) {
     return std::optional<MatterSurface>(std::move(out));
   }
   const physics::CollisionWorld& world = sim.world();
-  Aabb reach;
+  Aabb bodies;
+  for (const matter::SoftBody& b : stage->bodies()) {
+    const Aabb box = b.bounds();
+    bodies.min = glm::min(bodies.min, box.min), bodies.max = glm::max(bodies.max, box.max);
+  }
+  // Where matter can go: the static world's finite bounds and the bodies', but never farther
+  // than kMatterReach from the bodies (a ground plane's bounds are unbounded in practice).
+  Aabb reach = bodies;
   for (physics::ColliderId id : world.ids()) {
     const Aabb box = world.shape(id).aabb(0.0);
     if (isFinite(box.min) && isFinite(box.max))
       reach.min = glm::min(reach.min, box.min), reach.max = glm::max(reach.max, box.max);
   }
+  reach.min = glm::max(reach.min, bodies.min - Vec3(kMatterReach));
+  reach.max = glm::min(reach.max, bodies.max + Vec3(kMatterReach));
   std::vector<std::string> names;
   std::vector<matter::RestField> rest;
   for (const matter::SoftBody& b : stage->bodies()) {
-    const Aabb box = b.bounds();
-    reach.min = glm::min(reach.min, box.min), reach.max = glm::max(reach.max, box.max);
     if (std::find(names.begin(), names.end(), b.name()) != names.end()) continue;
     const physics::CollisionShape* shape = nullptr;
     for (physics::ColliderId id : world.ids())

@@ -1,7 +1,15 @@
 // Play draws a soft body where the simulation has it: a soft cube dropped on a floor is drawn at
-// its simulated centroid (its node moved by the body's best rigid transform), not at the
-// document pose.
+// its simulated centroid, from the matter's brickmap in the viewport's brick atlas (its skinned
+// surface), not at the document pose; the scene field no longer holds it.
 #include <gtest/gtest.h>
+
+#include <QDir>
+#include <QPixmap>
+#include <QScreen>
+
+#include <algorithm>
+
+#include "floptle/core/render/brick_atlas.h"
 
 #include "floptle/core/field/union_field.h"
 #include "floptle/matter/soft_body_stage.h"
@@ -41,14 +49,51 @@ TEST_F(PlaySoftBodyTest, ADroppedSoftCubeIsDrawnAtItsSimulatedCentroid) {
   RaymarchView* view = window().viewport();
   const field::UnionField* field = view->sceneField();
   ASSERT_NE(field, nullptr);
+  const render::BrickAtlas* atlas = view->brickAtlas();
+  ASSERT_NE(atlas, nullptr) << "the soft body is not drawn from bricks";
   const double t = view->time();
-  // The cube's closed form about the simulated centroid: 0.5 m deep at its centre, its top face
-  // 0.5 m up (within the cage's squash under its weight and the lattice's inset, 0.1 m).
-  EXPECT_NEAR(field->distance(centroid, t), -0.5f, 0.1f);
-  EXPECT_NEAR(field->distance(centroid + Vec3(0.0f, 1.0f, 0.0f), t), 0.5f, 0.1f);
+  // What the viewport marches: the nearer of the scene field and the brick maps.
+  auto drawn = [&](Vec3 p) { return std::min(field->distance(p, t), atlas->distance(p).x); };
+  // The scene field alone no longer has the cube above the floor.
+  EXPECT_GT(field->distance(centroid + Vec3(0.0f, 0.5f, 0.0f), t), 0.4f);
+  // The cube's closed form about the simulated centroid: inside at its centre, its top face
+  // 0.5 m up (within the cage's squash under its weight, the lattice's inset and a bake cell).
+  EXPECT_LT(drawn(centroid), -0.2f);
+  EXPECT_NEAR(drawn(centroid + Vec3(0.0f, 1.0f, 0.0f)), 0.5f, 0.1f);
   // Where the document put it, there is nothing now: the nearest surface is the cube's top,
-  // about a metre below.
-  EXPECT_GT(field->distance(Vec3(0.0f, 2.5f, 0.0f), t), 0.8f);
+  // about a metre below. Away from its band the atlas answers a lower bound (the brick's
+  // centre distance less its radius), so what is drawn there is outside and never more than
+  // the true distance; the scene field alone has nothing within 0.8 m.
+  const Vec3 documentPose(0.0f, 2.5f, 0.0f);
+  const float trueDistance = documentPose.y - (centroid.y + 0.5f);
+  EXPECT_GT(field->distance(documentPose, t), 0.8f);
+  EXPECT_GT(drawn(documentPose), 0.2f);
+  EXPECT_LE(drawn(documentPose), trueDistance + 0.1f);
+}
+
+// Plays scenes/matter.json for 1.5 s (paused steps), checks the soft bodies are drawn from the
+// matter's bricks, and writes a screenshot of the window into the build tree
+// (screenshots/editor-play-matter.png; FLOPTLE_PLAY_SCREENSHOT=file.png writes it elsewhere).
+TEST_F(PlaySoftBodyTest, MatterScreenshotWhilePlaying) {
+  QString out = QString::fromUtf8(qgetenv("FLOPTLE_PLAY_SCREENSHOT"));
+  if (out.isEmpty()) {
+    QDir().mkpath(QStringLiteral(FLOPTLE_BINARY_DIR "/screenshots"));
+    out = QStringLiteral(FLOPTLE_BINARY_DIR "/screenshots/editor-play-matter.png");
+  }
+  openScene(QStringLiteral(FLOPTLE_SOURCE_DIR "/scenes/matter.json"));
+  window().resize(1000, 640);
+  playPaused();
+  for (int i = 0; i < 90; ++i) session().stepOnce();
+  RaymarchView* view = window().viewport();
+  ASSERT_NE(view->brickAtlas(), nullptr) << "the soft bodies are not drawn from bricks";
+  render::Camera camera = view->camera();
+  camera.position = Vec3(2.0f, 6.0f, 11.0f);
+  camera.lookAt = Vec3(0.5f, 1.0f, -1.0f);
+  view->setCamera(camera);
+  QTest::qWait(2500);
+  const QPixmap shot = window().screen()->grabWindow(window().winId());
+  ASSERT_FALSE(shot.isNull());
+  ASSERT_TRUE(shot.save(out)) << out.toStdString();
 }
 
 }  // namespace

@@ -343,6 +343,8 @@ void PlayMode::enterPlay() {
 
 void PlayMode::leavePlay() {
   RaymarchView* view = window_.viewport();
+  dropMatterMap();
+  matterMapFailed_ = false;
   view->removeEventFilter(this);
   keys_.clear();
   turning_ = false;

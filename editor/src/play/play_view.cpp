@@ -140,12 +140,18 @@ void PlayMode::updateField() {
     }
     scene.interactions = changed.interactions;
   }
+  // Soft bodies drawn from the matter's bricks leave the scene field (play_matter_view.cpp).
+  const bool matterFromBricks = !drift && syncMatterMap();
   std::vector<char> moved(scene.nodes.size(), 0);
   const float a = float(session_.viewAlpha());
   for (const MovedNode& m : session_.movedNodes()) {
     scene.nodes[std::size_t(m.sceneIndex)].world =
         lerpTransform(m.previous, m.current, a).compose(m.offset);
     moved[std::size_t(m.sceneIndex)] = 1;
+    if (matterFromBricks && !m.softBody.empty()) {
+      scene.nodes[std::size_t(m.sceneIndex)].shape.reset();
+      anyShape = true;  // its old place must be redrawn without it
+    }
   }
   // Descendants ride on their moved ancestors (parents precede children).
   for (std::size_t i = 0; i < scene.nodes.size(); ++i) {

@@ -60,6 +60,25 @@ TEST(MatterSurface, TheMapFollowsTheFallingBodyAndReportsTheCellsItChanged) {
   EXPECT_GT(map->distance(Vec3(0.0f, 2.0f, 0.0f)), 0.2f);
 }
 
+TEST(MatterSurface, AGroundPlaneBoundsTheMapByTheReachNotByItsOwnBounds) {
+  Json scene = droppedBall();
+  scene["nodes"][0] = Json::parse(
+      R"({"name": "floor", "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0}})");
+  SceneRuntime rt = test::built(scene);
+  auto surface = matterSurface(*rt.physics());
+  ASSERT_TRUE(surface) << surface.error().message();
+  ASSERT_TRUE(surface->has_value());
+  const BrickMap& map = *(*surface)->map;
+  const auto* stage = dynamic_cast<const matter::SoftBodyStage*>(rt.physics()->matterStage());
+  // The map spans the body grown by kMatterReach (and the bake's band), at the fine cell: half
+  // the particle spacing, doubled at most until 2^18 top cells hold 32 m and the ball.
+  const Vec3 extent = Vec3(map.dims()) * 8.0f * map.cellSize();
+  EXPECT_LT(extent.x, 2.0f * kMatterReach + 4.0f);
+  EXPECT_GT(extent.x, 2.0f * kMatterReach);
+  EXPECT_LE(map.cellSize(), 0.1f);
+  EXPECT_NEAR(map.distance(Vec3(0.0f, 2.0f, 0.0f)), 0.0f, stage->bodies()[0].spacing());
+}
+
 TEST(MatterSurface, ASceneWithoutSoftBodiesHasNone) {
   Json scene = droppedBall();
   scene["nodes"][1].erase("matter");

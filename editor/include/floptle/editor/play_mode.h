@@ -52,6 +52,10 @@ class QToolBar;
 class QWidget;
 class QLabel;
 
+namespace floptle {
+class BrickMap;
+}
+
 namespace floptle::editor {
 
 class MainWindow;
@@ -137,6 +141,11 @@ class PlayMode : public QObject {
   void drawOcean();
   void clearOverlays();
   void placeHudWidgets();
+  // play_matter_view.cpp
+  /// Draws the soft bodies from the simulation's matter brickmap; false when they are not
+  /// (no soft bodies, or the atlas refused the map: they are then drawn rigidly).
+  bool syncMatterMap();
+  void dropMatterMap();
   // play_input.cpp
   void updateControls();
 
@@ -168,6 +177,11 @@ class PlayMode : public QObject {
   QStringList savedSelection_;
   bool forwarding_ = false;
   render::Camera savedCamera_;
+  /// The viewport's brick map of the matter's surface (-1: none) and the BrickMap it copies.
+  int matterMap_ = -1;
+  const BrickMap* matterMapSource_ = nullptr;
+  /// The log said once why the soft bodies are drawn rigidly.
+  bool matterMapFailed_ = false;
 
   // HUD (children of the viewport) and the tint frame.
   QLabel* hud_ = nullptr;

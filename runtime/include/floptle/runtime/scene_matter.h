@@ -38,8 +38,12 @@ struct MatterSurface {
   bool whole = false;
 };
 
+/// How far past the soft bodies' bounds the shared brickmap reaches, at most (m).
+inline constexpr float kMatterReach = 16.0f;
+
 /// The shared brickmap of a running simulation's soft bodies: baked on the first call (the
-/// bodies' current skinned field over their bounds and the static world's finite bounds; each
+/// bodies' current skinned field over their bounds and the static world's finite bounds, within
+/// kMatterReach of the bodies; each
 /// body's rest field is its node's collider at t = 0), then re-baked by every step on the map's
 /// budget (SoftBodySurfaceMap::kDefaultBudget top cells a step). Only drawing reads it, so a
 /// simulation nobody draws never pays for it. nullopt without soft bodies; errors name the

@@ -159,4 +159,49 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
   return world;
 }
 
+Expected<std::vector<ColliderId>> recomposeBlendedColliders(const scene::Scene& scene,
+                                                            CollisionWorld& world, double t) {
+  // Build every new collider first: an error leaves the world as it was.
+  struct Replacement {
+    std::unique_ptr<CollisionShape> shape;
+    std::string name;
+    std::vector<std::string> replaces;  ///< the nodes whose colliders it takes over
+  };
+  std::vector<Replacement> replacements;
+  const std::map<int, std::vector<int>> blended = blendedParts(scene);
+  for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+    const scene::SceneNode& node = scene.nodes[i];
+    if (!composesStatically(node)) continue;
+    const auto part = blended.find(static_cast<int>(i));
+    if (part != blended.end()) {
+      if (part->second.empty()) continue;  // a member: in its leader's collider
+      auto composed = ComposedFieldCollider::make(scene, part->second);
+      if (!composed) return composed.error();
+      Replacement r{
+          std::make_unique<ComposedFieldCollider>(std::move(composed.value())), node.name, {}};
+      for (int member : part->second) r.replaces.push_back(scene.nodes[std::size_t(member)].name);
+      replacements.push_back(std::move(r));
+      continue;
+    }
+    // Alone now: only a node that had no collider of its own (a member of a part) or led one
+    // needs its own back.
+    const std::optional<ColliderId> id = world.find(node.name);
+    if (id && !dynamic_cast<const ComposedFieldCollider*>(&world.shape(*id))) continue;
+    auto own = colliderFor(node, {}, {});
+    if (!own) return own.error();
+    if (!own.value()) continue;
+    replacements.push_back({std::move(own.value()), node.name, {node.name}});
+  }
+  std::vector<ColliderId> added;
+  for (Replacement& r : replacements) {
+    for (const std::string& name : r.replaces)
+      if (const std::optional<ColliderId> old = world.find(name)) {
+        if (auto removed = world.remove(*old); !removed) return removed.error();
+      }
+    added.push_back(world.add(std::move(r.shape), r.name, BodyKind::Static, true));
+  }
+  world.refitColliders(added, t);
+  return added;
+}
+
 }  // namespace floptle::physics

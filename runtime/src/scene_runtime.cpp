@@ -1,6 +1,9 @@
 // SceneRuntime: the Drift-or-physics choice, stepping and live tuning.
 #include "floptle/runtime/scene_runtime.h"
 
+#include <string>
+
+#include "floptle/core/scene/scene.h"
 #include "floptle/drift/drift_json.h"
 #include "floptle/drift/replay.h"
 #include "floptle/drift/sandbox.h"
@@ -13,6 +16,16 @@ const nlohmann::ordered_json* componentAt(const nlohmann::ordered_json& document
                                           const std::string& pointer) {
   const nlohmann::ordered_json::json_pointer at(pointer);
   return document.contains(at) ? &document.at(at) : nullptr;
+}
+
+/// What decides the static composition: the interaction rules and every shaped node's
+/// material (a node that changes material changes the parts it blends into).
+std::string compositionSignature(const nlohmann::ordered_json& document,
+                                 const scene::Scene& scene) {
+  std::string signature = document.value("interactions", nlohmann::ordered_json::array()).dump();
+  for (const scene::SceneNode& node : scene.nodes)
+    if (node.shape) signature += "\n" + node.name + "\t" + std::to_string(node.material);
+  return signature;
 }
 
 }  // namespace
@@ -45,6 +58,7 @@ Expected<SceneRuntime> SceneRuntime::build(const nlohmann::ordered_json& documen
   auto simulation = buildSimulation(scene, withScripts);
   if (!simulation) return simulation.error();
   runtime.physics_ = std::make_unique<physics::Simulation>(std::move(simulation.value()));
+  runtime.composition_ = compositionSignature(document, scene);
   return runtime;
 }
 
@@ -67,6 +81,12 @@ Expected<void> SceneRuntime::applyTuning(const nlohmann::ordered_json& document,
                                          const scene::Scene& scene) {
   if (physics_) {
     runtime::applyTuning(scene, *physics_);
+    std::string composition = compositionSignature(document, scene);
+    if (composition != composition_) {
+      if (Expected<void> recomposed = recomposeStatics(scene, *physics_); !recomposed)
+        return recomposed.error();
+      composition_ = std::move(composition);
+    }
     return {};
   }
   const nlohmann::ordered_json* component = componentAt(document, driftPointer_);

@@ -322,4 +322,12 @@ void applyTuning(const scene::Scene& sc, physics::Simulation& sim) {
   }
 }
 
+Expected<void> recomposeStatics(const scene::Scene& sc, physics::Simulation& sim) {
+  auto added = physics::recomposeBlendedColliders(sc, sim.world(), sim.time());
+  if (!added) return added.error();
+  sim.bodies().setWorldMaterials(worldSurfaces(sc, sim.world()));
+  for (std::uint32_t i = 0; i < sim.bodies().size(); ++i) sim.bodies().wake(i);
+  return {};
+}
+
 }  // namespace floptle::runtime

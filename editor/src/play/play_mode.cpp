@@ -317,7 +317,6 @@ void PlayMode::enterPlay() {
   window_.undoGroup()->addStack(copy->undoStack());
   window_.undoGroup()->setActiveStack(copy->undoStack());
   window_.undoHistory()->setStack(copy->undoStack());
-  window_.interactionMatrix()->setEnabled(false);
   for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime",
                            "actionToolMove", "actionToolRotate", "actionToolScale"})
     if (QAction* a = window_.action(name)) a->setEnabled(false);
@@ -327,6 +326,11 @@ void PlayMode::enterPlay() {
     timeline_->show();
     timeline_->refresh();
   }
+  // An edit of the copy redraws the play field (an interaction rule blends the statics anew).
+  connect(copy, &EditorDocument::documentChanged, this, [this](ChangeKind) {
+    copyEdited_ = true;
+    updateField();
+  });
   if (sessionPanel_) {
     connect(copy, &EditorDocument::selectionChanged, sessionPanel_, &SessionPanel::followSelection);
     sessionPanel_->refresh();
@@ -356,7 +360,6 @@ void PlayMode::leavePlay() {
   window_.undoHistory()->setStack(document.undoStack());
   if (EditorDocument* copy = session_.copy()) window_.undoGroup()->removeStack(copy->undoStack());
   swapPanels(false);
-  window_.interactionMatrix()->setEnabled(true);
   for (const char* name : {"actionNew", "actionOpen", "actionImportMesh", "actionRunTime",
                            "actionToolMove", "actionToolRotate", "actionToolScale"})
     if (QAction* a = window_.action(name)) a->setEnabled(true);
@@ -394,6 +397,9 @@ void PlayMode::swapPanels(bool toCopy) {
     auto* materials = new MaterialsPanel(copy);
     materials->setObjectName("playMaterials");
     rebind("materialsDock", materials);
+    auto* matrix = new InteractionMatrixPanel(copy);
+    matrix->setObjectName("playInteractionMatrix");
+    rebind("interactionsDock", matrix);
     return;
   }
   for (auto it = swapped_.rbegin(); it != swapped_.rend(); ++it) {

@@ -124,15 +124,15 @@ double PlaySession::fixedDt() const {
   return runtime_ ? runtime_->fixedDt() : drift::kTickSeconds;
 }
 
-// The copy changed (an inspector edit, or undo / redo of one): what the running simulation can
-// take goes to it (runtime::applyTuning; geometry waits for the next Play). A refused Drift
-// tuning keeps the old one and says which value and why.
+// The copy changed (an inspector or interaction-grid edit, or undo / redo of one): what the
+// running simulation can take goes to it (SceneRuntime::applyTuning: tuning values, and the
+// static colliders the interaction rules blend; other geometry waits for the next Play). A
+// refused tuning keeps the old one and says which value and why.
 void PlaySession::applyCopyToSimulation() {
   if (!copy_ || !runtime_) return;
   const Expected<void> applied = runtime_->applyTuning(copy_->json(), copy_->derived().scene);
   if (!applied)
-    emit message(
-        tr("Drift tuning refused: %1").arg(QString::fromStdString(applied.error().message())));
+    emit message(tr("Tuning refused: %1").arg(QString::fromStdString(applied.error().message())));
 }
 
 }  // namespace floptle::editor

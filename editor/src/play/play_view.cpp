@@ -124,9 +124,10 @@ void PlayMode::updateField() {
   const physics::Simulation* sim = session_.simulation();
   const runtime::ScriptStage* scripts = sim ? runtime::scriptStageOf(*sim) : nullptr;
   const bool scripted = scripts && scripts->sceneRevision() > 0;
-  if (!drift && session_.movedNodes().empty() && !scripted) return;
+  if (!drift && session_.movedNodes().empty() && !scripted && !copyEdited_) return;
   scene::Scene scene = source;
-  bool anyShape = false;
+  bool anyShape = copyEdited_;
+  copyEdited_ = false;
   if (scripted) {
     // What the scripts changed (a kinematic node moved, a parameter set, a blend): their
     // scene has the same nodes in the same order as the copy's.

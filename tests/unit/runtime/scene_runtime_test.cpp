@@ -1,5 +1,7 @@
 // The runtime: one assembly of a scene's simulation, the Drift-or-physics choice, live tuning
 // and replay, checked against the sample scenes and closed forms.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -76,6 +78,53 @@ TEST(SceneRuntime, TuningReachesTheRunningSimulation) {
   const physics::RigidBodyDesc& ball = runtime.physics()->bodies().desc(0);
   EXPECT_FLOAT_EQ(ball.friction, 0.25f);
   EXPECT_NEAR(ball.mass, 2000.0f * 4.0f / 3.0f * 3.14159265f * 0.125f, 0.01f);
+}
+
+TEST(SceneRuntime, AnInteractionRuleChangedLiveRecomposesTheStaticColliders) {
+  // Two static unit-half spheres of two materials overlapping by 0.1 m, and a ball above.
+  Json document = Json::parse(R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [{"id": "goo", "color": [0.2, 0.8, 0.3]}, {"id": "rock", "color": [0.5, 0.5, 0.5]}],
+    "interactions": [],
+    "nodes": [
+      {"name": "a", "transform": {"position": [-0.3, 0, 0]},
+       "shape": {"type": "sphere", "radius": 0.5}, "material": "goo"},
+      {"name": "b", "transform": {"position": [0.6, 0, 0]},
+       "shape": {"type": "sphere", "radius": 0.5}, "material": "rock"},
+      {"name": "ball", "transform": {"position": [0.15, 2, 0]},
+       "shape": {"type": "sphere", "radius": 0.1}, "material": "rock",
+       "collider": {"body": "dynamic"}}]})");
+  SceneRuntime runtime = built(document);
+  physics::Simulation& sim = *runtime.physics();
+  const Vec3 seam(0.15f, 0.3f, 0.0f);  // equidistant from both surfaces
+  const float a = glm::length(seam - Vec3(-0.3f, 0, 0)) - 0.5f;
+  const float b = glm::length(seam - Vec3(0.6f, 0, 0)) - 0.5f;
+  auto smin = [](float x, float y, float k) {
+    const float h = std::max(k - std::abs(x - y), 0.0f) / k;
+    return std::min(x, y) - h * h * k * 0.25f;
+  };
+  auto apply = [&] {
+    auto sc = scene::buildScene(document);
+    ASSERT_TRUE(sc) << sc.error().message();
+    const Expected<void> applied = runtime.applyTuning(document, sc.value());
+    ASSERT_TRUE(applied) << applied.error().message();
+  };
+  for (int i = 0; i < 10; ++i) runtime.step();
+  const float ballY = sim.bodies().state(0).position.y;
+  EXPECT_NEAR(sim.world().distance(seam, sim.time()), std::min(a, b), 1e-5f);
+  document["interactions"] =
+      Json::parse(R"([{"a": "goo", "b": "rock", "rule": "merge", "k": 0.4}])");
+  apply();
+  EXPECT_NEAR(sim.world().distance(seam, sim.time()), smin(a, b, 0.4f), 1e-4f);
+  EXPECT_EQ(sim.world().size(), 2u);  // the two spheres share one composed collider, and the ball
+  EXPECT_EQ(sim.bodies().state(0).position.y, ballY);  // the bodies keep their state
+  document["interactions"][0]["k"] = 0.2;
+  apply();
+  EXPECT_NEAR(sim.world().distance(seam, sim.time()), smin(a, b, 0.2f), 1e-4f);
+  document["interactions"] = Json::array();
+  apply();
+  EXPECT_NEAR(sim.world().distance(seam, sim.time()), std::min(a, b), 1e-5f);
+  EXPECT_EQ(sim.world().size(), 3u);
 }
 
 TEST(SceneRuntime, ARefusedDriftTuningKeepsTheOldAndNamesTheValue) {

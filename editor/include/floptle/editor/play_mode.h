@@ -182,6 +182,8 @@ class PlayMode : public QObject {
   const BrickMap* matterMapSource_ = nullptr;
   /// The log said once why the soft bodies are drawn rigidly.
   bool matterMapFailed_ = false;
+  /// The copy was edited since the play field was last drawn (updateField redraws it).
+  bool copyEdited_ = false;
 
   // HUD (children of the viewport) and the tint frame.
   QLabel* hud_ = nullptr;

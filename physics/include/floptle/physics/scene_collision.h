@@ -27,4 +27,14 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
                                              const std::filesystem::path& sceneDir,
                                              const ColliderBuildOptions& options = {});
 
+/// After the scene's interaction rules changed in a running world (a rule, a k, a driver), its
+/// static composition is made again as buildCollisionWorld makes it: every blended part gets a
+/// new ComposedFieldCollider in place of its members' colliders, and a node that no longer
+/// blends gets its own collider back in place of the part it led or sat in. Other colliders
+/// (bodies, meshes, controllers, matter) keep their ids. All new colliders are built before
+/// any is swapped, so an error (naming the node) leaves the world as it was. Returns the ids
+/// added, refit at t.
+Expected<std::vector<ColliderId>> recomposeBlendedColliders(const scene::Scene& scene,
+                                                             CollisionWorld& world, double t);
+
 }  // namespace floptle::physics

@@ -48,7 +48,9 @@ class SceneRuntime {
   double fixedDt() const;
 
   /// Installs the tuning `document` (and its typed `scene`) now holds into the running
-  /// simulation: physics takes applyTuning's values; Drift validates its whole tuning and
+  /// simulation: physics takes applyTuning's values, and when the static composition changed
+  /// (an interaction's rule or k, a static node's material) its blended colliders are made
+  /// again (recomposeStatics; bodies keep their state); Drift validates its whole tuning and
   /// refuses it (keeping the old) with an error naming the value and why.
   Expected<void> applyTuning(const nlohmann::ordered_json& document, const scene::Scene& scene);
 
@@ -58,6 +60,9 @@ class SceneRuntime {
   std::unique_ptr<drift::Sandbox> drift_;
   std::string driftNode_;
   std::string driftPointer_;
+  /// What decides the static composition, as the running world was made
+  /// (compositionSignature).
+  std::string composition_;
 };
 
 }  // namespace floptle::runtime

@@ -52,4 +52,10 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& scene,
 /// range keeps its old values (the inspector refuses such values before they get here).
 void applyTuning(const scene::Scene& scene, physics::Simulation& simulation);
 
+/// The running simulation's static composition made again from `scene` (its interaction rules
+/// changed): physics::recomposeBlendedColliders at the simulation's time, then the bodies'
+/// per-collider surfaces re-read and every body woken. An error (naming the node) leaves the
+/// world as it was.
+Expected<void> recomposeStatics(const scene::Scene& scene, physics::Simulation& simulation);
+
 }  // namespace floptle::runtime

@@ -39,7 +39,7 @@ void SoftBodyStage::step(physics::Simulation& simulation, double tEnd, float dt)
   const double tStart = tEnd - double(dt);
   stepBodies(
       simulation.world(), [&](Vec3 c) { return simulation.gravityAt(c, tStart); }, tEnd, dt);
-  if (surface_) surface_->update(bodies_);
+  for (const std::shared_ptr<SoftBodySurfaceMap>& surface : surfaces_) surface->update(bodies_);
 }
 
 bool SoftBodyStage::beginBody(std::size_t i, const physics::CollisionWorld& world, Vec3 gravity,

@@ -31,11 +31,13 @@ Expected<SoftBodySurfaceMap> SoftBodySurfaceMap::build(const std::vector<SoftBod
   s.rest_ = std::move(restFields);
   s.budget_ = budget;
   float h = std::numeric_limits<float>::max();
-  for (const SoftBody& b : bodies) {
-    if (!s.restOf(b.name()))
-      return Error{pointer, "soft body '" + b.name() + "' has no rest field for its surface"};
-    h = std::min(h, b.spacing());
-  }
+  for (const SoftBody& b : bodies)
+    if (s.restOf(b.name())) h = std::min(h, b.spacing());
+  for (const std::string& name : s.names_)
+    if (std::none_of(bodies.begin(), bodies.end(),
+                     [&](const SoftBody& b) { return b.name() == name; }))
+      return Error{pointer, "the matter surface map has no soft body called '" + name + "'"};
+  if (s.names_.empty()) return Error{pointer, "a matter surface map needs a soft body"};
   // Half the spacing, doubled until the top grid (grown by the band and a cell each side, as
   // the bake grows it) fits kMaxTopCells.
   float cell = 0.5f * h;
@@ -57,7 +59,9 @@ Expected<SoftBodySurfaceMap> SoftBodySurfaceMap::build(const std::vector<SoftBod
   const glm::ivec3 d = s.map_.dims();
   s.changedFlag_.assign(std::size_t(d.x) * std::size_t(d.y) * std::size_t(d.z), 0);
   for (const SoftBody& b : bodies)
-    s.lastPoints_.insert(s.lastPoints_.end(), b.state().position.begin(), b.state().position.end());
+    if (s.restOf(b.name()))
+      s.lastPoints_.insert(s.lastPoints_.end(), b.state().position.begin(),
+                           b.state().position.end());
   return s;
 }
 
@@ -90,7 +94,7 @@ void SoftBodySurfaceMap::update(const std::vector<SoftBody>& bodies) {
   counters_.bricksRebaked = 0;
   std::vector<Vec3> points;
   for (const SoftBody& b : bodies)
-    if (!b.state().asleep)
+    if (!b.state().asleep && restOf(b.name()))
       points.insert(points.end(), b.state().position.begin(), b.state().position.end());
   const std::size_t now = points.size();
   points.insert(points.end(), lastPoints_.begin(), lastPoints_.end());

@@ -38,6 +38,7 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
     desc.visco = model->tier == matter::MatterTier::Visco;
     desc.viscoKnobs = model->visco;
     if (const scene::Material* m = sc.material(node.material)) {
+      desc.material = m->displayId;
       desc.density = m->density;
       desc.friction = m->friction;
       desc.bulkModulus = m->bulkModulus;
@@ -64,50 +65,75 @@ std::optional<matter::MatterCounts> matterCounts(const physics::Simulation& sim)
   return stage->counts();
 }
 
-Expected<std::optional<MatterSurface>> matterSurface(physics::Simulation& sim) {
+Expected<std::vector<MatterSurface>> matterSurfaces(physics::Simulation& sim) {
   auto* stage = dynamic_cast<matter::SoftBodyStage*>(sim.matterStage());
-  if (!stage || stage->bodies().empty()) return std::optional<MatterSurface>();
-  MatterSurface out;
-  if (matter::SoftBodySurfaceMap* map = stage->surfaceMap()) {
-    out.map = &map->map();
-    out.changedCells = map->takeChangedCells();
-    return std::optional<MatterSurface>(std::move(out));
+  std::vector<MatterSurface> out;
+  if (!stage || stage->bodies().empty()) return out;
+  const std::vector<matter::SoftBody>& bodies = stage->bodies();
+  if (!stage->surfaceMaps().empty()) {
+    for (const std::shared_ptr<matter::SoftBodySurfaceMap>& map : stage->surfaceMaps()) {
+      MatterSurface s;
+      s.map = &map->map();
+      s.firstBody = map->names().front();
+      if (const matter::SoftBody* b = stage->find(s.firstBody)) s.material = b->desc().material;
+      s.changedCells = map->takeChangedCells();
+      out.push_back(std::move(s));
+    }
+    return out;
   }
   const physics::CollisionWorld& world = sim.world();
-  Aabb bodies;
-  for (const matter::SoftBody& b : stage->bodies()) {
+  Aabb bodyBox;
+  for (const matter::SoftBody& b : bodies) {
     const Aabb box = b.bounds();
-    bodies.min = glm::min(bodies.min, box.min), bodies.max = glm::max(bodies.max, box.max);
+    bodyBox.min = glm::min(bodyBox.min, box.min), bodyBox.max = glm::max(bodyBox.max, box.max);
   }
   // Where matter can go: the static world's finite bounds and the bodies', but never farther
   // than kMatterReach from the bodies (a ground plane's bounds are unbounded in practice).
-  Aabb reach = bodies;
+  Aabb reach = bodyBox;
   for (physics::ColliderId id : world.ids()) {
     const Aabb box = world.shape(id).aabb(0.0);
     if (isFinite(box.min) && isFinite(box.max))
       reach.min = glm::min(reach.min, box.min), reach.max = glm::max(reach.max, box.max);
   }
-  reach.min = glm::max(reach.min, bodies.min - Vec3(kMatterReach));
-  reach.max = glm::min(reach.max, bodies.max + Vec3(kMatterReach));
-  std::vector<std::string> names;
-  std::vector<matter::RestField> rest;
-  for (const matter::SoftBody& b : stage->bodies()) {
-    if (std::find(names.begin(), names.end(), b.name()) != names.end()) continue;
+  reach.min = glm::max(reach.min, bodyBox.min - Vec3(kMatterReach));
+  reach.max = glm::min(reach.max, bodyBox.max + Vec3(kMatterReach));
+  // The bodies' nodes grouped by material, in the order of each material's first body.
+  struct Group {
+    std::string material;
+    std::vector<std::string> names;
+    std::vector<matter::RestField> rest;
+  };
+  std::vector<Group> groups;
+  for (const matter::SoftBody& b : bodies) {
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const Group& g) { return g.material == b.desc().material; });
+    if (group == groups.end())
+      group = groups.insert(groups.end(), Group{b.desc().material, {}, {}});
+    if (std::find(group->names.begin(), group->names.end(), b.name()) != group->names.end())
+      continue;
     const physics::CollisionShape* shape = nullptr;
-    for (physics::ColliderId id : world.ids())
-      if (world.nodeName(id) == b.name()) shape = &world.shape(id);
+    if (const std::optional<physics::ColliderId> id = world.find(b.name()))
+      shape = &world.shape(*id);
     if (!shape) return Error{b.name(), "a soft body's node has no collider for its surface"};
-    names.push_back(b.name());
-    rest.push_back([shape](Vec3 p) { return shape->distance(p, 0.0); });
+    group->names.push_back(b.name());
+    group->rest.push_back([shape](Vec3 p) { return shape->distance(p, 0.0); });
   }
-  auto map = matter::SoftBodySurfaceMap::build(stage->bodies(), std::move(names), std::move(rest),
-                                               reach, stage->bodies().front().name());
-  if (!map) return map.error();
-  auto shared = std::make_shared<matter::SoftBodySurfaceMap>(std::move(*map));
-  stage->setSurfaceMap(shared);
-  out.map = &shared->map();
-  out.whole = true;
-  return std::optional<MatterSurface>(std::move(out));
+  std::vector<std::shared_ptr<matter::SoftBodySurfaceMap>> maps;
+  for (Group& g : groups) {
+    const std::string first = g.names.front();
+    auto map = matter::SoftBodySurfaceMap::build(bodies, std::move(g.names), std::move(g.rest),
+                                                 reach, first);
+    if (!map) return map.error();
+    maps.push_back(std::make_shared<matter::SoftBodySurfaceMap>(std::move(*map)));
+    MatterSurface s;
+    s.map = &maps.back()->map();
+    s.material = g.material;
+    s.firstBody = first;
+    s.whole = true;
+    out.push_back(std::move(s));
+  }
+  stage->setSurfaceMaps(std::move(maps));
+  return out;
 }
 
 }  // namespace floptle::runtime

@@ -12,6 +12,8 @@
 #include "floptle/core/render/brick_atlas.h"
 
 #include "floptle/core/field/union_field.h"
+#include "floptle/core/scene/scene_composition.h"
+#include "floptle/editor/derived_scene.h"
 #include "floptle/matter/soft_body_stage.h"
 #include "floptle/physics/simulation.h"
 #include "play_test_support.h"
@@ -86,9 +88,24 @@ TEST_F(PlaySoftBodyTest, MatterScreenshotWhilePlaying) {
   for (int i = 0; i < 90; ++i) session().stepOnce();
   RaymarchView* view = window().viewport();
   ASSERT_NE(view->brickAtlas(), nullptr) << "the soft bodies are not drawn from bricks";
+  // One map per material: inside each body the atlas answers its node's material (the steel
+  // block resting on the clay slab is steel, the slab clay).
+  const auto* stage =
+      dynamic_cast<const matter::SoftBodyStage*>(session().simulation()->matterStage());
+  ASSERT_NE(stage, nullptr);
+  const scene::Scene& scene = session().copy()->derived().scene;
+  for (const char* name : {"steel_block", "clay_slab", "soft_cube"}) {
+    const matter::SoftBody* body = stage->find(name);
+    ASSERT_NE(body, nullptr) << name;
+    const Vec2 inside = view->brickAtlas()->distance(body->centroid());
+    EXPECT_LT(inside.x, 0.0f) << name;
+    const int node = scene.findNode(name);
+    ASSERT_GE(node, 0);
+    EXPECT_EQ(int(inside.y), int(scene::surfaceMaterialOf(scene.nodes[std::size_t(node)]))) << name;
+  }
   render::Camera camera = view->camera();
-  camera.position = Vec3(2.0f, 6.0f, 11.0f);
-  camera.lookAt = Vec3(0.5f, 1.0f, -1.0f);
+  camera.position = Vec3(4.0f, 4.5f, 7.0f);
+  camera.lookAt = Vec3(2.5f, 0.6f, -1.5f);
   view->setCamera(camera);
   QTest::qWait(2500);
   const QPixmap shot = window().screen()->grabWindow(window().winId());

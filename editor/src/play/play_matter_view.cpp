@@ -1,9 +1,10 @@
 // PlayMode, the matter's surface in the viewport: the soft bodies are drawn from the
-// simulation's shared brickmap (runtime::matterSurface, the skinned surface re-sampled near
-// moving matter every step) through the viewport's brick atlas, so a body squashes, recovers and
-// falls apart on screen as it does in the simulation; each tick sends only the bricks that step
-// re-sampled. Where the atlas refuses the map (a limit, named in the log), the bodies stay drawn
-// rigidly on their best rigid transform (the moved-node path).
+// simulation's shared brickmaps (runtime::matterSurfaces: one per material, the skinned surface
+// re-sampled near moving matter every step) through the viewport's brick atlas, so a body
+// squashes, recovers and falls apart on screen as it does in the simulation, in its material's
+// colour; each tick sends only the bricks that step re-sampled. Where the atlas refuses a map
+// (a limit, named in the log), the bodies stay drawn rigidly on their best rigid transform (the
+// moved-node path).
 #include "floptle/core/render/brick_atlas.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/editor/derived_scene.h"
@@ -19,61 +20,56 @@ namespace floptle::editor {
 bool PlayMode::syncMatterMap() {
   physics::Simulation* sim = session_.simulation();
   EditorDocument* copy = session_.copy();
-  if (!sim || !copy) {
+  if (!sim || !copy || matterMapFailed_) {
     dropMatterMap();
     return false;
   }
-  Expected<std::optional<runtime::MatterSurface>> surface = runtime::matterSurface(*sim);
-  if (!surface || !*surface || !(*surface)->map) {
-    if (!surface && !matterMapFailed_) {
-      window_.log()->appendMessage(tr("Play: the soft bodies are drawn rigidly: %1")
-                                       .arg(QString::fromStdString(surface.error().message())));
-      matterMapFailed_ = true;
-    }
+  auto fail = [this](const std::string& why) {
+    window_.log()->appendMessage(
+        tr("Play: the soft bodies are drawn rigidly: %1").arg(QString::fromStdString(why)));
+    matterMapFailed_ = true;
+    dropMatterMap();
+    return false;
+  };
+  Expected<std::vector<runtime::MatterSurface>> surfaces = runtime::matterSurfaces(*sim);
+  if (!surfaces) return fail(surfaces.error().message());
+  if (surfaces->empty()) {
     dropMatterMap();
     return false;
   }
-  const runtime::MatterSurface& s = **surface;
   RaymarchView* view = window_.viewport();
-  if (matterMap_ < 0 || matterMapSource_ != s.map || s.whole) {
-    // A new map (the first tick, or a new simulation: a branch, a replay) goes in whole.
+  const scene::Scene& scene = copy->derived().scene;
+  const bool whole = surfaces->front().whole || matterMaps_.size() != surfaces->size() ||
+                     matterMapSource_ != surfaces->front().map;
+  if (whole) {
+    // New maps (the first tick, or a new simulation: a branch, a replay) go in whole.
     dropMatterMap();
-    // One map holds every body: it takes the first soft body's surface material.
-    render::BrickMapPlacement placement;
-    for (const MovedNode& m : session_.movedNodes())
-      if (!m.softBody.empty()) {
-        placement.material =
-            int(scene::surfaceMaterialOf(copy->derived().scene.nodes[std::size_t(m.sceneIndex)]));
-        break;
-      }
-    Expected<int> id = view->addBrickMap(*s.map, placement, "the soft bodies' surface");
-    if (!id) {
-      if (!matterMapFailed_)
-        window_.log()->appendMessage(tr("Play: the soft bodies are drawn rigidly: %1")
-                                         .arg(QString::fromStdString(id.error().message())));
-      matterMapFailed_ = true;
-      return false;
+    for (const runtime::MatterSurface& s : *surfaces) {
+      render::BrickMapPlacement placement;
+      const int node = scene.findNode(s.firstBody);
+      if (node >= 0)
+        placement.material = int(scene::surfaceMaterialOf(scene.nodes[std::size_t(node)]));
+      Expected<int> id =
+          view->addBrickMap(*s.map, placement, "the soft bodies' surface (" + s.material + ")");
+      if (!id) return fail(id.error().message());
+      matterMaps_.push_back(*id);
     }
-    matterMap_ = *id;
-    matterMapSource_ = s.map;
+    matterMapSource_ = surfaces->front().map;
     return true;
   }
-  if (!s.changedCells.empty()) {
-    if (Expected<void> updated = view->updateBrickMap(matterMap_, *s.map, s.changedCells);
-        !updated) {
-      window_.log()->appendMessage(tr("Play: the soft bodies are drawn rigidly: %1")
-                                       .arg(QString::fromStdString(updated.error().message())));
-      matterMapFailed_ = true;
-      dropMatterMap();
-      return false;
-    }
+  for (std::size_t i = 0; i < surfaces->size(); ++i) {
+    const runtime::MatterSurface& s = (*surfaces)[i];
+    if (s.changedCells.empty()) continue;
+    if (Expected<void> updated = view->updateBrickMap(matterMaps_[i], *s.map, s.changedCells);
+        !updated)
+      return fail(updated.error().message());
   }
   return true;
 }
 
 void PlayMode::dropMatterMap() {
-  if (matterMap_ >= 0) window_.viewport()->removeBrickMap(matterMap_);
-  matterMap_ = -1;
+  for (int id : matterMaps_) window_.viewport()->removeBrickMap(id);
+  matterMaps_.clear();
   matterMapSource_ = nullptr;
 }
 

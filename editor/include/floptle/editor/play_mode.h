@@ -142,8 +142,8 @@ class PlayMode : public QObject {
   void clearOverlays();
   void placeHudWidgets();
   // play_matter_view.cpp
-  /// Draws the soft bodies from the simulation's matter brickmap; false when they are not
-  /// (no soft bodies, or the atlas refused the map: they are then drawn rigidly).
+  /// Draws the soft bodies from the simulation's matter brickmaps; false when they are not
+  /// (no soft bodies, or the atlas refused a map: they are then drawn rigidly).
   bool syncMatterMap();
   void dropMatterMap();
   // play_input.cpp
@@ -177,8 +177,9 @@ class PlayMode : public QObject {
   QStringList savedSelection_;
   bool forwarding_ = false;
   render::Camera savedCamera_;
-  /// The viewport's brick map of the matter's surface (-1: none) and the BrickMap it copies.
-  int matterMap_ = -1;
+  /// The viewport's brick maps of the matter's surfaces (one per material), and the first
+  /// BrickMap they copy (a new simulation has new ones).
+  std::vector<int> matterMaps_;
   const BrickMap* matterMapSource_ = nullptr;
   /// The log said once why the soft bodies are drawn rigidly.
   bool matterMapFailed_ = false;

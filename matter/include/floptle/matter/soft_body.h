@@ -97,6 +97,8 @@ namespace floptle::matter {
 
 struct SoftBodyDesc {
   std::string name;
+  /// The node's material id ("" for none): drawing groups the bodies' surfaces by it.
+  std::string material;
   SoftBodyKnobs knobs;
   float density = 1000.0f;  ///< kg/m^3
   float friction = 0.5f;    ///< Coulomb coefficient against the world (-)

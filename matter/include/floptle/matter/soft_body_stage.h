@@ -101,10 +101,13 @@ class SoftBodyStage : public physics::SimulationStage {
   const Counters& counters() const { return counters_; }
   const std::vector<BodyBond>& bodyBonds() const { return bonds_; }
   MatterCounts counts() const;
-  /// The shared brickmap of the bodies' skinned surface, updated at the end of every step()
-  /// (soft_body_surface_map.h); null until one is set (only drawing reads it).
-  void setSurfaceMap(std::shared_ptr<SoftBodySurfaceMap> map) { surface_ = std::move(map); }
-  SoftBodySurfaceMap* surfaceMap() const { return surface_.get(); }
+  /// The shared brickmaps of the bodies' skinned surfaces (one per material, each over the
+  /// bodies it names), updated at the end of every step() (soft_body_surface_map.h); none
+  /// until they are set (only drawing reads them).
+  void setSurfaceMaps(std::vector<std::shared_ptr<SoftBodySurfaceMap>> maps) {
+    surfaces_ = std::move(maps);
+  }
+  const std::vector<std::shared_ptr<SoftBodySurfaceMap>>& surfaceMaps() const { return surfaces_; }
 
   void step(physics::Simulation& simulation, double tEnd, float dt) override;
   /// Steps 1 to 4 above against `world` with `gravityAt(centroid)` per body (tests, benches).
@@ -146,7 +149,7 @@ class SoftBodyStage : public physics::SimulationStage {
   std::vector<std::uint8_t> active_;  ///< 1: the body steps this step
   std::vector<std::uint8_t> open_;    ///< 1: the body takes the current global substep
   std::vector<int> substep_;          ///< its substep index in the current global substep
-  std::shared_ptr<SoftBodySurfaceMap> surface_;
+  std::vector<std::shared_ptr<SoftBodySurfaceMap>> surfaces_;
 };
 
 template <class GravityAt>

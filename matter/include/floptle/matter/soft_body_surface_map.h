@@ -40,10 +40,10 @@ class SoftBodySurfaceMap {
     std::uint64_t updates = 0;             ///< updates since the bake (-)
   };
 
-  /// Bakes the current field of `bodies` over `reach` (m). `restFields[i]` is the rest field
-  /// of the node called `names[i]`; a body takes the field of its name (split pieces share
-  /// their node's). Errors (naming `pointer`): no bodies, a body without a rest field, an
-  /// empty or non-finite reach.
+  /// Bakes the current field of the bodies it draws over `reach` (m): `restFields[i]` is the
+  /// rest field of the node called `names[i]`, and the map draws (and follows) exactly the
+  /// bodies of those names (split pieces share their node's); other bodies are not its own.
+  /// Errors (naming `pointer`): no names, a name no body has, an empty or non-finite reach.
   static Expected<SoftBodySurfaceMap> build(const std::vector<SoftBody>& bodies,
                                             std::vector<std::string> names,
                                             std::vector<RestField> restFields, Aabb reach,
@@ -56,6 +56,8 @@ class SoftBodySurfaceMap {
   DistanceBatchFn field(const std::vector<SoftBody>& bodies) const;
 
   const BrickMap& map() const { return map_; }
+  /// The nodes whose bodies it draws.
+  const std::vector<std::string>& names() const { return names_; }
   /// The top cells re-sampled since the last call, each once, in the order first re-sampled.
   std::vector<glm::ivec3> takeChangedCells();
   int budget() const { return budget_; }

@@ -4,6 +4,7 @@
 // in the world for its shape but answers no queries (the cage is what collides).
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "floptle/core/brickmap/brick_map.h"
@@ -29,25 +30,29 @@ Expected<std::unique_ptr<matter::SoftBodyStage>> buildSoftBodies(
 /// simulation; nullopt when it has no soft bodies.
 std::optional<matter::MatterCounts> matterCounts(const physics::Simulation& sim);
 
-/// The matter's current field in the shared brickmap (matter::SoftBodySurfaceMap), for a viewer.
+/// One of the matter's current fields in the shared brickmaps (matter::SoftBodySurfaceMap), for
+/// a viewer: the surface of the soft bodies of one material.
 struct MatterSurface {
   const BrickMap* map = nullptr;
+  /// The material id of its bodies ("" for none) and the node of its first body.
+  std::string material;
+  std::string firstBody;
   /// The top cells re-sampled since the previous call (each once); on the first call, when the
   /// map was just baked, empty and `whole` is set: upload the whole map.
   std::vector<glm::ivec3> changedCells;
   bool whole = false;
 };
 
-/// How far past the soft bodies' bounds the shared brickmap reaches, at most (m).
+/// How far past the soft bodies' bounds the shared brickmaps reach, at most (m).
 inline constexpr float kMatterReach = 16.0f;
 
-/// The shared brickmap of a running simulation's soft bodies: baked on the first call (the
-/// bodies' current skinned field over their bounds and the static world's finite bounds, within
-/// kMatterReach of the bodies; each
-/// body's rest field is its node's collider at t = 0), then re-baked by every step on the map's
-/// budget (SoftBodySurfaceMap::kDefaultBudget top cells a step). Only drawing reads it, so a
-/// simulation nobody draws never pays for it. nullopt without soft bodies; errors name the
+/// The shared brickmaps of a running simulation's soft bodies, one per material in the order
+/// of the materials' first bodies: baked on the first call (the bodies' current skinned field
+/// over their bounds and the static world's finite bounds, within kMatterReach of the bodies;
+/// each body's rest field is its node's collider at t = 0), then re-baked by every step on each
+/// map's budget (SoftBodySurfaceMap::kDefaultBudget top cells a step). Only drawing reads them,
+/// so a simulation nobody draws never pays for them. Empty without soft bodies; errors name the
 /// body's node.
-Expected<std::optional<MatterSurface>> matterSurface(physics::Simulation& sim);
+Expected<std::vector<MatterSurface>> matterSurfaces(physics::Simulation& sim);
 
 }  // namespace floptle::runtime

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "floptle/matter/soft_body.h"
-#include "floptle/matter/xpbd.h"
 
 namespace floptle::matter {
 namespace {
@@ -61,96 +60,14 @@ Aabb SoftBody::bounds() const {
 void SoftBody::predict(Vec3 gravity, float h) {
   std::vector<Vec3>& x = state_.position;
   std::vector<Vec3>& v = state_.velocity;
+  // The sweeps' packed copy is written here too (one pass over the particles).
+  if (packed_.size() != x.size() + 1) packed_.assign(x.size() + 1, Packed{});
   for (std::size_t i = 0; i < x.size(); ++i) {
     v[i] += gravity * h;
     previous_[i] = x[i];
     x[i] += v[i] * h;
     predicted_[i] = x[i];
-  }
-}
-
-template <bool kMeasure>
-void SoftBody::solveDistances() {
-  const float s = desc_.knobs.stiffness;
-  // alpha~ = alpha / dt_sub^2 = (1/s - 1) w; lambda starts at 0 each substep (one sweep).
-  const float alphaTilde = (1.0f / s - 1.0f) * invMass_;
-  const float w = invMass_;
-  std::vector<Vec3>& x = state_.position;
-  const std::vector<float>& rest = state_.edgeRest;  // compacted, and plastic for visco
-  const std::uint8_t* broken = desc_.visco ? state_.edgeBroken.data() : nullptr;
-  const Vec3 axis = loadAxis_;
-  // Alternate sweep directions (symmetric Gauss-Seidel over substeps): one fixed order
-  // biases the corrections and spins a body up.
-  const std::size_t n = rest.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t e = backward_ ? n - 1 - k : k;
-    if (broken && broken[e]) continue;
-    Vec3& a = x[edgeA_[e]];
-    Vec3& b = x[edgeB_[e]];
-    if constexpr (kMeasure) {
-      const Vec3 d = a - b;
-      const float len = glm::length(d);
-      float lambda = 0.0f;
-      const float dLambda = solveDistance(a, b, w, w, rest[e], alphaTilde, lambda);
-      if (len > 0.0f) {
-        // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3.
-        const float along =
-            axis == Vec3(0.0f) ? len * len / 3.0f : glm::dot(d, axis) * glm::dot(d, axis);
-        const float share = 0.5f * dLambda * along / len;
-        virial_[edgeA_[e]] += share;
-        virial_[edgeB_[e]] += share;
-      }
-    } else {
-      float lambda = 0.0f;
-      solveDistance(a, b, w, w, rest[e], alphaTilde, lambda);
-    }
-  }
-}
-
-template <bool kMeasure>
-void SoftBody::solveVolumes(float h) {
-  const float v = desc_.knobs.volumePreserve;
-  if (v <= 0.0f) return;
-  // Solved on 6V (C' = 6 (V - V0), gradients 6 grad V: no divisions by 6); the same update
-  // when alpha~' = 36 alpha~. The knob's alpha~ = (1/v - 1) w h^4 in series with the
-  // material's alpha_K / dt_sub^2 = V0 / (K dt_sub^2) (soft_body.h).
-  const float h2 = h_ * h_;
-  const float knobTilde = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
-  const float bulkTilde = 36.0f / (desc_.bulkModulus * h * h);  // x V0
-  std::vector<Vec3>& x = state_.position;
-  const std::vector<float>& rest = state_.tetRest;
-  const bool visco = desc_.visco;
-  for (std::size_t t = 0; t < tets_.size(); ++t) {
-    if (visco && state_.tetBroken[t]) continue;
-    const auto& id = tets_[t];
-    Vec3& x0 = x[id[0]];
-    Vec3& x1 = x[id[1]];
-    Vec3& x2 = x[id[2]];
-    Vec3& x3 = x[id[3]];
-    const Vec3 e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
-    const Vec3 g1 = glm::cross(e2, e3);
-    const Vec3 g2 = glm::cross(e3, e1);
-    const Vec3 g3 = glm::cross(e1, e2);
-    const Vec3 g0 = -(g1 + g2 + g3);
-    const float sixVolume = glm::dot(g3, e3);
-    const float w =
-        invMass_ * (glm::dot(g0, g0) + glm::dot(g1, g1) + glm::dot(g2, g2) + glm::dot(g3, g3));
-    const float alphaTilde = knobTilde + bulkTilde * rest[t];
-    if (w + alphaTilde < 1e-30f) continue;
-    const float dLambda = -(sixVolume - 6.0f * rest[t]) / (w + alphaTilde);
-    const float s = invMass_ * dLambda;
-    x0 += s * g0;
-    x1 += s * g1;
-    x2 += s * g2;
-    x3 += s * g3;
-    if constexpr (kMeasure) {
-      // sum_k (g^ . x_k)(g^ . grad_k C') = 6V for any g^: a quarter to each corner.
-      const float share = 0.25f * sixVolume * dLambda;
-      virial_[id[0]] += share;
-      virial_[id[1]] += share;
-      virial_[id[2]] += share;
-      virial_[id[3]] += share;
-    }
+    packed_[i] = {x[i].x, x[i].y, x[i].z, 0.0f};
   }
 }
 
@@ -191,12 +108,16 @@ std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) 
   std::uint32_t contacts = 0;
   const float mu = desc_.friction;
   std::vector<Vec3>& x = state_.position;
-  for (std::uint32_t i : candidates_) {
+  const float band = desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f;
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    const std::uint32_t i = candidates_[k];
     ++counters_.distanceQueries;
-    const float band = desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f;
-    if (world.distance(x[i], t) >= radius_ + band) continue;
+    // The distance alone first (no normal) unless the particle was within reach in the last
+    // substep: then it most likely is again and closest's distance (the same number) decides.
+    if (!candidateNear_[k] && world.distance(x[i], t) >= radius_ + band) continue;
     auto hit = world.closest(x[i], t);
-    if (!hit || !hit.value()) continue;
+    candidateNear_[k] = hit && hit.value() && hit.value()->distance < radius_ + band;
+    if (!candidateNear_[k]) continue;
     const physics::Hit& c = *hit.value();
     const float depth = radius_ - c.distance;
     if (depth <= 0.0f) {
@@ -307,6 +228,7 @@ bool SoftBody::beginStep(const physics::CollisionWorld& world, Vec3 gravity, dou
     ++counters_.distanceQueries;
     if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
   }
+  candidateNear_.assign(candidates_.size(), 0);
 
   const float g = glm::length(gravity);
   loadAxis_ = g > 0.0f ? gravity / g : Vec3(0.0f);
@@ -329,6 +251,7 @@ void SoftBody::solveSubstep(int s) {
     solveDistances<false>();
     solveVolumes<false>(subH_);
   }
+  unpackPositions();
   if (desc_.visco) solveAnchors();
   shapeMatch(beta_);
 }

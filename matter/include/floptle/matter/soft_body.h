@@ -132,6 +132,12 @@ class SoftBody {
   static constexpr float kWakeDistance = 1e-3f;  ///< m
   /// Visco: most adhesion bonds formed in one step (-).
   static constexpr int kAnchorsPerStep = 64;
+  /// Constraints the sweeps solve side by side (soft_body_solve.cpp) (-).
+  static constexpr int kLanes = 8;
+  /// One particle's position in the sweeps' working copy: x, y, z (m) and a zero.
+  struct alignas(16) Packed {
+    float x = 0.0f, y = 0.0f, z = 0.0f, zero = 0.0f;
+  };
 
   /// Everything that changes while it runs.
   struct State {
@@ -267,6 +273,11 @@ class SoftBody {
 
  private:
   void predict(Vec3 gravity, float h);
+  /// Cuts the edges and tetrahedra into the sweeps' batches (soft_body_solve.cpp); after
+  /// every change of the constraint lists (build, split).
+  void prepareSolver();
+  /// The sweeps' working copy (predict writes it) back to state_.position.
+  void unpackPositions();
   template <bool kMeasure>
   void solveDistances();
   template <bool kMeasure>
@@ -305,10 +316,22 @@ class SoftBody {
   /// Each tetrahedron's lattice cube: its 8 corner particles (compaction averages the
   /// stress over them: the cube's even and odd corners carry the load unevenly).
   std::vector<std::array<std::uint32_t, 8>> tetCube_;
+  // The sweeps' batches (soft_body_solve.cpp): kLanes lanes each, lane l of batch b at
+  // [b kLanes + l]: the constraint (padding: the batch's first), its particles (corner k at
+  // [(b arity + k) kLanes + l]; padding: the zero slot past the last particle) and per batch
+  // the bits of the lanes that are constraints.
+  std::vector<std::uint32_t> edgeLane_, edgeEnds_;
+  std::vector<std::uint8_t> edgeMask_;
+  std::vector<std::uint32_t> tetLane_, tetEnds_;
+  std::vector<std::uint8_t> tetMask_;
+  /// Positions during the sweeps, one per particle and the zero slot (scratch).
+  std::vector<Packed> packed_;
   State state_;
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
+  /// 1 where the candidate was within reach of the world at the last substep (scratch).
+  std::vector<std::uint8_t> candidateNear_;
   std::vector<float> virial_;  ///< compaction: each particle's virial this substep (scratch)
   Vec3 loadAxis_{0.0f};        ///< g^ of this step, or 0 without gravity (scratch)
   bool measuring_ = false;     ///< this substep measures the stresses (scratch)

@@ -69,6 +69,14 @@ void volumesAvx2(const Volumes& s);
 
 namespace {  // internal linkage: see the top of the file
 
+// The gathers and scatters inline into the sweeps' loops (GCC otherwise keeps the larger
+// scatter out of line, a call per corner).
+#if defined(__GNUC__)
+#define FLOPTLE_SWEEP_INLINE inline __attribute__((always_inline))
+#else
+#define FLOPTLE_SWEEP_INLINE inline
+#endif
+
 #if defined(__AVX2__)
 /// Eight floats, one per lane.
 struct F {
@@ -121,11 +129,11 @@ inline void lanesOf(F a, float* out) {
 struct P {
   F x, y, z;
 };
-inline __m256 pair(const SoftBody::Packed* p, std::uint32_t lo, std::uint32_t hi) {
+FLOPTLE_SWEEP_INLINE __m256 pair(const SoftBody::Packed* p, std::uint32_t lo, std::uint32_t hi) {
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&p[lo].x)), _mm_load_ps(&p[hi].x),
                               1);
 }
-inline P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
   // Lanes l and l + 4 share a register; the 4 x 4 transposes run in both halves at once.
   const __m256 r0 = pair(p, at[0], at[4]), r1 = pair(p, at[1], at[5]);
   const __m256 r2 = pair(p, at[2], at[6]), r3 = pair(p, at[3], at[7]);
@@ -136,7 +144,8 @@ inline P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
           {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))}};
 }
 /// Writes lane l back to particle at[l] where bit l of `bits` is set.
-inline void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, unsigned bits) {
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+                                  unsigned bits) {
   const __m256 zero = _mm256_setzero_ps();
   const __m256 t0 = _mm256_unpacklo_ps(v.x.v, v.y.v), t1 = _mm256_unpackhi_ps(v.x.v, v.y.v);
   const __m256 t2 = _mm256_unpacklo_ps(v.z.v, zero), t3 = _mm256_unpackhi_ps(v.z.v, zero);
@@ -214,7 +223,7 @@ inline void lanesOf(F a, float* out) {
 struct P {
   F x, y, z;
 };
-inline P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
   __m128 a0 = _mm_load_ps(&p[at[0]].x), a1 = _mm_load_ps(&p[at[1]].x);
   __m128 a2 = _mm_load_ps(&p[at[2]].x), a3 = _mm_load_ps(&p[at[3]].x);
   __m128 b0 = _mm_load_ps(&p[at[4]].x), b1 = _mm_load_ps(&p[at[5]].x);
@@ -223,7 +232,8 @@ inline P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
   _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
   return {{a0, b0}, {a1, b1}, {a2, b2}};
 }
-inline void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, unsigned bits) {
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+                                  unsigned bits) {
   __m128 a0 = v.x.lo, a1 = v.y.lo, a2 = v.z.lo, a3 = _mm_setzero_ps();
   __m128 b0 = v.x.hi, b1 = v.y.hi, b2 = v.z.hi, b3 = _mm_setzero_ps();
   _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
@@ -299,13 +309,14 @@ inline void lanesOf(F a, float* out) {
 struct P {
   F x, y, z;
 };
-inline P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
   P r;
   for (int l = 0; l < kLanes; ++l)
     r.x.v[l] = p[at[l]].x, r.y.v[l] = p[at[l]].y, r.z.v[l] = p[at[l]].z;
   return r;
 }
-inline void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, unsigned bits) {
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+                                  unsigned bits) {
   for (int l = 0; l < kLanes; ++l)
     if (bits >> l & 1u) p[at[l]] = {v.x.v[l], v.y.v[l], v.z.v[l], 0.0f};
 }
@@ -418,6 +429,8 @@ void sweepVolumes(const Volumes& s) {
     }
   }
 }
+
+#undef FLOPTLE_SWEEP_INLINE
 
 }  // namespace
 }  // namespace floptle::matter::sweep

@@ -132,6 +132,10 @@ class SoftBody {
   static constexpr float kWakeDistance = 1e-3f;  ///< m
   /// Visco: most adhesion bonds formed in one step (-).
   static constexpr int kAnchorsPerStep = 64;
+  /// In worlds of at most this many colliders a step first tests the body's box, grown by
+  /// the farthest a particle can reach in the step, against every collider's box: when it
+  /// meets none, no particle asks the world for its distance (-).
+  static constexpr std::size_t kBoxTestColliders = 256;
   /// Constraints the sweeps solve side by side (soft_body_solve.cpp) (-).
   static constexpr int kLanes = 8;
   /// One particle's position in the sweeps' working copy: x, y, z (m) and a zero.
@@ -291,6 +295,9 @@ class SoftBody {
   float compactedScale() const;
   void shapeMatch(float beta);
   std::uint32_t collide(const physics::CollisionWorld& world, double t);
+  /// beginStep: false when no particle can reach a collider's box in this step (the box test
+  /// of kBoxTestColliders); `fall` = |g| dt^2 (m).
+  bool mayTouch(const physics::CollisionWorld& world, float fall) const;
   void solveAnchors();
   /// Visco: bonds `particle` to the world's surface point it touches (budgeted, once each).
   void stick(std::uint32_t particle, Vec3 surfacePoint);

@@ -10,6 +10,7 @@
 // order (backwards on backward substeps). Positions are read from the packed copy (x, y, z, 0
 // per particle, 16-byte aligned) that solveSubstep keeps; padding lanes name the zero slot past
 // the last particle and are masked off (never written).
+#include <cmath>
 #include <vector>
 
 #include "soft_body_sweep.h"
@@ -19,16 +20,32 @@ namespace {
 
 constexpr int kLanes = SoftBody::kLanes;
 
+/// Mueller et al. 2016, "A Robust Method to Extract the Rotational Part of Deformations":
+/// the rotation R maximizing tr(R^T A), iterated from the warm start q.
+Quat extractRotation(const Mat3& a, Quat q, int iterations) {
+  for (int it = 0; it < iterations; ++it) {
+    const Mat3 r = glm::mat3_cast(q);
+    const Vec3 num = glm::cross(r[0], a[0]) + glm::cross(r[1], a[1]) + glm::cross(r[2], a[2]);
+    const float den =
+        std::fabs(glm::dot(r[0], a[0]) + glm::dot(r[1], a[1]) + glm::dot(r[2], a[2])) + 1e-9f;
+    const Vec3 omega = num / den;
+    const float w = glm::length(omega);
+    if (w < 1e-9f) break;
+    q = glm::normalize(glm::angleAxis(w, omega / w) * q);
+  }
+  return q;
+}
+
 /// Cuts `count` constraints of `arity` particles each (vertex(c, k): constraint c's k-th)
-/// into batches of consecutive ones sharing no particle (see the top of this file). Lane
-/// entries: `lane` the constraint (padding: the batch's first), `ends` kLanes x arity
-/// particles per batch, corner k of lane l at [k kLanes + l] (padding: `zeroSlot`), `mask`
-/// the real lanes' bits.
+/// into batches of consecutive ones sharing no particle (see the top of this file): `first`
+/// each batch's first constraint (lane l holds first + l), `ends` kLanes x arity particles
+/// per batch, corner k of lane l at [k kLanes + l] (padding: `zeroSlot`), `mask` the real
+/// lanes' bits (the first ones).
 template <int kArity, class Vertex>
 void makeBatches(std::size_t count, std::size_t particles, const Vertex& vertex,
-                 std::vector<std::uint32_t>& lane, std::vector<std::uint32_t>& ends,
+                 std::vector<std::uint32_t>& first, std::vector<std::uint32_t>& ends,
                  std::vector<std::uint8_t>& mask) {
-  lane.clear(), ends.clear(), mask.clear();
+  first.clear(), ends.clear(), mask.clear();
   const auto zeroSlot = std::uint32_t(particles);
   std::vector<std::uint32_t> taken(particles, ~0u);  // the batch that holds each particle
   std::size_t c = 0;
@@ -45,9 +62,8 @@ void makeBatches(std::size_t count, std::size_t particles, const Vertex& vertex,
     }
     const std::size_t base = ends.size();
     ends.resize(base + std::size_t(kLanes) * kArity, zeroSlot);
-    for (int l = 0; l < kLanes; ++l) {
-      lane.push_back(members[l < used ? l : 0]);
-      if (l >= used) continue;
+    first.push_back(members[0]);
+    for (int l = 0; l < used; ++l) {
       for (int k = 0; k < kArity; ++k)
         ends[base + std::size_t(k) * kLanes + std::size_t(l)] = vertex(members[l], k);
     }
@@ -61,11 +77,19 @@ void SoftBody::prepareSolver() {
   const std::size_t n = rest_.size();
   makeBatches<2>(
       edgeA_.size(), n, [&](std::size_t e, int k) { return k == 0 ? edgeA_[e] : edgeB_[e]; },
-      edgeLane_, edgeEnds_, edgeMask_);
+      edgeFirst_, edgeEnds_, edgeMask_);
   makeBatches<4>(
-      tets_.size(), n, [&](std::size_t t, int k) { return tets_[t][std::size_t(k)]; }, tetLane_,
+      tets_.size(), n, [&](std::size_t t, int k) { return tets_[t][std::size_t(k)]; }, tetFirst_,
       tetEnds_, tetMask_);
   packed_.assign(n + 1, Packed{});
+  restPacked_.assign(n + 1, Packed{});
+  for (std::size_t i = 0; i < restLocal_.size() && i < n; ++i)
+    restPacked_[i] = {restLocal_[i].x, restLocal_[i].y, restLocal_[i].z, 0.0f};
+}
+
+void SoftBody::packPositions() {
+  const std::vector<Vec3>& x = state_.position;
+  for (std::size_t i = 0; i < x.size(); ++i) packed_[i] = {x[i].x, x[i].y, x[i].z, 0.0f};
 }
 
 void SoftBody::unpackPositions() {
@@ -81,7 +105,7 @@ void SoftBody::solveDistances() {
   const float alphaTilde = (1.0f / s - 1.0f) * invMass_;
   sweep::Distances args;
   args.x = packed_.data();
-  args.lane = edgeLane_.data();
+  args.first = edgeFirst_.data();
   args.ends = edgeEnds_.data();
   args.mask = edgeMask_.data();
   args.batches = edgeMask_.size();
@@ -111,7 +135,7 @@ void SoftBody::solveVolumes(float h) {
   const float h2 = h_ * h_;
   sweep::Volumes args;
   args.x = packed_.data();
-  args.lane = tetLane_.data();
+  args.first = tetFirst_.data();
   args.ends = tetEnds_.data();
   args.mask = tetMask_.data();
   args.batches = tetMask_.size();
@@ -132,12 +156,46 @@ template void SoftBody::solveDistances<true>();
 template void SoftBody::solveVolumes<false>(float);
 template void SoftBody::solveVolumes<true>(float);
 
+void SoftBody::shapeMatch(float beta) {
+  if (beta <= 0.0f) return;
+  const std::size_t n = state_.position.size();
+  const Packed* x = packed_.data();
+  // The centroid as centroid() sums it (in double).
+  glm::dvec3 sum(0.0);
+  for (std::size_t i = 0; i < n; ++i) sum += glm::dvec3(Vec3(x[i].x, x[i].y, x[i].z));
+  const Vec3 c(sum / double(n));
+  Mat3 a(0.0f);  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3 p = Vec3(x[i].x, x[i].y, x[i].z) - c;
+    const Vec3 q = restLocal_[i];
+    a[0] += p * q.x;
+    a[1] += p * q.y;
+    a[2] += p * q.z;
+  }
+  state_.rotation = extractRotation(a, state_.rotation, 8);
+  // The goal is the rest shape compacted uniformly by the body's scale.
+  const Mat3 r = glm::mat3_cast(state_.rotation) * compactedScale();
+  sweep::ShapePull args;
+  args.x = packed_.data();
+  args.q = restPacked_.data();
+  args.count = n;
+  args.centre[0] = c.x, args.centre[1] = c.y, args.centre[2] = c.z;
+  for (int col = 0; col < 3; ++col)
+    for (int row = 0; row < 3; ++row) args.r[3 * col + row] = r[col][row];
+  args.beta = beta;
+  if (sweep::haveAvx2())
+    sweep::pullAvx2(args);
+  else
+    sweep::pullShape(args);
+}
+
 #if !defined(FLOPTLE_MATTER_AVX2)
 bool sweep::haveAvx2() {
   return false;
 }
 void sweep::distancesAvx2(const Distances&) {}
 void sweep::volumesAvx2(const Volumes&) {}
+void sweep::pullAvx2(const ShapePull&) {}
 #endif
 
 }  // namespace floptle::matter

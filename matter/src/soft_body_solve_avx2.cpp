@@ -28,5 +28,9 @@ void volumesAvx2(const Volumes& s) {
     sweepVolumes<false>(s);
 }
 
+void pullAvx2(const ShapePull& s) {
+  pullShape(s);
+}
+
 }  // namespace floptle::matter::sweep
 #endif

@@ -5,26 +5,6 @@
 #include "floptle/matter/soft_body.h"
 
 namespace floptle::matter {
-namespace {
-
-/// Mueller et al. 2016, "A Robust Method to Extract the Rotational Part of Deformations":
-/// the rotation R maximizing tr(R^T A), iterated from the warm start q.
-Quat extractRotation(const Mat3& a, Quat q, int iterations) {
-  for (int it = 0; it < iterations; ++it) {
-    const Mat3 r = glm::mat3_cast(q);
-    const Vec3 num = glm::cross(r[0], a[0]) + glm::cross(r[1], a[1]) + glm::cross(r[2], a[2]);
-    const float den =
-        std::fabs(glm::dot(r[0], a[0]) + glm::dot(r[1], a[1]) + glm::dot(r[2], a[2])) + 1e-9f;
-    const Vec3 omega = num / den;
-    const float w = glm::length(omega);
-    if (w < 1e-9f) break;
-    q = glm::normalize(glm::angleAxis(w, omega / w) * q);
-  }
-  return q;
-}
-
-}  // namespace
-
 Vec3 SoftBody::centroid() const {
   // Summed in double: a float sum of thousands of positions far from the origin is biased.
   glm::dvec3 sum(0.0);
@@ -69,25 +49,6 @@ void SoftBody::predict(Vec3 gravity, float h) {
     predicted_[i] = x[i];
     packed_[i] = {x[i].x, x[i].y, x[i].z, 0.0f};
   }
-}
-
-void SoftBody::shapeMatch(float beta) {
-  if (beta <= 0.0f) return;
-  std::vector<Vec3>& x = state_.position;
-  const Vec3 c = centroid();
-  Mat3 a(0.0f);  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const Vec3 p = x[i] - c;
-    const Vec3 q = restLocal_[i];
-    a[0] += p * q.x;
-    a[1] += p * q.y;
-    a[2] += p * q.z;
-  }
-  state_.rotation = extractRotation(a, state_.rotation, 8);
-  // The goal is the rest shape compacted uniformly by the body's scale.
-  const Mat3 r = glm::mat3_cast(state_.rotation) * compactedScale();
-  // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] += beta * ((c - x[i]) + r * restLocal_[i]);
 }
 
 void SoftBody::stick(std::uint32_t particle, Vec3 surfacePoint) {
@@ -270,9 +231,13 @@ void SoftBody::solveSubstep(int s) {
     solveDistances<false>();
     solveVolumes<false>(subH_);
   }
-  unpackPositions();
-  if (desc_.visco) solveAnchors();
+  if (desc_.visco && !state_.anchorParticle.empty()) {
+    unpackPositions();
+    solveAnchors();
+    packPositions();
+  }
   shapeMatch(beta_);
+  unpackPositions();
 }
 
 void SoftBody::push(std::uint32_t i, Vec3 dx) {

@@ -33,9 +33,9 @@ static_assert(kLanes == 8, "the lane types below are 8 wide");
 /// 0), batches in reverse order when `backward`.
 struct Distances {
   SoftBody::Packed* x = nullptr;
-  const std::uint32_t* lane = nullptr;  ///< batch b's constraints at [b kLanes]
-  const std::uint32_t* ends = nullptr;  ///< batch b's particles at [2 b kLanes] (a's, then b's)
-  const std::uint8_t* mask = nullptr;   ///< batch b's real lanes
+  const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
+  const std::uint32_t* ends = nullptr;   ///< batch b's particles at [2 b kLanes] (a's, then b's)
+  const std::uint8_t* mask = nullptr;    ///< batch b's real lanes (the first ones)
   std::size_t batches = 0;
   bool backward = false;
   const float* rest = nullptr;           ///< each edge's rest length (m)
@@ -50,8 +50,8 @@ struct Distances {
 /// One volume sweep on C' = 6 (V - V0): dlambda = -C' / (w sum |grad C'|^2 + alpha~).
 struct Volumes {
   SoftBody::Packed* x = nullptr;
-  const std::uint32_t* lane = nullptr;  ///< batch b's constraints at [b kLanes]
-  const std::uint32_t* ends = nullptr;  ///< batch b's corner k of lane l at [(4 b + k) kLanes + l]
+  const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
+  const std::uint32_t* ends = nullptr;   ///< batch b's corner k of lane l at [(4 b + k) kLanes + l]
   const std::uint8_t* mask = nullptr;
   std::size_t batches = 0;
   const float* rest = nullptr;           ///< each tetrahedron's rest volume V0 (m^3)
@@ -62,10 +62,21 @@ struct Volumes {
   float* virial = nullptr;               ///< measuring: each particle's virial
 };
 
+/// Shape matching's pull x_i += beta ((c - x_i) + R q_i) of every particle (soft_body.h).
+struct ShapePull {
+  SoftBody::Packed* x = nullptr;        ///< count particles and the zero slot
+  const SoftBody::Packed* q = nullptr;  ///< rest positions about the rest centroid, zero slot
+  std::size_t count = 0;
+  float centre[3] = {0.0f, 0.0f, 0.0f};  ///< c (m)
+  float r[9] = {};    ///< R (x the compaction scale), column-major: [3 col + row]
+  float beta = 0.0f;  ///< the share closed this substep (-)
+};
+
 /// Whether this build and CPU run the AVX2 kernels (soft_body_solve_avx2.cpp).
 bool haveAvx2();
 void distancesAvx2(const Distances& s);
 void volumesAvx2(const Volumes& s);
+void pullAvx2(const ShapePull& s);
 
 namespace {  // internal linkage: see the top of the file
 
@@ -123,6 +134,9 @@ inline F gatherScalar(const float* base, const std::uint32_t* at) {
 }
 inline void lanesOf(F a, float* out) {
   _mm256_storeu_ps(out, a.v);
+}
+inline F loadF(const float* at) {
+  return {_mm256_loadu_ps(at)};
 }
 
 /// x, y, z of eight particles, one per lane.
@@ -219,6 +233,9 @@ inline F gatherScalar(const float* base, const std::uint32_t* at) {
 inline void lanesOf(F a, float* out) {
   _mm_storeu_ps(out, a.lo), _mm_storeu_ps(out + 4, a.hi);
 }
+inline F loadF(const float* at) {
+  return {_mm_loadu_ps(at), _mm_loadu_ps(at + 4)};
+}
 
 struct P {
   F x, y, z;
@@ -306,6 +323,11 @@ inline F gatherScalar(const float* base, const std::uint32_t* at) {
 inline void lanesOf(F a, float* out) {
   std::memcpy(out, a.v, sizeof a.v);
 }
+inline F loadF(const float* at) {
+  F r;
+  std::memcpy(r.v, at, sizeof r.v);
+  return r;
+}
 struct P {
   F x, y, z;
 };
@@ -333,16 +355,27 @@ inline P cross(const P& a, const P& b) {
 inline P operator-(const P& a, const P& b) {
   return {a.x - b.x, a.y - b.y, a.z - b.z};
 }
+inline P operator+(const P& a, const P& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 /// a + s b (glm's s * b, then the sum).
 inline P addScaled(const P& a, F s, const P& b) {
   return {a.x + s * b.x, a.y + s * b.y, a.z + s * b.z};
 }
 
-/// Lane bits of `bits` whose constraint is not broken.
-inline unsigned holding(const std::uint8_t* broken, const std::uint32_t* lane, unsigned bits) {
+/// Lane bits of `bits` whose constraint (first + l) is not broken.
+inline unsigned holding(const std::uint8_t* broken, unsigned bits) {
   for (int l = 0; l < kLanes; ++l)
-    if (broken[lane[l]]) bits &= ~(1u << l);
+    if ((bits >> l & 1u) && broken[l]) bits &= ~(1u << l);
   return bits;
+}
+
+/// values[first + l] in each lane: one load for a full batch; padding lanes repeat lane 0.
+inline F perConstraint(const float* values, unsigned mask) {
+  if (mask == (1u << kLanes) - 1u) return loadF(values);
+  std::uint32_t at[kLanes];
+  for (int l = 0; l < kLanes; ++l) at[l] = (mask >> l & 1u) ? std::uint32_t(l) : 0u;
+  return gatherScalar(values, at);
 }
 
 template <bool kMeasure>
@@ -353,10 +386,10 @@ void sweepDistances(const Distances& s) {
   const F half = splat(0.5f), three = splat(3.0f);
   for (std::size_t k = 0; k < s.batches; ++k) {
     const std::size_t b = s.backward ? s.batches - 1 - k : k;
-    const std::uint32_t* lane = s.lane + b * kLanes;
+    const std::uint32_t first = s.first[b];
     const std::uint32_t* ends = s.ends + b * 2 * kLanes;
     unsigned on = s.mask[b];
-    if (s.broken) on = holding(s.broken, lane, on);
+    if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
     P a = gather(s.x, ends);
     P c = gather(s.x, ends + kLanes);
@@ -366,7 +399,7 @@ void sweepDistances(const Distances& s) {
     const F root = sqrtF(len2);
     const F invLen = one / root;  // one division for the direction
     const F len = len2 * invLen;
-    const F dLambda = -(len - gatherScalar(s.rest, lane)) / denominator;
+    const F dLambda = -(len - perConstraint(s.rest + first, s.mask[b])) / denominator;
     const F step = weight * dLambda;
     const P n{d.x * invLen, d.y * invLen, d.z * invLen};
     a = addScaled(a, step, n);
@@ -394,10 +427,10 @@ void sweepVolumes(const Volumes& s) {
   const F knob = splat(s.knob), bulk = splat(s.bulk), weight = splat(s.weight);
   const F six = splat(6.0f), quarter = splat(0.25f), tiny = splat(1e-30f);
   for (std::size_t b = 0; b < s.batches; ++b) {
-    const std::uint32_t* lane = s.lane + b * kLanes;
+    const std::uint32_t first = s.first[b];
     const std::uint32_t* at = s.ends + b * 4 * kLanes;
     unsigned on = s.mask[b];
-    if (s.broken) on = holding(s.broken, lane, on);
+    if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
     P x0 = gather(s.x, at), x1 = gather(s.x, at + kLanes);
     P x2 = gather(s.x, at + 2 * kLanes), x3 = gather(s.x, at + 3 * kLanes);
@@ -408,7 +441,7 @@ void sweepVolumes(const Volumes& s) {
     const P g0{-((g1.x + g2.x) + g3.x), -((g1.y + g2.y) + g3.y), -((g1.z + g2.z) + g3.z)};
     const F sixVolume = dot(g3, e3);
     const F w = weight * (((dot(g0, g0) + dot(g1, g1)) + dot(g2, g2)) + dot(g3, g3));
-    const F rest = gatherScalar(s.rest, lane);
+    const F rest = perConstraint(s.rest + first, s.mask[b]);
     const F alphaTilde = knob + bulk * rest;
     on &= notLess(w + alphaTilde, tiny);
     if (on == 0) continue;
@@ -427,6 +460,31 @@ void sweepVolumes(const Volumes& s) {
         for (int k = 0; k < 4; ++k) s.virial[at[k * kLanes + l]] += share[l];
       }
     }
+  }
+}
+
+inline void pullShape(const ShapePull& s) {
+  const P c{splat(s.centre[0]), splat(s.centre[1]), splat(s.centre[2])};
+  F m[9];
+  for (int k = 0; k < 9; ++k) m[k] = splat(s.r[k]);
+  const F beta = splat(s.beta);
+  const auto zeroSlot = std::uint32_t(s.count);
+  for (std::size_t i = 0; i < s.count; i += kLanes) {
+    std::uint32_t at[kLanes];
+    unsigned bits = 0;
+    for (int l = 0; l < kLanes; ++l) {
+      const bool real = i + std::size_t(l) < s.count;
+      at[l] = real ? std::uint32_t(i + std::size_t(l)) : zeroSlot;
+      bits |= unsigned(real) << l;
+    }
+    const P x = gather(s.x, at);
+    const P q = gather(s.q, at);
+    // glm's mat3 * vec3, row by row: (m[0][j] q.x + m[1][j] q.y) + m[2][j] q.z.
+    const P rq{(m[0] * q.x + m[3] * q.y) + m[6] * q.z, (m[1] * q.x + m[4] * q.y) + m[7] * q.z,
+               (m[2] * q.x + m[5] * q.y) + m[8] * q.z};
+    // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
+    const P pull = (c - x) + rq;
+    scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, bits);
   }
 }
 

@@ -25,7 +25,7 @@ constexpr std::uint32_t kZero = kParticles;  // the padding lanes' slot
 /// them out: `sizes` real lanes per batch, no particle twice within a batch.
 struct Layout {
   std::vector<std::vector<std::uint32_t>> constraints;
-  std::vector<std::uint32_t> lane, ends;
+  std::vector<std::uint32_t> first, ends;
   std::vector<std::uint8_t> mask;
 };
 
@@ -38,9 +38,8 @@ Layout makeLayout(int arity, const std::vector<int>& sizes, std::mt19937& rng) {
     const auto first = std::uint32_t(l.constraints.size());
     const std::size_t base = l.ends.size();
     l.ends.resize(base + std::size_t(kLanes * arity), kZero);
-    for (int lane = 0; lane < kLanes; ++lane) {
-      l.lane.push_back(first + std::uint32_t(lane < used ? lane : 0));
-      if (lane >= used) continue;
+    l.first.push_back(first);
+    for (int lane = 0; lane < used; ++lane) {
       std::vector<std::uint32_t> c;
       for (int k = 0; k < arity; ++k) {
         c.push_back(order[std::size_t(lane * arity + k)]);
@@ -123,7 +122,7 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       std::vector<float> virial(kParticles, 0.0f);
       sweep::Distances s;
       s.x = got.data();
-      s.lane = l.lane.data();
+      s.first = l.first.data();
       s.ends = l.ends.data();
       s.mask = l.mask.data();
       s.batches = l.mask.size();
@@ -188,7 +187,7 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
     std::vector<float> virial(kParticles, 0.0f);
     sweep::Volumes s;
     s.x = got.data();
-    s.lane = l.lane.data();
+    s.first = l.first.data();
     s.ends = l.ends.data();
     s.mask = l.mask.data();
     s.batches = l.mask.size();

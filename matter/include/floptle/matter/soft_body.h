@@ -280,8 +280,9 @@ class SoftBody {
   /// Cuts the edges and tetrahedra into the sweeps' batches (soft_body_solve.cpp); after
   /// every change of the constraint lists (build, split).
   void prepareSolver();
-  /// The sweeps' working copy (predict writes it) back to state_.position.
+  /// The sweeps' working copy (predict writes it) back to / from state_.position.
   void unpackPositions();
+  void packPositions();
   template <bool kMeasure>
   void solveDistances();
   template <bool kMeasure>
@@ -323,16 +324,19 @@ class SoftBody {
   /// Each tetrahedron's lattice cube: its 8 corner particles (compaction averages the
   /// stress over them: the cube's even and odd corners carry the load unevenly).
   std::vector<std::array<std::uint32_t, 8>> tetCube_;
-  // The sweeps' batches (soft_body_solve.cpp): kLanes lanes each, lane l of batch b at
-  // [b kLanes + l]: the constraint (padding: the batch's first), its particles (corner k at
-  // [(b arity + k) kLanes + l]; padding: the zero slot past the last particle) and per batch
-  // the bits of the lanes that are constraints.
-  std::vector<std::uint32_t> edgeLane_, edgeEnds_;
+  // The sweeps' batches (soft_body_solve.cpp), kLanes lanes each: batch b's first
+  // constraint (lane l holds first + l), its particles (corner k of lane l at
+  // [(b arity + k) kLanes + l]; padding lanes: the zero slot past the last particle) and the
+  // bits of its real lanes (the first ones).
+  std::vector<std::uint32_t> edgeFirst_, edgeEnds_;
   std::vector<std::uint8_t> edgeMask_;
-  std::vector<std::uint32_t> tetLane_, tetEnds_;
+  std::vector<std::uint32_t> tetFirst_, tetEnds_;
   std::vector<std::uint8_t> tetMask_;
-  /// Positions during the sweeps, one per particle and the zero slot (scratch).
+  /// Positions during the sweeps and shape matching, one per particle and the zero slot
+  /// (scratch).
   std::vector<Packed> packed_;
+  /// restLocal_ packed the same way (shape matching's goal).
+  std::vector<Packed> restPacked_;
   State state_;
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints

@@ -1,7 +1,8 @@
 // The soft body's batched constraint sweeps (matter/src/soft_body_sweep.h) give the bits of
 // the seed's one-at-a-time XPBD updates in the same order: the distance update of xpbd.h and
 // the tetrahedral volume update of soft_body.h, with the compaction's virials; the baseline
-// build (this file, SSE2) and the AVX2 build the library picks on this CPU agree bit for bit.
+// build (this file, SSE2) and the AVX2 build the library picks on this CPU agree bit for bit,
+// and so do shape matching's pull and its particle-by-particle glm form.
 // A body far from every collider's box asks the world nothing.
 #include <algorithm>
 #include <cstring>
@@ -212,6 +213,52 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       expectSameBits(got8, want, "AVX2 build");
       if (measure) expectSameBits(virial8, wantVirial, "AVX2 virial");
     }
+  }
+}
+
+TEST(SoftBodySweeps, ShapeMatchingsPullGivesTheBitsOfTheParticleByParticleUpdate) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  // 13 particles: a full batch of 8 and a tail of 5 (padding lanes on the zero slot).
+  const std::size_t n = 13;
+  std::vector<SoftBody::Packed> start(n + 1), q(n + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    start[i] = {u(rng), u(rng), u(rng), 0.0f};
+    q[i] = {u(rng), u(rng), u(rng), 0.0f};
+  }
+  const Vec3 c(0.1f, -0.3f, 0.7f);
+  const Mat3 r = glm::mat3_cast(glm::angleAxis(0.7f, glm::normalize(Vec3(1, 2, 3)))) * 0.93f;
+  const float beta = 0.137f;
+  // The reference: x_i += beta ((c - x_i) + R q_i) as soft_body.h writes it, with glm.
+  std::vector<Vec3> want;
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec3 x(start[i].x, start[i].y, start[i].z);
+    x += beta * ((c - x) + r * Vec3(q[i].x, q[i].y, q[i].z));
+    want.push_back(x);
+  }
+  sweep::ShapePull s;
+  s.q = q.data();
+  s.count = n;
+  s.centre[0] = c.x, s.centre[1] = c.y, s.centre[2] = c.z;
+  for (int col = 0; col < 3; ++col)
+    for (int row = 0; row < 3; ++row) s.r[3 * col + row] = r[col][row];
+  s.beta = beta;
+  const auto check = [&](const std::vector<SoftBody::Packed>& got, const char* what) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec3 g(got[i].x, got[i].y, got[i].z);
+      EXPECT_EQ(std::memcmp(&g, &want[i], sizeof g), 0) << what << ": particle " << i;
+    }
+    EXPECT_EQ(got[n].x, 0.0f) << what << ": the padding slot was written";
+  };
+  std::vector<SoftBody::Packed> got = start;
+  s.x = got.data();
+  sweep::pullShape(s);
+  check(got, "baseline build");
+  if (sweep::haveAvx2()) {
+    std::vector<SoftBody::Packed> got8 = start;
+    s.x = got8.data();
+    sweep::pullAvx2(s);
+    check(got8, "AVX2 build");
   }
 }
 

@@ -38,16 +38,17 @@ Aabb SoftBody::bounds() const {
 }
 
 void SoftBody::predict(Vec3 gravity, float h) {
-  std::vector<Vec3>& x = state_.position;
+  const std::vector<Vec3>& x = state_.position;
   std::vector<Vec3>& v = state_.velocity;
-  // The sweeps' packed copy is written here too (one pass over the particles).
+  // The predicted positions go to the sweeps' packed copy only: solveSubstep writes them back
+  // to state_.position at its end (unpackPositions).
   if (packed_.size() != x.size() + 1) packed_.assign(x.size() + 1, Packed{});
   for (std::size_t i = 0; i < x.size(); ++i) {
     v[i] += gravity * h;
     previous_[i] = x[i];
-    x[i] += v[i] * h;
-    predicted_[i] = x[i];
-    packed_[i] = {x[i].x, x[i].y, x[i].z, 0.0f};
+    const Vec3 p = x[i] + v[i] * h;
+    predicted_[i] = p;
+    packed_[i] = {p.x, p.y, p.z, 0.0f};
   }
 }
 

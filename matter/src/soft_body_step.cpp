@@ -43,10 +43,14 @@ void SoftBody::predict(Vec3 gravity, float h) {
   // The predicted positions go to the sweeps' packed copy only: solveSubstep writes them back
   // to state_.position at its end (unpackPositions).
   if (packed_.size() != x.size() + 1) packed_.assign(x.size() + 1, Packed{});
+  // Locals, so that the compiler need not reload what it stored (the arrays may alias).
+  const Vec3 pull = gravity * h;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    v[i] += gravity * h;
-    previous_[i] = x[i];
-    const Vec3 p = x[i] + v[i] * h;
+    const Vec3 vi = v[i] + pull;
+    const Vec3 xi = x[i];
+    v[i] = vi;
+    previous_[i] = xi;
+    const Vec3 p = xi + vi * h;
     predicted_[i] = p;
     packed_[i] = {p.x, p.y, p.z, 0.0f};
   }
@@ -116,8 +120,9 @@ void SoftBody::finishSubstep(float h) {
   // in free flight the corrections are exactly zero, so the velocity keeps full precision
   // however far from the origin the body is (x - x_prev loses bits to |x|).
   for (std::size_t i = 0; i < x.size(); ++i) {
-    v[i] += (x[i] - predicted_[i]) * inv;
-    mean += v[i];
+    const Vec3 vi = v[i] + (x[i] - predicted_[i]) * inv;
+    v[i] = vi;
+    mean += vi;
   }
   mean /= float(x.size());
   const float keep = std::max(0.0f, 1.0f - desc_.knobs.damping * h);

@@ -463,29 +463,38 @@ void sweepVolumes(const Volumes& s) {
   }
 }
 
+/// pullShape's batch: particles at[l] where bit l of `bits` is set.
+FLOPTLE_SWEEP_INLINE void pullBatch(const ShapePull& s, const P& c, const F* m, F beta,
+                                    const std::uint32_t* at, unsigned bits) {
+  const P x = gather(s.x, at);
+  const P q = gather(s.q, at);
+  // glm's mat3 * vec3, row by row: (m[0][j] q.x + m[1][j] q.y) + m[2][j] q.z.
+  const P rq{(m[0] * q.x + m[3] * q.y) + m[6] * q.z, (m[1] * q.x + m[4] * q.y) + m[7] * q.z,
+             (m[2] * q.x + m[5] * q.y) + m[8] * q.z};
+  // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
+  const P pull = (c - x) + rq;
+  scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, bits);
+}
+
 inline void pullShape(const ShapePull& s) {
   const P c{splat(s.centre[0]), splat(s.centre[1]), splat(s.centre[2])};
   F m[9];
   for (int k = 0; k < 9; ++k) m[k] = splat(s.r[k]);
   const F beta = splat(s.beta);
-  const auto zeroSlot = std::uint32_t(s.count);
-  for (std::size_t i = 0; i < s.count; i += kLanes) {
-    std::uint32_t at[kLanes];
-    unsigned bits = 0;
-    for (int l = 0; l < kLanes; ++l) {
-      const bool real = i + std::size_t(l) < s.count;
-      at[l] = real ? std::uint32_t(i + std::size_t(l)) : zeroSlot;
-      bits |= unsigned(real) << l;
-    }
-    const P x = gather(s.x, at);
-    const P q = gather(s.q, at);
-    // glm's mat3 * vec3, row by row: (m[0][j] q.x + m[1][j] q.y) + m[2][j] q.z.
-    const P rq{(m[0] * q.x + m[3] * q.y) + m[6] * q.z, (m[1] * q.x + m[4] * q.y) + m[7] * q.z,
-               (m[2] * q.x + m[5] * q.y) + m[8] * q.z};
-    // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
-    const P pull = (c - x) + rq;
-    scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, bits);
+  std::uint32_t at[kLanes];
+  std::size_t i = 0;
+  for (; i + kLanes <= s.count; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) at[l] = std::uint32_t(i) + std::uint32_t(l);
+    pullBatch(s, c, m, beta, at, (1u << kLanes) - 1u);
   }
+  if (i == s.count) return;
+  unsigned bits = 0;  // the tail; padding lanes on the zero slot
+  for (int l = 0; l < kLanes; ++l) {
+    const bool real = i + std::size_t(l) < s.count;
+    at[l] = real ? std::uint32_t(i + std::size_t(l)) : std::uint32_t(s.count);
+    bits |= unsigned(real) << l;
+  }
+  pullBatch(s, c, m, beta, at, bits);
 }
 
 #undef FLOPTLE_SWEEP_INLINE

@@ -209,6 +209,7 @@ std::vector<SoftBody> SoftBody::split() const {
     for (Vec3 p : b.rest_) b.restLocal_.push_back(p - c0);
     b.previous_ = b.state_.position;
     b.predicted_ = b.state_.position;
+    b.prepareSolver();
   }
   return pieces;
 }

@@ -203,6 +203,7 @@ Expected<SoftBody> SoftBody::build(const SoftBodyDesc& desc,
   const Vec3 c0 = b.centroid();
   for (Vec3 p : b.rest_) b.restLocal_.push_back(p - c0);
   b.previous_ = b.rest_;
+  b.prepareSolver();
   return b;
 }
 

@@ -13,7 +13,7 @@ namespace {
 /// so a lookup is a binary search and the order is deterministic.
 struct ParticleGrid {
   float cell = 1.0f;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> entries;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries;  ///< the caller's scratch
 
   static std::uint64_t key(int x, int y, int z) {
     const auto u = [](int v) { return std::uint64_t(std::uint32_t(v + (1 << 20))) & 0x1fffffu; };
@@ -21,7 +21,10 @@ struct ParticleGrid {
   }
   glm::ivec3 cellOf(Vec3 p) const { return glm::ivec3(glm::floor(p / cell)); }
 
-  ParticleGrid(const std::vector<Vec3>& x, float c) : cell(c) {
+  ParticleGrid(const std::vector<Vec3>& x, float c,
+               std::vector<std::pair<std::uint64_t, std::uint32_t>>& scratch)
+      : cell(c), entries(scratch) {
+    entries.clear();
     entries.reserve(x.size());
     for (std::uint32_t i = 0; i < x.size(); ++i) {
       const glm::ivec3 k = cellOf(x[i]);
@@ -77,9 +80,9 @@ void SoftBodyStage::collidePair(std::uint32_t i, std::uint32_t j, int& bondsLeft
   // A body that does not step (asleep, deferred) is immovable (w = 0).
   const float wa = movesA ? a.inverseParticleMass() : 0.0f;
   const float wb = movesB ? b.inverseParticleMass() : 0.0f;
-  const ParticleGrid grid(b.state().position, reach + band);
+  const ParticleGrid grid(b.state().position, reach + band, gridEntries_);
   const Aabb boxB = b.bounds();
-  std::vector<std::uint8_t> bonded;
+  std::vector<std::uint8_t>& bonded = bonded_;
   if (sticky) {
     bonded.assign(a.particleCount(), 0);
     for (const BodyBond& bond : bonds_)

@@ -3,29 +3,8 @@
 #include <cmath>
 
 #include "floptle/matter/soft_body.h"
-#include "floptle/matter/xpbd.h"
 
 namespace floptle::matter {
-namespace {
-
-/// Mueller et al. 2016, "A Robust Method to Extract the Rotational Part of Deformations":
-/// the rotation R maximizing tr(R^T A), iterated from the warm start q.
-Quat extractRotation(const Mat3& a, Quat q, int iterations) {
-  for (int it = 0; it < iterations; ++it) {
-    const Mat3 r = glm::mat3_cast(q);
-    const Vec3 num = glm::cross(r[0], a[0]) + glm::cross(r[1], a[1]) + glm::cross(r[2], a[2]);
-    const float den =
-        std::fabs(glm::dot(r[0], a[0]) + glm::dot(r[1], a[1]) + glm::dot(r[2], a[2])) + 1e-9f;
-    const Vec3 omega = num / den;
-    const float w = glm::length(omega);
-    if (w < 1e-9f) break;
-    q = glm::normalize(glm::angleAxis(w, omega / w) * q);
-  }
-  return q;
-}
-
-}  // namespace
-
 Vec3 SoftBody::centroid() const {
   // Summed in double: a float sum of thousands of positions far from the origin is biased.
   glm::dvec3 sum(0.0);
@@ -59,118 +38,22 @@ Aabb SoftBody::bounds() const {
 }
 
 void SoftBody::predict(Vec3 gravity, float h) {
-  std::vector<Vec3>& x = state_.position;
+  const std::vector<Vec3>& x = state_.position;
   std::vector<Vec3>& v = state_.velocity;
+  // The predicted positions go to the sweeps' packed copy only: solveSubstep writes them back
+  // to state_.position at its end (unpackPositions).
+  if (packed_.size() != x.size() + 1) packed_.assign(x.size() + 1, Packed{});
+  // Locals, so that the compiler need not reload what it stored (the arrays may alias).
+  const Vec3 pull = gravity * h;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    v[i] += gravity * h;
-    previous_[i] = x[i];
-    x[i] += v[i] * h;
-    predicted_[i] = x[i];
+    const Vec3 vi = v[i] + pull;
+    const Vec3 xi = x[i];
+    v[i] = vi;
+    previous_[i] = xi;
+    const Vec3 p = xi + vi * h;
+    predicted_[i] = p;
+    packed_[i] = {p.x, p.y, p.z, 0.0f};
   }
-}
-
-template <bool kMeasure>
-void SoftBody::solveDistances() {
-  const float s = desc_.knobs.stiffness;
-  // alpha~ = alpha / dt_sub^2 = (1/s - 1) w; lambda starts at 0 each substep (one sweep).
-  const float alphaTilde = (1.0f / s - 1.0f) * invMass_;
-  const float w = invMass_;
-  std::vector<Vec3>& x = state_.position;
-  const std::vector<float>& rest = state_.edgeRest;  // compacted, and plastic for visco
-  const std::uint8_t* broken = desc_.visco ? state_.edgeBroken.data() : nullptr;
-  const Vec3 axis = loadAxis_;
-  // Alternate sweep directions (symmetric Gauss-Seidel over substeps): one fixed order
-  // biases the corrections and spins a body up.
-  const std::size_t n = rest.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t e = backward_ ? n - 1 - k : k;
-    if (broken && broken[e]) continue;
-    Vec3& a = x[edgeA_[e]];
-    Vec3& b = x[edgeB_[e]];
-    if constexpr (kMeasure) {
-      const Vec3 d = a - b;
-      const float len = glm::length(d);
-      float lambda = 0.0f;
-      const float dLambda = solveDistance(a, b, w, w, rest[e], alphaTilde, lambda);
-      if (len > 0.0f) {
-        // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3.
-        const float along =
-            axis == Vec3(0.0f) ? len * len / 3.0f : glm::dot(d, axis) * glm::dot(d, axis);
-        const float share = 0.5f * dLambda * along / len;
-        virial_[edgeA_[e]] += share;
-        virial_[edgeB_[e]] += share;
-      }
-    } else {
-      float lambda = 0.0f;
-      solveDistance(a, b, w, w, rest[e], alphaTilde, lambda);
-    }
-  }
-}
-
-template <bool kMeasure>
-void SoftBody::solveVolumes(float h) {
-  const float v = desc_.knobs.volumePreserve;
-  if (v <= 0.0f) return;
-  // Solved on 6V (C' = 6 (V - V0), gradients 6 grad V: no divisions by 6); the same update
-  // when alpha~' = 36 alpha~. The knob's alpha~ = (1/v - 1) w h^4 in series with the
-  // material's alpha_K / dt_sub^2 = V0 / (K dt_sub^2) (soft_body.h).
-  const float h2 = h_ * h_;
-  const float knobTilde = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
-  const float bulkTilde = 36.0f / (desc_.bulkModulus * h * h);  // x V0
-  std::vector<Vec3>& x = state_.position;
-  const std::vector<float>& rest = state_.tetRest;
-  const bool visco = desc_.visco;
-  for (std::size_t t = 0; t < tets_.size(); ++t) {
-    if (visco && state_.tetBroken[t]) continue;
-    const auto& id = tets_[t];
-    Vec3& x0 = x[id[0]];
-    Vec3& x1 = x[id[1]];
-    Vec3& x2 = x[id[2]];
-    Vec3& x3 = x[id[3]];
-    const Vec3 e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
-    const Vec3 g1 = glm::cross(e2, e3);
-    const Vec3 g2 = glm::cross(e3, e1);
-    const Vec3 g3 = glm::cross(e1, e2);
-    const Vec3 g0 = -(g1 + g2 + g3);
-    const float sixVolume = glm::dot(g3, e3);
-    const float w =
-        invMass_ * (glm::dot(g0, g0) + glm::dot(g1, g1) + glm::dot(g2, g2) + glm::dot(g3, g3));
-    const float alphaTilde = knobTilde + bulkTilde * rest[t];
-    if (w + alphaTilde < 1e-30f) continue;
-    const float dLambda = -(sixVolume - 6.0f * rest[t]) / (w + alphaTilde);
-    const float s = invMass_ * dLambda;
-    x0 += s * g0;
-    x1 += s * g1;
-    x2 += s * g2;
-    x3 += s * g3;
-    if constexpr (kMeasure) {
-      // sum_k (g^ . x_k)(g^ . grad_k C') = 6V for any g^: a quarter to each corner.
-      const float share = 0.25f * sixVolume * dLambda;
-      virial_[id[0]] += share;
-      virial_[id[1]] += share;
-      virial_[id[2]] += share;
-      virial_[id[3]] += share;
-    }
-  }
-}
-
-void SoftBody::shapeMatch(float beta) {
-  if (beta <= 0.0f) return;
-  std::vector<Vec3>& x = state_.position;
-  const Vec3 c = centroid();
-  Mat3 a(0.0f);  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const Vec3 p = x[i] - c;
-    const Vec3 q = restLocal_[i];
-    a[0] += p * q.x;
-    a[1] += p * q.y;
-    a[2] += p * q.z;
-  }
-  state_.rotation = extractRotation(a, state_.rotation, 8);
-  // The goal is the rest shape compacted uniformly by the body's scale.
-  const Mat3 r = glm::mat3_cast(state_.rotation) * compactedScale();
-  // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] += beta * ((c - x[i]) + r * restLocal_[i]);
 }
 
 void SoftBody::stick(std::uint32_t particle, Vec3 surfacePoint) {
@@ -191,12 +74,16 @@ std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) 
   std::uint32_t contacts = 0;
   const float mu = desc_.friction;
   std::vector<Vec3>& x = state_.position;
-  for (std::uint32_t i : candidates_) {
+  const float band = desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f;
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    const std::uint32_t i = candidates_[k];
     ++counters_.distanceQueries;
-    const float band = desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f;
-    if (world.distance(x[i], t) >= radius_ + band) continue;
+    // The distance alone first (no normal) unless the particle was within reach in the last
+    // substep: then it most likely is again and closest's distance (the same number) decides.
+    if (!candidateNear_[k] && world.distance(x[i], t) >= radius_ + band) continue;
     auto hit = world.closest(x[i], t);
-    if (!hit || !hit.value()) continue;
+    candidateNear_[k] = hit && hit.value() && hit.value()->distance < radius_ + band;
+    if (!candidateNear_[k]) continue;
     const physics::Hit& c = *hit.value();
     const float depth = radius_ - c.distance;
     if (depth <= 0.0f) {
@@ -233,8 +120,9 @@ void SoftBody::finishSubstep(float h) {
   // in free flight the corrections are exactly zero, so the velocity keeps full precision
   // however far from the origin the body is (x - x_prev loses bits to |x|).
   for (std::size_t i = 0; i < x.size(); ++i) {
-    v[i] += (x[i] - predicted_[i]) * inv;
-    mean += v[i];
+    const Vec3 vi = v[i] + (x[i] - predicted_[i]) * inv;
+    v[i] = vi;
+    mean += vi;
   }
   mean /= float(x.size());
   const float keep = std::max(0.0f, 1.0f - desc_.knobs.damping * h);
@@ -270,6 +158,23 @@ void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, d
   for (Vec3& v : state_.velocity) v = Vec3(0.0f);
 }
 
+bool SoftBody::mayTouch(const physics::CollisionWorld& world, float fall) const {
+  if (world.size() > kBoxTestColliders) return true;
+  // A collider's distance is never below the distance to its box (CollisionWorld's bound): a
+  // particle within `reach` of a surface is within reach of its box. The largest reach is
+  // 2 r + |v|max dt + fall + band; bounds() already holds r.
+  float fastest = 0.0f;
+  for (Vec3 v : state_.velocity) fastest = std::max(fastest, glm::dot(v, v));
+  const float reach = 2.0f * radius_ + std::sqrt(fastest) * stepDt_ + fall +
+                      (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
+  Aabb box = bounds();
+  box.min -= Vec3(reach);
+  box.max += Vec3(reach);
+  for (physics::ColliderId id : world.ids())
+    if (world.collidable(id) && world.colliderAabb(id).overlaps(box)) return true;
+  return false;
+}
+
 void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt) {
   if (!beginStep(world, gravity, tEnd, dt)) return;
   for (int s = 0; s < substepCount(); ++s) {
@@ -301,12 +206,15 @@ bool SoftBody::beginStep(const physics::CollisionWorld& world, Vec3 gravity, dou
   // Contact candidates for the whole step: particles that could reach the world within it.
   candidates_.clear();
   const float fall = glm::length(gravity) * dt * dt;
-  for (std::uint32_t i = 0; i < state_.position.size(); ++i) {
-    const float reach = 2.0f * radius_ + glm::length(state_.velocity[i]) * dt + fall +
-                        (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
-    ++counters_.distanceQueries;
-    if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
+  if (mayTouch(world, fall)) {
+    for (std::uint32_t i = 0; i < state_.position.size(); ++i) {
+      const float reach = 2.0f * radius_ + glm::length(state_.velocity[i]) * dt + fall +
+                          (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
+      ++counters_.distanceQueries;
+      if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
+    }
   }
+  candidateNear_.assign(candidates_.size(), 0);
 
   const float g = glm::length(gravity);
   loadAxis_ = g > 0.0f ? gravity / g : Vec3(0.0f);
@@ -329,8 +237,13 @@ void SoftBody::solveSubstep(int s) {
     solveDistances<false>();
     solveVolumes<false>(subH_);
   }
-  if (desc_.visco) solveAnchors();
+  if (desc_.visco && !state_.anchorParticle.empty()) {
+    unpackPositions();
+    solveAnchors();
+    packPositions();
+  }
   shapeMatch(beta_);
+  unpackPositions();
 }
 
 void SoftBody::push(std::uint32_t i, Vec3 dx) {

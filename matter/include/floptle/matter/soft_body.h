@@ -82,6 +82,11 @@
 //
 // Particles are a structure of arrays (position, previous position, velocity); constraints
 // too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
+// Speed (soft_body_solve.cpp): inside a substep the sweeps and shape matching's pull work on a
+// packed copy of the positions (x, y, z, 0), kLanes constraints or particles side by side
+// (AVX2 where the CPU has it), in batches of consecutive constraints that share no particle,
+// so they give the bits of the one-at-a-time sweep; world contacts ask only the step's
+// candidates, and no particle when the body's box misses every collider's box.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -134,6 +139,16 @@ class SoftBody {
   static constexpr float kWakeDistance = 1e-3f;  ///< m
   /// Visco: most adhesion bonds formed in one step (-).
   static constexpr int kAnchorsPerStep = 64;
+  /// In worlds of at most this many colliders a step first tests the body's box, grown by
+  /// the farthest a particle can reach in the step, against every collider's box: when it
+  /// meets none, no particle asks the world for its distance (-).
+  static constexpr std::size_t kBoxTestColliders = 256;
+  /// Constraints the sweeps solve side by side (soft_body_solve.cpp) (-).
+  static constexpr int kLanes = 8;
+  /// One particle's position in the sweeps' working copy: x, y, z (m) and a zero.
+  struct alignas(16) Packed {
+    float x = 0.0f, y = 0.0f, z = 0.0f, zero = 0.0f;
+  };
 
   /// Everything that changes while it runs.
   struct State {
@@ -269,6 +284,12 @@ class SoftBody {
 
  private:
   void predict(Vec3 gravity, float h);
+  /// Cuts the edges and tetrahedra into the sweeps' batches (soft_body_solve.cpp); after
+  /// every change of the constraint lists (build, split).
+  void prepareSolver();
+  /// The sweeps' working copy (predict writes it) back to / from state_.position.
+  void unpackPositions();
+  void packPositions();
   template <bool kMeasure>
   void solveDistances();
   template <bool kMeasure>
@@ -282,6 +303,9 @@ class SoftBody {
   float compactedScale() const;
   void shapeMatch(float beta);
   std::uint32_t collide(const physics::CollisionWorld& world, double t);
+  /// beginStep: false when no particle can reach a collider's box in this step (the box test
+  /// of kBoxTestColliders); `fall` = |g| dt^2 (m).
+  bool mayTouch(const physics::CollisionWorld& world, float fall) const;
   void solveAnchors();
   /// Visco: bonds `particle` to the world's surface point it touches (budgeted, once each).
   void stick(std::uint32_t particle, Vec3 surfacePoint);
@@ -307,10 +331,25 @@ class SoftBody {
   /// Each tetrahedron's lattice cube: its 8 corner particles (compaction averages the
   /// stress over them: the cube's even and odd corners carry the load unevenly).
   std::vector<std::array<std::uint32_t, 8>> tetCube_;
+  // The sweeps' batches (soft_body_solve.cpp), kLanes lanes each: batch b's first
+  // constraint (lane l holds first + l), its particles (corner k of lane l at
+  // [(b arity + k) kLanes + l]; padding lanes: the zero slot past the last particle) and the
+  // bits of its real lanes (the first ones).
+  std::vector<std::uint32_t> edgeFirst_, edgeEnds_;
+  std::vector<std::uint8_t> edgeMask_;
+  std::vector<std::uint32_t> tetFirst_, tetEnds_;
+  std::vector<std::uint8_t> tetMask_;
+  /// Positions during the sweeps and shape matching, one per particle and the zero slot
+  /// (scratch).
+  std::vector<Packed> packed_;
+  /// restLocal_ packed the same way (shape matching's goal).
+  std::vector<Packed> restPacked_;
   State state_;
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
+  /// 1 where the candidate was within reach of the world at the last substep (scratch).
+  std::vector<std::uint8_t> candidateNear_;
   std::vector<float> virial_;  ///< compaction: each particle's virial this substep (scratch)
   Vec3 loadAxis_{0.0f};        ///< g^ of this step, or 0 without gravity (scratch)
   bool measuring_ = false;     ///< this substep measures the stresses (scratch)

@@ -51,6 +51,7 @@
 // aabb the union, components the pieces' count).
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "floptle/matter/soft_body.h"
@@ -149,6 +150,10 @@ class SoftBodyStage : public physics::SimulationStage {
   std::vector<std::uint8_t> active_;  ///< 1: the body steps this step
   std::vector<std::uint8_t> open_;    ///< 1: the body takes the current global substep
   std::vector<int> substep_;          ///< its substep index in the current global substep
+  /// collidePair's scratch, kept so that a substep allocates nothing: the particle grid's
+  /// (cell key, particle) entries and the sticky side's bonded flags.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> gridEntries_;
+  std::vector<std::uint8_t> bonded_;
   std::vector<std::shared_ptr<SoftBodySurfaceMap>> surfaces_;
 };
 

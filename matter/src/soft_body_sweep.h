@@ -1,0 +1,503 @@
+#pragma once
+// The kernels of SoftBody's distance and volume sweeps (soft_body_solve.cpp states the scheme),
+// kLanes = 8 constraints of one batch side by side. Every lane computes exactly the scalar
+// update's operations in the scalar order (IEEE add, multiply, divide and square root, no FMA:
+// the build has -ffp-contract=off), so any lane width gives the same bits.
+//
+// Two builds include this file: soft_body_solve.cpp for the x86-64 baseline (SSE2: a lane
+// vector is two 4-wide halves; elsewhere plain arrays) and soft_body_solve_avx2.cpp, compiled
+// with -mavx2 (one 8-wide vector), chosen at run time when the CPU has AVX2. The lane types
+// and kernels below have internal linkage so that the two builds never mix; only the
+// argument structs and the AVX2 entry points are shared. Nothing here calls an inline function
+// of another header (glm, the standard library): a copy of one compiled with -mavx2 could be
+// the one the linker keeps for the whole program.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "floptle/matter/soft_body.h"
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace floptle::matter::sweep {
+
+constexpr int kLanes = SoftBody::kLanes;
+static_assert(kLanes == 8, "the lane types below are 8 wide");
+
+/// One distance sweep: XPBD's dlambda = -C / (2 w + alpha~) for each edge (lambda starts at
+/// 0), batches in reverse order when `backward`.
+struct Distances {
+  SoftBody::Packed* x = nullptr;
+  const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
+  const std::uint32_t* ends = nullptr;   ///< batch b's particles at [2 b kLanes] (a's, then b's)
+  const std::uint8_t* mask = nullptr;    ///< batch b's real lanes (the first ones)
+  std::size_t batches = 0;
+  bool backward = false;
+  const float* rest = nullptr;           ///< each edge's rest length (m)
+  const std::uint8_t* broken = nullptr;  ///< 1 for a snapped edge; null: none snap
+  float weight = 0.0f;                   ///< w, each particle's inverse mass (1/kg)
+  float denominator = 0.0f;              ///< 2 w + alpha~ (1/kg)
+  float* virial = nullptr;               ///< measuring: each particle's virial
+  bool axial = false;                    ///< there is a load axis (gravity)
+  float axis[3] = {0.0f, 0.0f, 0.0f};    ///< the load axis g^
+};
+
+/// One volume sweep on C' = 6 (V - V0): dlambda = -C' / (w sum |grad C'|^2 + alpha~).
+struct Volumes {
+  SoftBody::Packed* x = nullptr;
+  const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
+  const std::uint32_t* ends = nullptr;   ///< batch b's corner k of lane l at [(4 b + k) kLanes + l]
+  const std::uint8_t* mask = nullptr;
+  std::size_t batches = 0;
+  const float* rest = nullptr;           ///< each tetrahedron's rest volume V0 (m^3)
+  const std::uint8_t* broken = nullptr;  ///< 1 for a broken tetrahedron; null: none break
+  float weight = 0.0f;                   ///< w (1/kg)
+  float knob = 0.0f;                     ///< the knob's alpha~ for C'
+  float bulk = 0.0f;                     ///< the material's alpha~ for C' per V0
+  float* virial = nullptr;               ///< measuring: each particle's virial
+};
+
+/// Shape matching's pull x_i += beta ((c - x_i) + R q_i) of every particle (soft_body.h).
+struct ShapePull {
+  SoftBody::Packed* x = nullptr;        ///< count particles and the zero slot
+  const SoftBody::Packed* q = nullptr;  ///< rest positions about the rest centroid, zero slot
+  std::size_t count = 0;
+  float centre[3] = {0.0f, 0.0f, 0.0f};  ///< c (m)
+  float r[9] = {};    ///< R (x the compaction scale), column-major: [3 col + row]
+  float beta = 0.0f;  ///< the share closed this substep (-)
+};
+
+/// Whether this build and CPU run the AVX2 kernels (soft_body_solve_avx2.cpp).
+bool haveAvx2();
+void distancesAvx2(const Distances& s);
+void volumesAvx2(const Volumes& s);
+void pullAvx2(const ShapePull& s);
+
+namespace {  // internal linkage: see the top of the file
+
+// The gathers and scatters inline into the sweeps' loops (GCC otherwise keeps the larger
+// scatter out of line, a call per corner).
+#if defined(__GNUC__)
+#define FLOPTLE_SWEEP_INLINE inline __attribute__((always_inline))
+#else
+#define FLOPTLE_SWEEP_INLINE inline
+#endif
+
+#if defined(__AVX2__)
+/// Eight floats, one per lane.
+struct F {
+  __m256 v;
+};
+inline F operator+(F a, F b) {
+  return {_mm256_add_ps(a.v, b.v)};
+}
+inline F operator-(F a, F b) {
+  return {_mm256_sub_ps(a.v, b.v)};
+}
+inline F operator*(F a, F b) {
+  return {_mm256_mul_ps(a.v, b.v)};
+}
+inline F operator/(F a, F b) {
+  return {_mm256_div_ps(a.v, b.v)};
+}
+inline F operator-(F a) {
+  return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))};
+}
+inline F splat(float s) {
+  return {_mm256_set1_ps(s)};
+}
+inline F sqrtF(F a) {
+  return {_mm256_sqrt_ps(a.v)};
+}
+/// Lane bits (bit l for lane l) where !(a < b).
+inline unsigned notLess(F a, F b) {
+  return unsigned(_mm256_movemask_ps(_mm256_cmp_ps(a.v, b.v, _CMP_NLT_UQ)));
+}
+/// Lane bits where a > b.
+inline unsigned greater(F a, F b) {
+  return unsigned(_mm256_movemask_ps(_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ)));
+}
+/// a in the lanes whose bit is set, else 0.
+inline F keep(F a, unsigned bits) {
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
+  return {_mm256_and_ps(a.v, _mm256_castsi256_ps(on))};
+}
+inline F gatherScalar(const float* base, const std::uint32_t* at) {
+  return {_mm256_setr_ps(base[at[0]], base[at[1]], base[at[2]], base[at[3]], base[at[4]],
+                         base[at[5]], base[at[6]], base[at[7]])};
+}
+inline void lanesOf(F a, float* out) {
+  _mm256_storeu_ps(out, a.v);
+}
+inline F loadF(const float* at) {
+  return {_mm256_loadu_ps(at)};
+}
+
+/// x, y, z of eight particles, one per lane.
+struct P {
+  F x, y, z;
+};
+FLOPTLE_SWEEP_INLINE __m256 pair(const SoftBody::Packed* p, std::uint32_t lo, std::uint32_t hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&p[lo].x)), _mm_load_ps(&p[hi].x),
+                              1);
+}
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+  // Lanes l and l + 4 share a register; the 4 x 4 transposes run in both halves at once.
+  const __m256 r0 = pair(p, at[0], at[4]), r1 = pair(p, at[1], at[5]);
+  const __m256 r2 = pair(p, at[2], at[6]), r3 = pair(p, at[3], at[7]);
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  return {{_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0))},
+          {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2))},
+          {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))}};
+}
+/// Writes lane l back to particle at[l] where bit l of `bits` is set.
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+                                  unsigned bits) {
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 t0 = _mm256_unpacklo_ps(v.x.v, v.y.v), t1 = _mm256_unpackhi_ps(v.x.v, v.y.v);
+  const __m256 t2 = _mm256_unpacklo_ps(v.z.v, zero), t3 = _mm256_unpackhi_ps(v.z.v, zero);
+  const __m256 r[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
+                       _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
+                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+  if (bits == 0xffu) {  // the usual full batch: no branch per lane
+    _mm_store_ps(&p[at[0]].x, _mm256_castps256_ps128(r[0]));
+    _mm_store_ps(&p[at[1]].x, _mm256_castps256_ps128(r[1]));
+    _mm_store_ps(&p[at[2]].x, _mm256_castps256_ps128(r[2]));
+    _mm_store_ps(&p[at[3]].x, _mm256_castps256_ps128(r[3]));
+    _mm_store_ps(&p[at[4]].x, _mm256_extractf128_ps(r[0], 1));
+    _mm_store_ps(&p[at[5]].x, _mm256_extractf128_ps(r[1], 1));
+    _mm_store_ps(&p[at[6]].x, _mm256_extractf128_ps(r[2], 1));
+    _mm_store_ps(&p[at[7]].x, _mm256_extractf128_ps(r[3], 1));
+    return;
+  }
+  for (int l = 0; l < 4; ++l) {
+    if (bits >> l & 1u) _mm_store_ps(&p[at[l]].x, _mm256_castps256_ps128(r[l]));
+    if (bits >> (l + 4) & 1u) _mm_store_ps(&p[at[l + 4]].x, _mm256_extractf128_ps(r[l], 1));
+  }
+}
+#elif defined(__SSE2__)
+/// Eight floats, one per lane: lanes 0-3 in lo, 4-7 in hi.
+struct F {
+  __m128 lo, hi;
+};
+inline F operator+(F a, F b) {
+  return {_mm_add_ps(a.lo, b.lo), _mm_add_ps(a.hi, b.hi)};
+}
+inline F operator-(F a, F b) {
+  return {_mm_sub_ps(a.lo, b.lo), _mm_sub_ps(a.hi, b.hi)};
+}
+inline F operator*(F a, F b) {
+  return {_mm_mul_ps(a.lo, b.lo), _mm_mul_ps(a.hi, b.hi)};
+}
+inline F operator/(F a, F b) {
+  return {_mm_div_ps(a.lo, b.lo), _mm_div_ps(a.hi, b.hi)};
+}
+inline F operator-(F a) {
+  const __m128 sign = _mm_set1_ps(-0.0f);
+  return {_mm_xor_ps(a.lo, sign), _mm_xor_ps(a.hi, sign)};
+}
+inline F splat(float s) {
+  return {_mm_set1_ps(s), _mm_set1_ps(s)};
+}
+inline F sqrtF(F a) {
+  return {_mm_sqrt_ps(a.lo), _mm_sqrt_ps(a.hi)};
+}
+inline unsigned notLess(F a, F b) {
+  return unsigned(_mm_movemask_ps(_mm_cmpnlt_ps(a.lo, b.lo))) |
+         unsigned(_mm_movemask_ps(_mm_cmpnlt_ps(a.hi, b.hi))) << 4;
+}
+inline unsigned greater(F a, F b) {
+  return unsigned(_mm_movemask_ps(_mm_cmpgt_ps(a.lo, b.lo))) |
+         unsigned(_mm_movemask_ps(_mm_cmpgt_ps(a.hi, b.hi))) << 4;
+}
+inline __m128 keep4(__m128 a, unsigned bits) {
+  const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+  const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(bits)), bit), bit);
+  return _mm_and_ps(a, _mm_castsi128_ps(on));
+}
+inline F keep(F a, unsigned bits) {
+  return {keep4(a.lo, bits & 15u), keep4(a.hi, bits >> 4)};
+}
+inline F gatherScalar(const float* base, const std::uint32_t* at) {
+  return {_mm_setr_ps(base[at[0]], base[at[1]], base[at[2]], base[at[3]]),
+          _mm_setr_ps(base[at[4]], base[at[5]], base[at[6]], base[at[7]])};
+}
+inline void lanesOf(F a, float* out) {
+  _mm_storeu_ps(out, a.lo), _mm_storeu_ps(out + 4, a.hi);
+}
+inline F loadF(const float* at) {
+  return {_mm_loadu_ps(at), _mm_loadu_ps(at + 4)};
+}
+
+struct P {
+  F x, y, z;
+};
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+  __m128 a0 = _mm_load_ps(&p[at[0]].x), a1 = _mm_load_ps(&p[at[1]].x);
+  __m128 a2 = _mm_load_ps(&p[at[2]].x), a3 = _mm_load_ps(&p[at[3]].x);
+  __m128 b0 = _mm_load_ps(&p[at[4]].x), b1 = _mm_load_ps(&p[at[5]].x);
+  __m128 b2 = _mm_load_ps(&p[at[6]].x), b3 = _mm_load_ps(&p[at[7]].x);
+  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+  _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+  return {{a0, b0}, {a1, b1}, {a2, b2}};
+}
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+                                  unsigned bits) {
+  __m128 a0 = v.x.lo, a1 = v.y.lo, a2 = v.z.lo, a3 = _mm_setzero_ps();
+  __m128 b0 = v.x.hi, b1 = v.y.hi, b2 = v.z.hi, b3 = _mm_setzero_ps();
+  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+  _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+  if (bits == 0xffu) {  // the usual full batch: no branch per lane
+    _mm_store_ps(&p[at[0]].x, a0), _mm_store_ps(&p[at[1]].x, a1);
+    _mm_store_ps(&p[at[2]].x, a2), _mm_store_ps(&p[at[3]].x, a3);
+    _mm_store_ps(&p[at[4]].x, b0), _mm_store_ps(&p[at[5]].x, b1);
+    _mm_store_ps(&p[at[6]].x, b2), _mm_store_ps(&p[at[7]].x, b3);
+    return;
+  }
+  const __m128 r[8] = {a0, a1, a2, a3, b0, b1, b2, b3};
+  for (int l = 0; l < kLanes; ++l)
+    if (bits >> l & 1u) _mm_store_ps(&p[at[l]].x, r[l]);
+}
+#else
+// Portable lanes: the same operations one lane after the other.
+struct F {
+  float v[kLanes];
+};
+template <class Op>
+inline F each(F a, F b, Op op) {
+  F r;
+  for (int l = 0; l < kLanes; ++l) r.v[l] = op(a.v[l], b.v[l]);
+  return r;
+}
+inline F operator+(F a, F b) {
+  return each(a, b, [](float x, float y) { return x + y; });
+}
+inline F operator-(F a, F b) {
+  return each(a, b, [](float x, float y) { return x - y; });
+}
+inline F operator*(F a, F b) {
+  return each(a, b, [](float x, float y) { return x * y; });
+}
+inline F operator/(F a, F b) {
+  return each(a, b, [](float x, float y) { return x / y; });
+}
+inline F operator-(F a) {
+  return each(a, a, [](float x, float) { return -x; });
+}
+inline F splat(float s) {
+  F r;
+  for (float& v : r.v) v = s;
+  return r;
+}
+inline F sqrtF(F a) {
+  return each(a, a, [](float x, float) { return std::sqrt(x); });
+}
+inline unsigned notLess(F a, F b) {
+  unsigned bits = 0;
+  for (int l = 0; l < kLanes; ++l) bits |= unsigned(!(a.v[l] < b.v[l])) << l;
+  return bits;
+}
+inline unsigned greater(F a, F b) {
+  unsigned bits = 0;
+  for (int l = 0; l < kLanes; ++l) bits |= unsigned(a.v[l] > b.v[l]) << l;
+  return bits;
+}
+inline F keep(F a, unsigned bits) {
+  for (int l = 0; l < kLanes; ++l)
+    if (!(bits >> l & 1u)) a.v[l] = 0.0f;
+  return a;
+}
+inline F gatherScalar(const float* base, const std::uint32_t* at) {
+  F r;
+  for (int l = 0; l < kLanes; ++l) r.v[l] = base[at[l]];
+  return r;
+}
+inline void lanesOf(F a, float* out) {
+  std::memcpy(out, a.v, sizeof a.v);
+}
+inline F loadF(const float* at) {
+  F r;
+  std::memcpy(r.v, at, sizeof r.v);
+  return r;
+}
+struct P {
+  F x, y, z;
+};
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+  P r;
+  for (int l = 0; l < kLanes; ++l)
+    r.x.v[l] = p[at[l]].x, r.y.v[l] = p[at[l]].y, r.z.v[l] = p[at[l]].z;
+  return r;
+}
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+                                  unsigned bits) {
+  for (int l = 0; l < kLanes; ++l)
+    if (bits >> l & 1u) p[at[l]] = {v.x.v[l], v.y.v[l], v.z.v[l], 0.0f};
+}
+#endif
+
+/// glm::dot's order: (x x' + y y') + z z'.
+inline F dot(const P& a, const P& b) {
+  return (a.x * b.x + a.y * b.y) + a.z * b.z;
+}
+/// glm::cross(a, b)'s operations, component by component.
+inline P cross(const P& a, const P& b) {
+  return {a.y * b.z - b.y * a.z, a.z * b.x - b.z * a.x, a.x * b.y - b.x * a.y};
+}
+inline P operator-(const P& a, const P& b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+inline P operator+(const P& a, const P& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+/// a + s b (glm's s * b, then the sum).
+inline P addScaled(const P& a, F s, const P& b) {
+  return {a.x + s * b.x, a.y + s * b.y, a.z + s * b.z};
+}
+
+/// Lane bits of `bits` whose constraint (first + l) is not broken.
+inline unsigned holding(const std::uint8_t* broken, unsigned bits) {
+  for (int l = 0; l < kLanes; ++l)
+    if ((bits >> l & 1u) && broken[l]) bits &= ~(1u << l);
+  return bits;
+}
+
+/// values[first + l] in each lane: one load for a full batch; padding lanes repeat lane 0.
+inline F perConstraint(const float* values, unsigned mask) {
+  if (mask == (1u << kLanes) - 1u) return loadF(values);
+  std::uint32_t at[kLanes];
+  for (int l = 0; l < kLanes; ++l) at[l] = (mask >> l & 1u) ? std::uint32_t(l) : 0u;
+  return gatherScalar(values, at);
+}
+
+template <bool kMeasure>
+void sweepDistances(const Distances& s) {
+  const F weight = splat(s.weight), denominator = splat(s.denominator);
+  const F one = splat(1.0f), tiny = splat(1e-24f), zero = splat(0.0f);
+  const P axis{splat(s.axis[0]), splat(s.axis[1]), splat(s.axis[2])};
+  const F half = splat(0.5f), three = splat(3.0f);
+  for (std::size_t k = 0; k < s.batches; ++k) {
+    const std::size_t b = s.backward ? s.batches - 1 - k : k;
+    const std::uint32_t first = s.first[b];
+    const std::uint32_t* ends = s.ends + b * 2 * kLanes;
+    unsigned on = s.mask[b];
+    if (s.broken) on = holding(s.broken + first, on);
+    if (on == 0) continue;
+    P a = gather(s.x, ends);
+    P c = gather(s.x, ends + kLanes);
+    const P d = a - c;
+    const F len2 = dot(d, d);
+    const unsigned moving = on & notLess(len2, tiny);  // coincident points have no direction
+    const F root = sqrtF(len2);
+    const F invLen = one / root;  // one division for the direction
+    const F len = len2 * invLen;
+    const F dLambda = -(len - perConstraint(s.rest + first, s.mask[b])) / denominator;
+    const F step = weight * dLambda;
+    const P n{d.x * invLen, d.y * invLen, d.z * invLen};
+    a = addScaled(a, step, n);
+    c = {c.x - step * n.x, c.y - step * n.y, c.z - step * n.z};
+    scatter(s.x, ends, a, moving);
+    scatter(s.x, ends + kLanes, c, moving);
+    if constexpr (kMeasure) {
+      // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3.
+      const unsigned measured = on & greater(root, zero);
+      if (measured == 0) continue;
+      const F along = s.axial ? dot(d, axis) * dot(d, axis) : root * root / three;
+      float share[kLanes];
+      lanesOf(half * keep(dLambda, moving) * along / root, share);
+      for (int l = 0; l < kLanes; ++l) {
+        if (!(measured >> l & 1u)) continue;
+        s.virial[ends[l]] += share[l];
+        s.virial[ends[kLanes + l]] += share[l];
+      }
+    }
+  }
+}
+
+template <bool kMeasure>
+void sweepVolumes(const Volumes& s) {
+  const F knob = splat(s.knob), bulk = splat(s.bulk), weight = splat(s.weight);
+  const F six = splat(6.0f), quarter = splat(0.25f), tiny = splat(1e-30f);
+  for (std::size_t b = 0; b < s.batches; ++b) {
+    const std::uint32_t first = s.first[b];
+    const std::uint32_t* at = s.ends + b * 4 * kLanes;
+    unsigned on = s.mask[b];
+    if (s.broken) on = holding(s.broken + first, on);
+    if (on == 0) continue;
+    P x0 = gather(s.x, at), x1 = gather(s.x, at + kLanes);
+    P x2 = gather(s.x, at + 2 * kLanes), x3 = gather(s.x, at + 3 * kLanes);
+    const P e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
+    const P g1 = cross(e2, e3);
+    const P g2 = cross(e3, e1);
+    const P g3 = cross(e1, e2);
+    const P g0{-((g1.x + g2.x) + g3.x), -((g1.y + g2.y) + g3.y), -((g1.z + g2.z) + g3.z)};
+    const F sixVolume = dot(g3, e3);
+    const F w = weight * (((dot(g0, g0) + dot(g1, g1)) + dot(g2, g2)) + dot(g3, g3));
+    const F rest = perConstraint(s.rest + first, s.mask[b]);
+    const F alphaTilde = knob + bulk * rest;
+    on &= notLess(w + alphaTilde, tiny);
+    if (on == 0) continue;
+    const F dLambda = -(sixVolume - six * rest) / (w + alphaTilde);
+    const F step = weight * dLambda;
+    scatter(s.x, at, addScaled(x0, step, g0), on);
+    scatter(s.x, at + kLanes, addScaled(x1, step, g1), on);
+    scatter(s.x, at + 2 * kLanes, addScaled(x2, step, g2), on);
+    scatter(s.x, at + 3 * kLanes, addScaled(x3, step, g3), on);
+    if constexpr (kMeasure) {
+      // sum_k (g^ . x_k)(g^ . grad_k C') = 6V for any g^: a quarter to each corner.
+      float share[kLanes];
+      lanesOf(quarter * sixVolume * dLambda, share);
+      for (int l = 0; l < kLanes; ++l) {
+        if (!(on >> l & 1u)) continue;
+        for (int k = 0; k < 4; ++k) s.virial[at[k * kLanes + l]] += share[l];
+      }
+    }
+  }
+}
+
+/// pullShape's batch: particles at[l] where bit l of `bits` is set.
+FLOPTLE_SWEEP_INLINE void pullBatch(const ShapePull& s, const P& c, const F* m, F beta,
+                                    const std::uint32_t* at, unsigned bits) {
+  const P x = gather(s.x, at);
+  const P q = gather(s.q, at);
+  // glm's mat3 * vec3, row by row: (m[0][j] q.x + m[1][j] q.y) + m[2][j] q.z.
+  const P rq{(m[0] * q.x + m[3] * q.y) + m[6] * q.z, (m[1] * q.x + m[4] * q.y) + m[7] * q.z,
+             (m[2] * q.x + m[5] * q.y) + m[8] * q.z};
+  // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
+  const P pull = (c - x) + rq;
+  scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, bits);
+}
+
+inline void pullShape(const ShapePull& s) {
+  const P c{splat(s.centre[0]), splat(s.centre[1]), splat(s.centre[2])};
+  F m[9];
+  for (int k = 0; k < 9; ++k) m[k] = splat(s.r[k]);
+  const F beta = splat(s.beta);
+  std::uint32_t at[kLanes];
+  std::size_t i = 0;
+  for (; i + kLanes <= s.count; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) at[l] = std::uint32_t(i) + std::uint32_t(l);
+    pullBatch(s, c, m, beta, at, (1u << kLanes) - 1u);
+  }
+  if (i == s.count) return;
+  unsigned bits = 0;  // the tail; padding lanes on the zero slot
+  for (int l = 0; l < kLanes; ++l) {
+    const bool real = i + std::size_t(l) < s.count;
+    at[l] = real ? std::uint32_t(i + std::size_t(l)) : std::uint32_t(s.count);
+    bits |= unsigned(real) << l;
+  }
+  pullBatch(s, c, m, beta, at, bits);
+}
+
+#undef FLOPTLE_SWEEP_INLINE
+
+}  // namespace
+}  // namespace floptle::matter::sweep

@@ -189,13 +189,13 @@ TEST(SoftBodySurfaceMap, TheRebakeBudgetIsRespectedAndCounted) {
   EXPECT_EQ(map.counters().bricksRebaked, 0u);
 }
 
-TEST(SoftBodySurfaceMap, ABodyWithoutARestFieldIsAnErrorNamingIt) {
+TEST(SoftBodySurfaceMap, ARestFieldNamingNoBodyIsAnErrorNamingIt) {
   std::vector<SoftBody> bodies{test::softCube(kCentre, kHalf, SoftBodyKnobs{})};
   auto map = SoftBodySurfaceMap::build(bodies, {"other"}, {restCube}, Aabb{Vec3(-1.0f), Vec3(1.0f)},
                                        "/nodes/3/matter");
   ASSERT_FALSE(map);
   EXPECT_EQ(map.error().where, "/nodes/3/matter");
-  EXPECT_NE(map.error().message().find("'cube'"), std::string::npos);
+  EXPECT_NE(map.error().message().find("'other'"), std::string::npos) << map.error().message();
 }
 
 }  // namespace

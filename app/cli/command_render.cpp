@@ -1,7 +1,9 @@
 // floptle render SCENE --out FILE.png [--width W --height H]
 //                [--camera NAME | --look-from x,y,z --look-at x,y,z] [--fov DEGREES] [--t SECONDS]
 //                [--threads N] [--shader-out FILE.frag]
-// The CPU reference render of a scene (render::renderImage), written as PNG.
+// The CPU reference render of a scene (render::renderImage), written as PNG. Baked-field
+// nodes (.vdb level sets) are drawn from their bricks through a BrickAtlas, as the viewport
+// draws them (what is drawn is what collides).
 //   exit 0: the PNG is written ("wrote FILE (WxH, camera ...)" on stdout)
 //   exit 1: the scene is invalid, the camera does not exist, or a file cannot be written
 //   exit 2: usage error (unknown option, missing or malformed value)
@@ -9,12 +11,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "commands.h"
 #include "floptle/core/field/field_program.h"
+#include "floptle/core/field/node_spec.h"
+#include "floptle/core/render/brick_atlas.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
 #include "floptle/core/render/raymarch_glsl.h"
@@ -23,6 +29,7 @@
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/core/scene/scene_io.h"
+#include "floptle/physics/baked_field_file.h"
 
 namespace floptle::cli {
 
@@ -162,6 +169,27 @@ std::optional<int> parseArgs(Args args, RenderArgs& r) {
   return std::nullopt;
 }
 
+/// The atlas of the scene's baked-field nodes (null when it has none): each node's level set
+/// under its world transform, in its material. Errors name the node's member.
+Expected<std::unique_ptr<render::BrickAtlas>> bakedFieldAtlas(const scene::Scene& scene,
+                                                              const std::filesystem::path& dir) {
+  std::unique_ptr<render::BrickAtlas> atlas;
+  for (const scene::SceneNode& node : scene.nodes) {
+    if (!node.hasComponent("baked_field")) continue;
+    auto map = physics::readBakedFieldMap(node.components["baked_field"], dir);
+    if (!map) return Error{node.pointer + "/" + map.error().where, map.error().what};
+    if (!atlas)
+      atlas =
+          std::make_unique<render::BrickAtlas>(glm::ivec3(render::BrickAtlas::kMaxSlotsPerAxis));
+    render::BrickMapPlacement placement;
+    placement.transform = node.world;
+    placement.material = int(node.material);
+    if (auto id = atlas->addMap(*map, placement, node.pointer + "/baked_field"); !id)
+      return id.error();
+  }
+  return atlas;
+}
+
 }  // namespace
 
 int runRender(Args args) {
@@ -180,14 +208,20 @@ int runRender(Args args) {
                  built.error().message().c_str());
     return 1;
   }
-  // The scene's parts under their hierarchy (a scene without shapes: the empty union, sky).
+  // The scene's parts under their hierarchy. A scene without shapes (nothing, or only baked
+  // fields drawn from the atlas) marches a union of one point 1,000 km below, which no ray
+  // reaches: sky wherever no brick map is hit.
   Expected<field::UnionField> field = Error{"", ""};
   if (scene::shapedNodes(*built).empty()) {
-    auto empty = field::FieldProgram::compile(scene::sceneField(*built));
-    if (empty)
-      field = field::UnionField::build({std::move(*empty)}, r.time);
+    field::FieldNode point = field::makeDefaultNode(field::NodeType::Sphere);
+    point.params[0] = 0.0f;
+    Transform far;
+    far.position = Vec3(0.0f, -1e6f, 0.0f);
+    auto nothing = field::FieldProgram::compile(scene::placeShape(far, std::move(point)));
+    if (nothing)
+      field = field::UnionField::build({std::move(*nothing)}, r.time);
     else
-      field = empty.error();
+      field = nothing.error();
   } else if (auto composed = scene::compileSceneUnion(*built, r.time)) {
     field = std::move(composed->field);
   } else {
@@ -252,7 +286,13 @@ int runRender(Args args) {
     }
   }
 
+  auto atlas = bakedFieldAtlas(*built, std::filesystem::absolute(r.scene).parent_path());
+  if (!atlas) {
+    std::fprintf(stderr, "%s: %s\n", r.scene.c_str(), atlas.error().message().c_str());
+    return 1;
+  }
   render::RenderSettings settings;
+  settings.brickMaps = atlas->get();
   settings.width = r.width;
   settings.height = r.height;
   settings.time = r.time;

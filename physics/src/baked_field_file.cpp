@@ -45,9 +45,8 @@ class TransformedShape final : public CollisionShape {
 
 }  // namespace
 
-Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(
-    const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir,
-    const Transform& world) {
+Expected<BrickMap> readBakedFieldMap(const nlohmann::ordered_json& component,
+                                     const std::filesystem::path& sceneDir) {
   const std::string where = "baked_field";
   if (!component.is_object()) return Error{where, "must be an object"};
   if (!component.contains("file") || !component["file"].is_string() ||
@@ -63,14 +62,21 @@ Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(
   for (const auto& [key, value] : component.items())
     if (key != "file" && key != "grid")
       return Error{where + "/" + key, "is not a baked_field key (file, grid)"};
-  if (!isFinite(world.position) || !std::isfinite(world.scale) || !(world.scale > 0.0f))
-    return Error{where, "the node's transform is not finite with a scale > 0"};
-
   const std::filesystem::path file =
       sceneDir / std::filesystem::path(component["file"].get<std::string>());
   auto map = readBrickMapVdb(file, options);
   if (!map)
     return Error{where + (options.gridName.empty() ? "/file" : "/grid"), map.error().message()};
+  return std::move(map).value();
+}
+
+Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(
+    const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir,
+    const Transform& world) {
+  if (!isFinite(world.position) || !std::isfinite(world.scale) || !(world.scale > 0.0f))
+    return Error{"baked_field", "the node's transform is not finite with a scale > 0"};
+  auto map = readBakedFieldMap(component, sceneDir);
+  if (!map) return map.error();
   BakedFieldSettings settings;
   settings.cellSize = map->cellSize();
   settings.bandWidth = map->bandWidth();

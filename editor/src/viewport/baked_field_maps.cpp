@@ -4,11 +4,11 @@
 
 #include <set>
 
-#include "floptle/core/brickmap/brick_map_vdb.h"
 #include "floptle/core/render/brick_atlas.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/editor_document.h"
 #include "floptle/editor/raymarch_view.h"
+#include "floptle/physics/baked_field_file.h"
 
 namespace floptle::editor {
 
@@ -34,17 +34,9 @@ std::vector<std::string> BakedFieldMaps::sync(RaymarchView& view, const scene::S
       entries_.erase(found);
     }
     const std::string where = node.pointer + "/baked_field";
-    if (!component.is_object() || !component.contains("file") || !component["file"].is_string()) {
-      problems.push_back(where + "/file: must name the .vdb file");
-      continue;
-    }
-    VdbReadOptions options;
-    options.threads = 2;
-    if (component.contains("grid") && component["grid"].is_string())
-      options.gridName = component["grid"].get<std::string>();
-    auto map = readBrickMapVdb(sceneDir / component["file"].get<std::string>(), options);
+    auto map = physics::readBakedFieldMap(component, sceneDir);
     if (!map) {
-      problems.push_back(where + ": " + map.error().message());
+      problems.push_back(node.pointer + "/" + map.error().message());
       continue;
     }
     auto id = view.addBrickMap(*map, placement, where);

@@ -25,6 +25,12 @@
 
 namespace floptle::physics {
 
+/// The scene component above -> its level set as a BrickMap in the file's own frame (what the
+/// collider answers and what the viewport and `floptle render` draw, placed under the node's
+/// world transform). Errors name the member, as above.
+Expected<BrickMap> readBakedFieldMap(const nlohmann::ordered_json& component,
+                                     const std::filesystem::path& sceneDir);
+
 /// The scene component above -> a collider. `world` is the node's full world transform.
 Expected<std::unique_ptr<CollisionShape>> makeBakedFieldFileCollider(
     const nlohmann::ordered_json& component, const std::filesystem::path& sceneDir,

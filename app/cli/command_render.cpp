@@ -19,7 +19,6 @@
 
 #include "commands.h"
 #include "floptle/core/field/field_program.h"
-#include "floptle/core/field/node_spec.h"
 #include "floptle/core/render/brick_atlas.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
@@ -208,20 +207,11 @@ int runRender(Args args) {
                  built.error().message().c_str());
     return 1;
   }
-  // The scene's parts under their hierarchy. A scene without shapes (nothing, or only baked
-  // fields drawn from the atlas) marches a union of one point 1,000 km below, which no ray
-  // reaches: sky wherever no brick map is hit.
+  // The scene's parts under their hierarchy (a scene without shapes: sky, and its baked
+  // fields).
   Expected<field::UnionField> field = Error{"", ""};
   if (scene::shapedNodes(*built).empty()) {
-    field::FieldNode point = field::makeDefaultNode(field::NodeType::Sphere);
-    point.params[0] = 0.0f;
-    Transform far;
-    far.position = Vec3(0.0f, -1e6f, 0.0f);
-    auto nothing = field::FieldProgram::compile(scene::placeShape(far, std::move(point)));
-    if (nothing)
-      field = field::UnionField::build({std::move(*nothing)}, r.time);
-    else
-      field = nothing.error();
+    field = scene::emptySceneField(r.time);
   } else if (auto composed = scene::compileSceneUnion(*built, r.time)) {
     field = std::move(composed->field);
   } else {

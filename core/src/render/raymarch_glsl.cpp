@@ -550,15 +550,20 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
 
 namespace {
 /// The scene's map() renamed sceneMap(), and a map() that adds the brick maps of the atlas
-/// textures (brick_atlas.h): the nearer of the two, with its material.
+/// textures (brick_atlas.h): the nearer of the two, with its material. The open-space shortcut
+/// (boundsExit: a ray past the box of the scene's bounded parts finishes against its planes)
+/// knows only the scene's parts, so with brick maps every ray is marched to its end.
 std::string withBrickMaps(std::string sceneMap) {
-  const std::string head = "vec2 map(vec3 p, float t) {";
-  const std::size_t at = sceneMap.find(head);
-  if (at != std::string::npos)
-    sceneMap.replace(at, head.size(), "vec2 sceneMap(vec3 p, float t) {");
+  auto rename = [&sceneMap](const std::string& from, const std::string& to) {
+    const std::size_t at = sceneMap.find(from);
+    if (at != std::string::npos) sceneMap.replace(at, from.size(), to);
+  };
+  rename("vec2 map(vec3 p, float t) {", "vec2 sceneMap(vec3 p, float t) {");
+  rename("float boundsExit(vec3 ro, vec3 rd) {", "float sceneBoundsExit(vec3 ro, vec3 rd) {");
   return sceneMap + brickMapsGlsl() +
          "vec2 map(vec3 p, float t) {\n  vec2 a = sceneMap(p, t), b = brickMapsDistance(p);\n"
-         "  return b.x < a.x ? b : a;\n}\n";
+         "  return b.x < a.x ? b : a;\n}\n"
+         "float boundsExit(vec3 ro, vec3 rd) { return 3.0e38; }\n";
 }
 }  // namespace
 

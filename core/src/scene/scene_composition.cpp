@@ -260,4 +260,15 @@ Expected<SceneUnion> compileSceneUnion(const Scene& scene, double time) {
   return out;
 }
 
+field::UnionField emptySceneField(double time) {
+  FieldNode point = field::makeDefaultNode(NodeType::Sphere);
+  point.params[0] = 0.0f;
+  Transform far;
+  far.position = Vec3(0.0f, -kEmptySceneDepth, 0.0f);
+  Expected<field::FieldProgram> program = field::FieldProgram::compile(placeShape(far, point));
+  std::vector<field::FieldProgram> parts;
+  parts.push_back(std::move(program.value()));  // a fixed, valid node: compiles
+  return std::move(field::UnionField::build(std::move(parts), time).value());
+}
+
 }  // namespace floptle::scene

@@ -97,7 +97,8 @@ void MainWindow::syncViewport(bool structural) {
   const bool anyShape =
       std::any_of(scene.nodes.begin(), scene.nodes.end(),
                   [](const scene::SceneNode& node) { return node.shape.has_value(); });
-  if (!anyShape) {  // an empty scene: nothing to compile (an empty union is not a field)
+  if (!anyShape) {  // nothing to compile: sky, and the baked fields' brick maps
+    viewport_->setSceneField(scene::emptySceneField(fieldTime_));
     syncSelectionOverlay();
     return;
   }

@@ -98,4 +98,11 @@ struct SceneUnion {
 /// refused (an empty union is not a field).
 Expected<SceneUnion> compileSceneUnion(const Scene& scene, double time);
 
+/// Depth below the origin of the empty scene's one point (m): past any ray's march.
+inline constexpr float kEmptySceneDepth = 1e6f;
+/// The field of a scene without shapes (nothing, or only baked fields drawn from brick maps):
+/// a union of one point kEmptySceneDepth below the origin, which no ray reaches, since the
+/// renderers and the viewport march a UnionField and an empty union is not a field.
+field::UnionField emptySceneField(double time);
+
 }  // namespace floptle::scene

@@ -8,11 +8,12 @@
 #include "floptle/core/brickmap/brick_map_vdb.h"
 #include "fuzz_support.h"
 
-// OpenVDB's stream readers allocate whatever size the file claims for a block or a metadata
-// string (io::bloscFromStream, MetaMap::readMeta) before reading it. In a normal build an
-// absurd size throws std::bad_alloc, which readBrickMapVdb turns into an error; under
-// AddressSanitizer new never throws, it ends the process, and a claim just under the limit is
-// filled and copied past the timeout. So this harness runs as on a machine where a single
+// readBrickMapVdb checks every size, count and offset the file declares up to a grid's root
+// table before OpenVDB reads it, and gives OpenVDB a stream on which a read past the end
+// throws. Below the root OpenVDB still allocates what a compressed block declares before
+// reading it (io::bloscFromStream, io::unzipFromStream). In a normal build an absurd size
+// throws std::bad_alloc, which readBrickMapVdb turns into an error; under AddressSanitizer new
+// never throws, it ends the process. So this harness runs as on a machine where a single
 // allocation above 256 MiB fails (with std::bad_alloc): the reader must then answer with an
 // error. Growth in many smaller allocations still meets libFuzzer's 2 GiB limit.
 // Memory from these may be freed by AddressSanitizer's delete (libopenvdb binds to either),

@@ -2,37 +2,15 @@
 // path, so each input is written to a scratch file) -> a few distance samples of the result.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
 
 #include "floptle/core/brickmap/brick_map_vdb.h"
+#include "fuzz_allocation_limit.h"
 #include "fuzz_support.h"
 
-// OpenVDB's stream readers allocate whatever size the file claims for a block or a metadata
-// string (io::bloscFromStream, MetaMap::readMeta) before reading it. In a normal build an
-// absurd size throws std::bad_alloc, which readBrickMapVdb turns into an error; under
-// AddressSanitizer new never throws, it ends the process, and a claim just under the limit is
-// filled and copied past the timeout. So this harness runs as on a machine where a single
-// allocation above 256 MiB fails (with std::bad_alloc): the reader must then answer with an
-// error. Growth in many smaller allocations still meets libFuzzer's 2 GiB limit.
-// Memory from these may be freed by AddressSanitizer's delete (libopenvdb binds to either),
-// so this harness does not check new/delete pairing.
-namespace {
-void* allocateUpTo256MiB(std::size_t size) {
-  if (size > (std::size_t(1) << 28)) throw std::bad_alloc();
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-}  // namespace
-void* operator new(std::size_t size) {
-  return allocateUpTo256MiB(size);
-}
-void* operator new[](std::size_t size) {
-  return allocateUpTo256MiB(size);
-}
-extern "C" const char* __asan_default_options() {
-  return "alloc_dealloc_mismatch=0";
-}
+// readBrickMapVdb checks every size, count and offset the file declares up to a grid's root
+// table before OpenVDB reads it, and gives OpenVDB a stream on which a read past the end
+// throws. Below the root OpenVDB still allocates what a compressed block declares before
+// reading it (io::bloscFromStream, io::unzipFromStream): fuzz_allocation_limit.h.
 // OpenVDB 10 leaks the nodes of a tree whose reading throws half-way (RootNode::readTopology
 // allocates a child before reading it): not ours to fix. Leaks of memory allocated outside
 // OpenVDB's calls are still reported.

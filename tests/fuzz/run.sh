@@ -32,7 +32,8 @@ cmake --build "$BUILD" --target fuzzers -j "$JOBS"
 echo "==> Build: $(( $(date +%s) - start )) s"
 
 WORK="$BUILD/fuzz"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+# intercept_tls_get_addr=0: as packaging/ci-sanitize.sh says why.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # One harness: its log, and its line of the summary in $WORK/results/NAME (ok or FAILED).
 fuzz_one() {

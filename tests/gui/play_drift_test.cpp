@@ -145,7 +145,10 @@ TEST_F(PlayWindowTest, DriftScreenshotWhilePlaying) {
   view->setCamera(camera);
   QTest::qWait(200);
   for (const QPointF p : {QPointF(0.55, 0.55), QPointF(0.3, 0.7)}) {
-    play().handleClick(view->rayAt(QPointF(p.x() * view->width(), p.y() * view->height())));
+    const Ray ray = view->rayAt(QPointF(p.x() * view->width(), p.y() * view->height()));
+    EXPECT_TRUE(play().handleClick(ray))
+        << "click at (" << p.x() << ", " << p.y() << ") of a " << view->width() << " x "
+        << view->height() << " view refused, tick " << session().sandbox()->tickIndex();
     QTest::qWait(400);
   }
   // A click is placed on the next simulation step: wait for both (a loaded machine runs the

@@ -5,13 +5,17 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <fstream>
 #include <limits>
 #include <mutex>
 #include <system_error>
 
 #include <openvdb/io/File.h>
+#include <openvdb/io/GridDescriptor.h>
 #include <openvdb/openvdb.h>
 #include <openvdb/tools/Interpolation.h>
+
+#include "vdb_layout.h"
 
 namespace floptle {
 namespace {
@@ -31,6 +35,32 @@ int floorDiv(int a, int b) {
 std::string gridWhere(const std::filesystem::path& file, const std::string& grid) {
   return file.string() + ": grid '" + grid + "'";
 }
+
+/// A descriptor's grid type without the suffix of a grid saved as half floats, which
+/// GridDescriptor::read strips (its HALF_FLOAT_TYPENAME_SUFFIX, not in its header).
+std::string treeType(const std::string& stored) {
+  static const std::string half = "_HalfFloat";
+  const bool halfFloat = stored.size() > half.size() &&
+                         stored.compare(stored.size() - half.size(), half.size(), half) == 0;
+  return halfFloat ? stored.substr(0, stored.size() - half.size()) : stored;
+}
+
+/// The bytes OpenVDB reads for a value of registered metadata type `type` when that is fixed
+/// (TypedMetadata<T> reads sizeof(T), whatever size the file states); 0 otherwise.
+std::uint32_t fixedMetadataBytes(const std::string& type) {
+  if (type == "string" || type == "__delayedload" || !openvdb::Metadata::isRegisteredType(type))
+    return 0;
+  return openvdb::Metadata::createMetadata(type)->size();
+}
+
+/// Archive::readGrid (protected): one grid's compression, metadata, transform, tree and voxels
+/// from a stream positioned at its data, as io::File reads it.
+struct GridReader : openvdb::io::Archive {
+  static void read(openvdb::GridBase::Ptr grid, const openvdb::io::GridDescriptor& descriptor,
+                   std::istream& in) {
+    readGrid(std::move(grid), descriptor, in);
+  }
+};
 
 openvdb::Coord coordOf(glm::ivec3 v) {
   return openvdb::Coord(v.x, v.y, v.z);
@@ -99,26 +129,31 @@ openvdb::FloatGrid::Ptr gridOf(const BrickMap& map, const std::string& name) {
 
 // ---- reading ---------------------------------------------------------------------------
 
-/// The grid to read: the named one, else "surface", else the first float grid.
-Expected<std::string> chooseGrid(openvdb::io::File& file, const std::filesystem::path& path,
-                                 const std::string& wanted) {
-  openvdb::GridPtrVecPtr grids = file.readAllGridMetadata();
-  std::string list, firstFloat;
-  bool hasFloat = false, hasSurface = false;
-  for (const openvdb::GridBase::Ptr& g : *grids) {
-    list += (list.empty() ? "" : ", ") + ("'" + g->getName() + "' (" + g->valueType() + ")");
-    if (!wanted.empty() && g->getName() == wanted) return wanted;
-    if (g->isType<openvdb::FloatGrid>()) {
-      if (!hasFloat) firstFloat = g->getName();
-      hasFloat = true;
-      if (g->getName() == "surface") hasSurface = true;
+/// The grid to read, from the file's descriptors: the named one, else "surface", else the first
+/// float grid.
+Expected<const vdb::GridEntry*> chooseGrid(const vdb::Layout& layout,
+                                           const std::filesystem::path& path,
+                                           const std::string& wanted) {
+  std::string list;
+  const vdb::GridEntry *firstFloat = nullptr, *surface = nullptr;
+  for (const vdb::GridEntry& g : layout.grids) {
+    const std::string name = openvdb::io::GridDescriptor::stripSuffix(g.uniqueName);
+    const std::string type = treeType(g.type);
+    openvdb::GridBase::Ptr empty =
+        openvdb::GridBase::isRegistered(type) ? openvdb::GridBase::createGrid(type) : nullptr;
+    list += (list.empty() ? "" : ", ") +
+            ("'" + name + "' (" + (empty ? empty->valueType() : type) + ")");
+    if (!wanted.empty() && name == wanted) return &g;
+    if (type == openvdb::FloatGrid::gridType()) {
+      if (!firstFloat) firstFloat = &g;
+      if (name == "surface" && !surface) surface = &g;
     }
   }
   if (list.empty()) list = "none";
   if (!wanted.empty())
     return Error{path.string(), "has no grid named '" + wanted + "' (grids: " + list + ")"};
-  if (hasSurface) return std::string("surface");
-  if (!hasFloat)
+  if (surface) return surface;
+  if (!firstFloat)
     return Error{path.string(), "has no float grid to read as a level set (grids: " + list + ")"};
   return firstFloat;
 }
@@ -401,21 +436,61 @@ Expected<BrickMap> readBrickMapVdb(const std::filesystem::path& file, const VdbR
                                    const BakeProgress& progress) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return Error{file.string(), "no such file"};
-  std::string name = options.gridName;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec) return Error{file.string(), "cannot read the .vdb file: " + ec.message()};
+  if (size > options.maxFileBytes)
+    return Error{file.string(), "is " + std::to_string(size) + " bytes, more than the " +
+                                    std::to_string(options.maxFileBytes) +
+                                    "-byte limit for a .vdb file (VdbReadOptions::maxFileBytes); "
+                                    "refused without reading it"};
   openvdb::GridBase::Ptr base;
+  std::string where = file.string();
   try {
     initializeOpenVdb();
-    openvdb::io::File in(file.string());
-    in.open(/*delayLoad=*/false);
-    auto chosen = chooseGrid(in, file, options.gridName);
+    // What the file declares, checked against its size before OpenVDB trusts any of it.
+    std::ifstream declared(file, std::ios::binary);
+    if (!declared) return Error{file.string(), "cannot open the .vdb file"};
+    auto layout = vdb::readVdbLayout(declared, size, file, fixedMetadataBytes);
+    if (!layout) return layout.error();
+    auto chosen = chooseGrid(*layout, file, options.gridName);
     if (!chosen) return chosen.error();
-    name = *chosen;
-    base = in.readGrid(name);
-    in.close();
+    const vdb::GridEntry& entry = **chosen;
+    where = gridWhere(file, openvdb::io::GridDescriptor::stripSuffix(entry.uniqueName));
+    if (treeType(entry.type) != openvdb::FloatGrid::gridType()) {
+      openvdb::GridBase::Ptr empty = openvdb::GridBase::isRegistered(treeType(entry.type))
+                                         ? openvdb::GridBase::createGrid(treeType(entry.type))
+                                         : nullptr;
+      return Error{where, "holds " + (empty ? empty->valueType() : entry.type) +
+                              " values; a level set must be a float grid"};
+    }
+    if (!entry.instanceParent.empty())
+      return Error{where, "shares the tree of grid '" +
+                              openvdb::io::GridDescriptor::stripSuffix(entry.instanceParent) +
+                              "' (an instance); read that grid instead"};
+    if (auto ok = vdb::checkVdbGridDeclarations(declared, size, where, entry, fixedMetadataBytes);
+        !ok)
+      return ok.error();
+    // OpenVDB reads the one grid from a stream on which a read past the file's end throws (its
+    // own file stream fails silently and it reads on), as openvdb::io::File tags its stream.
+    std::ifstream in(file, std::ios::binary);
+    in.exceptions(std::ios::failbit | std::ios::badbit);
+    openvdb::io::StreamMetadata::Ptr streamMetadata(new openvdb::io::StreamMetadata);
+    openvdb::io::setStreamMetadataPtr(in, streamMetadata, /*transfer=*/false);
+    openvdb::io::setVersion(in, openvdb::VersionId(layout->libraryMajor, layout->libraryMinor),
+                            layout->fileVersion);
+    openvdb::io::setDataCompression(in, openvdb::io::Archive::DEFAULT_COMPRESSION_FLAGS);
+    in.seekg(static_cast<std::streamoff>(entry.descriptorPos));
+    openvdb::io::GridDescriptor descriptor;
+    base = descriptor.read(in);
+    in.seekg(static_cast<std::streamoff>(descriptor.getGridPos()));
+    GridReader::read(base, descriptor, in);
+  } catch (const std::ios_base::failure&) {
+    return Error{where,
+                 "not a readable OpenVDB file: its data ends before what it declares "
+                 "(cut short or corrupt)"};
   } catch (const std::exception& e) {
-    return Error{file.string(), std::string("not a readable OpenVDB file (") + e.what() + ")"};
+    return Error{where, std::string("not a readable OpenVDB file (") + e.what() + ")"};
   }
-  const std::string where = gridWhere(file, name);
   if (!base || !base->isType<openvdb::FloatGrid>())
     return Error{where, "holds " + (base ? base->valueType() : std::string("nothing")) +
                             " values; a level set must be a float grid"};

@@ -21,7 +21,11 @@ Expected<nlohmann::ordered_json> readSceneShowingProgress(const QString& path, Q
   dialog.setRange(0, 0);  // busy: reading and checking a file gives no fraction done
   dialog.setCancelButton(nullptr);
   dialog.setWindowModality(Qt::WindowModal);
-  dialog.setMinimumDuration(showAfterMs);
+  // The dialog shows itself once its own timer runs out, which its constructor starts at 4 s;
+  // setMinimumDuration restarts it only while the bar's value is its minimum, and a new bar's
+  // value is one below. reset() stops it, so `showLater` alone decides (a threshold of 60 s
+  // would otherwise still show at 4 s).
+  dialog.reset();
   QTimer showLater;
   showLater.setSingleShot(true);
   QObject::connect(&showLater, &QTimer::timeout, &dialog, &QProgressDialog::show);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include <unistd.h>
@@ -310,6 +311,87 @@ TEST(BrickMapVdb, AFarBandVoxelWithoutASignChangeReadsAsALowerBound) {
   EXPECT_GT(d, 0.0f);
   EXPECT_LE(d, glm::length(far) + kVoxel);
   EXPECT_LT(map->distance(Vec3(0.0f)), 0.0f);
+}
+
+// An empty level set's tree is its buffer count, background and root counts, which end where
+// its (empty) voxel data starts: the file's end. Declaring 3.5 billion tiles there made
+// OpenVDB read tiles past the end for minutes (the fuzz find FuzzFoundInputs.VdbWithARoot...);
+// the counts must fit in the bytes before the voxel data.
+TEST(BrickMapVdb, ARootTableLargerThanItsGridIsRefusedBeforeOpenVdbReadsIt) {
+  openvdb::initialize();
+  auto empty = openvdb::FloatGrid::create(0.3f);
+  empty->setGridClass(openvdb::GRID_LEVEL_SET);
+  empty->setName("surface");
+  const fs::path file = tempDir() / "root_tiles.vdb";
+  openvdb::io::File(file.string()).write(openvdb::GridPtrVec{empty});
+  auto read = readBrickMapVdb(file);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().what.find("no voxels"), std::string::npos) << read.error().message();
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::uint32_t tiles = 3'500'000'000u, children = 0;
+  ASSERT_GT(bytes.size(), 8u);
+  ASSERT_EQ(bytes.compare(bytes.size() - 8, 8, std::string(8, '\0')), 0) << "no empty root";
+  bytes.replace(bytes.size() - 8, 4, reinterpret_cast<const char*>(&tiles), 4);
+  bytes.replace(bytes.size() - 4, 4, reinterpret_cast<const char*>(&children), 4);
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  read = readBrickMapVdb(file);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().where, file.string() + ": grid 'surface'");
+  EXPECT_NE(read.error().what.find("the grid's root table declares 3500000000 tiles and 0 child "
+                                   "nodes, at least 59500000000 bytes, but the grid has 0 bytes "
+                                   "before its voxel data"),
+            std::string::npos)
+      << read.error().what;
+}
+
+// A file over the size limit is refused before any of it is read, naming the limit.
+TEST(BrickMapVdb, AFileOverTheSizeLimitIsRefusedUnread) {
+  const fs::path file = tempDir() / "limited.vdb";
+  ASSERT_TRUE(writeBrickMapVdb(bakedSphere(), file).ok());
+  VdbReadOptions options;
+  options.maxFileBytes = 1000;
+  ASSERT_GT(fs::file_size(file), options.maxFileBytes);
+  auto read = readBrickMapVdb(file, options);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().where, file.string());
+  EXPECT_NE(read.error().what.find("more than the 1000-byte limit"), std::string::npos)
+      << read.error().what;
+  options.maxFileBytes = fs::file_size(file);
+  EXPECT_TRUE(readBrickMapVdb(file, options).ok()) << "a file of exactly the limit is read";
+}
+
+// A file cut short anywhere (header, metadata, descriptor, tree, voxels) is an error naming it,
+// never a crash or a read past its end.
+TEST(BrickMapVdb, AFileCutShortAnywhereIsAnErrorNamingIt) {
+  const fs::path whole = tempDir() / "whole.vdb";
+  ASSERT_TRUE(writeBrickMapVdb(bakedSphere(), whole).ok());
+  std::string bytes;
+  {
+    std::ifstream in(whole, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_GT(bytes.size(), 1000u);
+  const fs::path cut = tempDir() / "cut.vdb";
+  constexpr int kCuts = 64;
+  for (int i = 0; i < kCuts; ++i) {
+    const std::size_t length = bytes.size() * std::size_t(i) / kCuts;
+    {
+      std::ofstream out(cut, std::ios::binary | std::ios::trunc);
+      out.write(bytes.data(), std::streamsize(length));
+    }
+    auto read = readBrickMapVdb(cut);
+    ASSERT_FALSE(read.ok()) << "cut at " << length << " of " << bytes.size();
+    EXPECT_EQ(read.error().where.rfind(cut.string(), 0), 0u) << read.error().message();
+    EXPECT_NE(read.error().what.find("not a readable OpenVDB file"), std::string::npos)
+        << "cut at " << length << ": " << read.error().message();
+  }
 }
 
 TEST(BrickMapVdb, WriteRefusesAnEmptyMapAndAnUnwritablePath) {

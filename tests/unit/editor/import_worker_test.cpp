@@ -94,6 +94,17 @@ TEST(ImportWorker, AnFbxThatOverflowsAssimpsStackIsAnErrorNamingTheFile) {
   EXPECT_NE(remote.error().what.find("crashed"), std::string::npos) << remote.error().what;
 }
 
+// Found by the glTF fuzz harness: an 85-byte .glb whose buffer declares 4.2 GB, which Assimp
+// 5.2.5 allocates before reading. The worker's memory limit ends that; the caller gets an
+// error naming the file, whatever the worker managed to say.
+TEST(ImportWorker, AGlbThatAsksAssimpForGigabytesIsAnErrorNamingTheFile) {
+  const auto file =
+      std::filesystem::path(FLOPTLE_TEST_DATA_DIR) / "fuzz" / "assimp_glb_4gb_buffer.glb";
+  auto remote = importMeshInWorker(file, {});
+  ASSERT_FALSE(remote.ok());
+  EXPECT_EQ(remote.error().where, file.string()) << remote.error().message();
+}
+
 TEST(ImportWorker, ACrashIsAnErrorNamingTheFile) {
   Fault fault("crash");
   auto remote = importMeshInWorker(kLevel, {});

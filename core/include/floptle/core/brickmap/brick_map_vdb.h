@@ -24,10 +24,15 @@
 // from the surface may read low there.
 // Refused with an error naming the file and the grid: a missing or unreadable file, no float
 // grid, a fog volume or another non-level-set class, a rotated / sheared / non-uniformly
-// scaled or non-linear transform, a background <= 0, no voxels.
+// scaled or non-linear transform, a background <= 0, no voxels; a file larger than
+// VdbReadOptions::maxFileBytes; a file whose declared sizes, counts or offsets do not fit in its
+// bytes (checked before OpenVDB reads it, which trusts them: vdb_layout.h), whose data ends
+// early, which is older than file format 222 (OpenVDB 2.0) or was written without grid offsets
+// (openvdb::io::Stream); a grid that is an instance of another.
 //
 // Thread-safe; OpenVDB is initialised once on first use. No OpenVDB type crosses this header
 // and no exception leaves these functions.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -46,6 +51,9 @@ struct VdbReadOptions {
   std::string gridName;
   /// Worker threads for building the BrickMap (>= 1).
   int threads = 1;
+  /// Larger files are refused unread (bytes). Reading costs memory in proportion to the file
+  /// (every node OpenVDB builds is backed by its bytes), so this bounds it.
+  std::uint64_t maxFileBytes = std::uint64_t(1) << 31;
 };
 
 /// Writes `map` to `file` (written to a temporary file in the same folder, then renamed, so a

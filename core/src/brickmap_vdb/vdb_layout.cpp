@@ -1,0 +1,300 @@
+// The .vdb container walk of vdb_layout.h. Byte layout (little-endian, as OpenVDB 10 reads it;
+// openvdb/io/Archive.cc, GridDescriptor.cc, Metadata.h, MetaMap.cc, math/Maps.h, RootNode.h):
+//   header: int64 magic, uint32 file version, uint32 x2 library version, char has-offsets,
+//           36 characters of UUID;
+//   metadata map: uint32 count, then per entry: string name, string type, uint32 size, value;
+//   string: uint32 length, then the characters;
+//   int32 grid count, then per grid: string name, string type, string instance parent,
+//           int64 grid, block and end offsets; the grid's own part starts at its grid offset:
+//           uint32 compression, metadata map, string transform type and the map's doubles,
+//           then the tree: int32 buffer count, the root's background, uint32 tile count,
+//           uint32 child count, the tiles (3 int32 + value + bool), the children.
+#include "vdb_layout.h"
+
+#include <array>
+#include <cstring>
+
+namespace floptle::vdb {
+namespace {
+
+/// Reads within the file's `size` bytes; every read past it is an error naming what the file
+/// declared there.
+class Cursor {
+ public:
+  Cursor(std::istream& in, std::uint64_t size, std::string where)
+      : in_(in), size_(size), where_(std::move(where)) {}
+
+  std::uint64_t pos() const { return pos_; }
+  std::uint64_t left() const { return size_ - pos_; }
+
+  Error error(const std::string& what) const {
+    return Error{where_, "not a readable OpenVDB file: " + what};
+  }
+  Error pastEnd(const std::string& what, std::uint64_t bytes) const {
+    return error(what + " at byte " + std::to_string(pos_) + " declares " + std::to_string(bytes) +
+                 " bytes, past the file's end (" + std::to_string(size_) + " bytes)");
+  }
+
+  Expected<void> seek(std::uint64_t to, const std::string& what) {
+    if (to > size_)
+      return error(what + " is at byte " + std::to_string(to) + ", past the file's end (" +
+                   std::to_string(size_) + " bytes)");
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(to));
+    if (!in_) return error("cannot seek to " + what);
+    pos_ = to;
+    return {};
+  }
+  Expected<void> read(void* out, std::uint64_t bytes, const std::string& what) {
+    if (bytes > left()) return pastEnd(what, bytes);
+    in_.read(static_cast<char*>(out), static_cast<std::streamsize>(bytes));
+    if (static_cast<std::uint64_t>(in_.gcount()) != bytes) return error("cannot read " + what);
+    pos_ += bytes;
+    return {};
+  }
+  Expected<void> skip(std::uint64_t bytes, const std::string& what) {
+    if (bytes > left()) return pastEnd(what, bytes);
+    return seek(pos_ + bytes, what);
+  }
+  template <class T>
+  Expected<T> value(const std::string& what) {
+    if (sizeof(T) > left())
+      return error("the file ends at byte " + std::to_string(size_) + ", inside " + what);
+    T v{};
+    if (auto r = read(&v, sizeof(T), what); !r) return r.error();
+    return v;
+  }
+  /// OpenVDB's readString: a uint32 length, then as many characters.
+  Expected<std::string> string(const std::string& what) {
+    auto length = value<std::uint32_t>(what);
+    if (!length) return length.error();
+    if (*length > left()) return pastEnd(what, *length);
+    std::string s(*length, '\0');
+    if (auto r = read(s.data(), *length, what); !r) return r.error();
+    return s;
+  }
+
+ private:
+  std::istream& in_;
+  std::uint64_t size_;
+  std::uint64_t pos_ = 0;
+  std::string where_;
+};
+
+constexpr std::int64_t kMagic = 0x56444220;  // " BDV"
+constexpr std::size_t kUuidChars = 36;
+constexpr std::uint32_t kNoCompressedSizes = 0xffffffffu;
+constexpr std::uint64_t kBloscHeaderBytes = 16;
+/// Every leaf of a tree stores its 8^3-bit value mask: a file of n bytes has at most n / 64.
+constexpr std::uint64_t kLeafMaskBytes = 64;
+/// A root tile: its origin (3 int32), a float value, an active flag.
+constexpr std::uint64_t kTileBytes = 3 * 4 + 4 + 1;
+/// A root child (a 32^3 internal node): its origin, then its child and value masks.
+constexpr std::uint64_t kChildBytes = 3 * 4 + 2 * (32 * 32 * 32 / 8);
+
+/// One block of io::DelayedLoadMetadata: `compressed` bytes of Blosc, or (0) `raw` bytes
+/// plain. OpenVDB sizes its array from the size the Blosc header states, which OpenVDB's
+/// writer pads a little past `raw` (128 bytes for 112); it must stay within twice `raw` and a
+/// kilobyte, so what OpenVDB allocates stays in proportion to the file.
+Expected<void> delayedLoadBlock(Cursor& c, std::uint32_t compressed, std::uint64_t raw,
+                                const std::string& what) {
+  if (compressed == 0) return c.skip(raw, what);
+  if (compressed < kBloscHeaderBytes)
+    return c.error(what + " declares " + std::to_string(compressed) +
+                   " compressed bytes, fewer than a Blosc header");
+  std::array<unsigned char, kBloscHeaderBytes> header{};
+  if (auto r = c.read(header.data(), header.size(), what); !r) return r;
+  const std::uint32_t unpacked = std::uint32_t(header[4]) | std::uint32_t(header[5]) << 8 |
+                                 std::uint32_t(header[6]) << 16 | std::uint32_t(header[7]) << 24;
+  if (unpacked > 2 * raw + 1024)
+    return c.error(what + " unpacks to " + std::to_string(unpacked) + " bytes, far more than the " +
+                   std::to_string(raw) + " its count declares");
+  return c.skip(compressed - kBloscHeaderBytes, what);
+}
+
+/// io::DelayedLoadMetadata of `bytes` bytes: uint32 leaf count, a mask byte per leaf, maybe a
+/// uint64 compressed size per leaf (each block Blosc-compressed or plain, its size first).
+Expected<void> delayedLoad(Cursor& c, std::uint32_t bytes, std::uint64_t fileSize,
+                           const std::string& what) {
+  if (bytes == 0) return {};
+  if (bytes > c.left()) return c.pastEnd(what, bytes);
+  const std::uint64_t end = c.pos() + bytes;
+  auto count = c.value<std::uint32_t>(what);
+  if (!count) return count.error();
+  if (*count > fileSize / kLeafMaskBytes)
+    return c.error(what + " declares " + std::to_string(*count) +
+                   " leaves, more than a file of its size can hold");
+  auto maskBytes = c.value<std::uint32_t>(what);
+  if (!maskBytes) return maskBytes.error();
+  if (auto r = delayedLoadBlock(c, *maskBytes, *count, what); !r) return r;
+  auto sizeBytes = c.value<std::uint32_t>(what);
+  if (!sizeBytes) return sizeBytes.error();
+  if (*sizeBytes != kNoCompressedSizes) {
+    if (auto r = delayedLoadBlock(c, *sizeBytes, std::uint64_t(*count) * 8, what); !r) return r;
+  }
+  if (c.pos() != end)
+    return c.error(what + " holds " + std::to_string(c.pos() + bytes - end) +
+                   " bytes of parts, not the " + std::to_string(bytes) + " it declares");
+  return {};
+}
+
+/// A metadata map (MetaMap::readMeta): each value as OpenVDB reads it.
+Expected<void> metadataMap(Cursor& c, std::uint64_t fileSize, const std::string& owner,
+                           FixedMetadataBytes fixedBytes) {
+  auto count = c.value<std::uint32_t>("the metadata count of " + owner);
+  if (!count) return count.error();
+  // An entry is at least its two string lengths and its value's size (3 x 4 bytes).
+  if (*count > c.left() / 12)
+    return c.error(owner + " declares " + std::to_string(*count) +
+                   " metadata entries, more than its remaining " + std::to_string(c.left()) +
+                   " bytes can hold");
+  for (std::uint32_t i = 0; i < *count; ++i) {
+    auto name = c.string("the name of metadata entry " + std::to_string(i) + " of " + owner);
+    if (!name) return name.error();
+    const std::string what = "metadata '" + *name + "' of " + owner;
+    auto type = c.string("the type of " + what);
+    if (!type) return type.error();
+    auto bytes = c.value<std::uint32_t>("the size of " + what);
+    if (!bytes) return bytes.error();
+    if (*type == "__delayedload") {
+      if (auto r = delayedLoad(c, *bytes, fileSize, what); !r) return r;
+    } else if (const std::uint32_t fixed = *type == "string" ? 0 : fixedBytes(*type)) {
+      if (*bytes != fixed)
+        return c.error(what + " declares " + std::to_string(*bytes) + " bytes; a " + *type +
+                       " is " + std::to_string(fixed));
+      if (auto r = c.skip(fixed, what); !r) return r;
+    } else if (auto r = c.skip(*bytes, what); !r) {  // a string, or kept as raw bytes
+      return r;
+    }
+  }
+  return {};
+}
+
+/// The bytes a linear map's read takes (math/Maps.h: a Mat4d, or Vec3d fields); 0 for others.
+std::uint64_t linearMapBytes(const std::string& type) {
+  constexpr std::uint64_t vec3d = 3 * 8;
+  if (type == "AffineMap" || type == "UnitaryMap") return 16 * 8;
+  if (type == "ScaleMap" || type == "UniformScaleMap") return 5 * vec3d;
+  if (type == "ScaleTranslateMap" || type == "UniformScaleTranslateMap") return 6 * vec3d;
+  if (type == "TranslationMap") return vec3d;
+  return 0;
+}
+
+bool uuidText(const char* s) {
+  for (std::size_t i = 0; i < kUuidChars; ++i) {
+    const char ch = s[i];
+    const bool hyphen = i == 8 || i == 13 || i == 18 || i == 23;
+    const bool hex =
+        (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+    if (hyphen ? ch != '-' : !hex) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Expected<Layout> readVdbLayout(std::istream& in, std::uint64_t size,
+                               const std::filesystem::path& path, FixedMetadataBytes fixedBytes) {
+  Cursor c(in, size, path.string());
+  auto magic = c.value<std::int64_t>("the header");
+  if (!magic) return magic.error();
+  if (*magic != kMagic) return c.error("it does not start with the VDB magic number");
+  Layout layout;
+  auto version = c.value<std::uint32_t>("the file format version");
+  if (!version) return version.error();
+  layout.fileVersion = *version;
+  if (layout.fileVersion < kOldestFileVersion)
+    return Error{path.string(), "was written in OpenVDB file format " +
+                                    std::to_string(layout.fileVersion) + "; formats from " +
+                                    std::to_string(kOldestFileVersion) +
+                                    " (OpenVDB 2.0) on are read"};
+  auto major = c.value<std::uint32_t>("the library version");
+  auto minor = c.value<std::uint32_t>("the library version");
+  auto offsets = c.value<char>("the grid offsets flag");
+  if (!major || !minor || !offsets) return c.error("the header is cut short");
+  layout.libraryMajor = *major;
+  layout.libraryMinor = *minor;
+  if (*offsets == 0)
+    return Error{path.string(),
+                 "was written as a stream, without grid offsets; files written by "
+                 "openvdb::io::File (as Blender and Houdini write them) are read"};
+  char uuid[kUuidChars];
+  if (auto r = c.read(uuid, kUuidChars, "the UUID"); !r) return r.error();
+  if (!uuidText(uuid)) return c.error("its header's UUID is not UUID text");
+  if (auto r = metadataMap(c, size, "the file", fixedBytes); !r) return r.error();
+
+  auto count = c.value<std::int32_t>("the grid count");
+  if (!count) return count.error();
+  // A descriptor is at least three string lengths and three offsets (36 bytes).
+  if (*count < 0 || std::uint64_t(*count) > c.left() / 36)
+    return c.error("it declares " + std::to_string(*count) + " grids, more than its remaining " +
+                   std::to_string(c.left()) + " bytes can hold");
+  for (std::int32_t g = 0; g < *count; ++g) {
+    GridEntry grid;
+    grid.descriptorPos = c.pos();
+    const std::string what = "the descriptor of grid " + std::to_string(g);
+    auto name = c.string("the name in " + what);
+    if (!name) return name.error();
+    auto type = c.string("the type in " + what);
+    if (!type) return type.error();
+    auto parent = c.string("the instance parent in " + what);
+    if (!parent) return parent.error();
+    std::int64_t pos[3] = {};
+    if (auto r = c.read(pos, sizeof(pos), "the offsets in " + what); !r) return r.error();
+    grid.uniqueName = std::move(*name);
+    grid.type = std::move(*type);
+    grid.instanceParent = std::move(*parent);
+    const bool instance = !grid.instanceParent.empty();
+    // io::File writes the grid right after its descriptor; an instance has no blocks.
+    const bool ordered = pos[0] == std::int64_t(c.pos()) && pos[2] >= pos[0] &&
+                         std::uint64_t(pos[2]) <= size &&
+                         (instance || (pos[1] >= pos[0] && pos[1] <= pos[2]));
+    if (!ordered)
+      return c.error(what + " ('" + grid.uniqueName + "') declares its data at bytes " +
+                     std::to_string(pos[0]) + ", " + std::to_string(pos[1]) + " and " +
+                     std::to_string(pos[2]) + ", which do not follow it in order within the " +
+                     std::to_string(size) + " bytes of the file");
+    grid.gridPos = std::uint64_t(pos[0]);
+    grid.blockPos = instance ? grid.gridPos : std::uint64_t(pos[1]);
+    grid.endPos = std::uint64_t(pos[2]);
+    if (auto r = c.seek(grid.endPos, "the end of " + what); !r) return r.error();
+    layout.grids.push_back(std::move(grid));
+  }
+  return layout;
+}
+
+Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
+                                        const std::string& where, const GridEntry& grid,
+                                        FixedMetadataBytes fixedBytes) {
+  Cursor c(in, size, where);
+  if (auto r = c.seek(grid.gridPos, "the grid"); !r) return r;
+  if (auto r = c.skip(4, "the grid's compression flags"); !r) return r;
+  if (auto r = metadataMap(c, size, "the grid", fixedBytes); !r) return r;
+  auto map = c.string("the grid's transform type");
+  if (!map) return map.error();
+  if (*map == "NonlinearFrustumMap")
+    return Error{where, "has a non-linear (frustum) transform; only uniform voxels are supported"};
+  const std::uint64_t mapBytes = linearMapBytes(*map);
+  if (mapBytes == 0) return c.error("the grid's transform is of an unknown type '" + *map + "'");
+  if (auto r = c.skip(mapBytes, "the grid's transform"); !r) return r;
+
+  auto buffers = c.value<std::int32_t>("the grid's tree");
+  if (!buffers) return buffers.error();
+  if (*buffers != 1)
+    return c.error("the grid's tree declares " + std::to_string(*buffers) +
+                   " buffers; OpenVDB files have 1");
+  if (auto r = c.skip(4, "the grid's background"); !r) return r;
+  auto tiles = c.value<std::uint32_t>("the grid's root table");
+  auto children = c.value<std::uint32_t>("the grid's root table");
+  if (!tiles || !children) return c.error("the grid's root table is cut short");
+  const std::uint64_t needed = *tiles * kTileBytes + *children * kChildBytes;
+  const std::uint64_t room = grid.blockPos > c.pos() ? grid.blockPos - c.pos() : 0;
+  if (needed > room)
+    return c.error("the grid's root table declares " + std::to_string(*tiles) + " tiles and " +
+                   std::to_string(*children) + " child nodes, at least " + std::to_string(needed) +
+                   " bytes, but the grid has " + std::to_string(room) +
+                   " bytes before its voxel data");
+  return {};
+}
+
+}  // namespace floptle::vdb

@@ -1,0 +1,58 @@
+#pragma once
+// What a .vdb file declares about itself, checked against the bytes it has before OpenVDB reads
+// any of it. OpenVDB 10 trusts those declarations: it allocates (and fills) a string or a
+// metadata value of whatever size the file states before reading it, and loops over a root
+// table of whatever count the file states, past the file's end (a failed read is no error to
+// it), so a few kilobytes can make it allocate gigabytes or spin for minutes.
+//
+// readVdbLayout walks the container structure the way OpenVDB reads it (file format 222 on,
+// written by openvdb::io::File): the header, the file's metadata, and each grid's descriptor,
+// checking every length, count and offset against the file's size. checkVdbGridDeclarations
+// walks one grid's own part up to its tree: compression flags, metadata, transform, and the
+// root node's tile and child counts, which must fit in the bytes before the grid's buffers.
+// What lies below the root (node masks, compressed blocks) is read by OpenVDB from a stream
+// that fails at the file's end (brick_map_vdb.cpp), so each node it builds costs file bytes.
+//
+// Errors name the file, the part and the byte offset. No OpenVDB type crosses this header.
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "floptle/core/expected.h"
+
+namespace floptle::vdb {
+
+/// The oldest file format read (OpenVDB 2.0, 2013): compression flags per grid, the UUID as
+/// text, grid instancing and the new transform layout.
+inline constexpr std::uint32_t kOldestFileVersion = 222;
+
+struct GridEntry {
+  std::string uniqueName;      ///< as stored: the grid's name, maybe with a numbered suffix
+  std::string type;            ///< as stored, e.g. "Tree_float_5_4_3" (maybe "_HalfFloat")
+  std::string instanceParent;  ///< empty unless the grid shares another grid's tree
+  std::uint64_t descriptorPos = 0, gridPos = 0, blockPos = 0, endPos = 0;  ///< bytes
+};
+
+struct Layout {
+  std::uint32_t fileVersion = 0;
+  std::uint32_t libraryMajor = 0, libraryMinor = 0;
+  std::vector<GridEntry> grids;
+};
+
+/// The bytes OpenVDB reads for a value of a registered fixed-size metadata type (it reads
+/// those, whatever size the file states), 0 for any other type.
+using FixedMetadataBytes = std::uint32_t (*)(const std::string& type);
+
+/// The header, file metadata and grid descriptors of `in`, the file `path` of `size` bytes.
+Expected<Layout> readVdbLayout(std::istream& in, std::uint64_t size,
+                               const std::filesystem::path& path, FixedMetadataBytes fixedBytes);
+
+/// The declarations of the float grid `grid` of that file up to its root table (see the header
+/// comment); errors name `where` (the file and the grid).
+Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
+                                        const std::string& where, const GridEntry& grid,
+                                        FixedMetadataBytes fixedBytes);
+
+}  // namespace floptle::vdb

@@ -35,6 +35,6 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
 /// any is swapped, so an error (naming the node) leaves the world as it was. Returns the ids
 /// added, refit at t.
 Expected<std::vector<ColliderId>> recomposeBlendedColliders(const scene::Scene& scene,
-                                                             CollisionWorld& world, double t);
+                                                            CollisionWorld& world, double t);
 
 }  // namespace floptle::physics

@@ -1,10 +1,10 @@
 // The interaction-matrix grid and the play HUD's matter counts.
-// The grid: a rule picked in a cell, its k and a k driver change what the viewport draws (the
-// scene's composition) and what physics collides with (the collision world built from the
-// document), checked against the closed form smin of two spheres; k is animated with the
-// inspector's driver editor, and changing the rule keeps the driver.
-// The HUD: while playing it counts the soft bodies' particles, bonds and sleeping bodies, as
-// the simulation's results report them.
+// The grid: a rule picked in a cell (in editing and in Play), its k and a k driver change what
+// the viewport draws (the scene's composition) and what physics collides with (the collision
+// world built from the document, or the running one in Play), checked against the closed form smin
+// of two spheres; k is animated with the inspector's driver editor, and changing the rule keeps the
+// driver. The HUD: while playing it counts the soft bodies' particles, bonds and sleeping bodies,
+// as the simulation's results report them.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QToolButton>
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "floptle/core/field/union_field.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/interaction_matrix_panel.h"
@@ -150,6 +151,63 @@ TEST_F(MatrixTest, AGridRuleAndItsKDriverChangeWhatIsDrawnAndCollided) {
   ASSERT_TRUE(document().valueAt(kPointer)->is_object());
   EXPECT_EQ((*document().valueAt(kPointer))["sine"]["amplitude"], Json(0.2));
   EXPECT_NEAR(collided(document(), kSeam, 1.0), std::min(a, b), 1e-5f);
+}
+
+// In Play the grid edits the play copy, and the running simulation takes it on the next tick
+// (SceneRuntime::applyTuning re-composes the blended static colliders): the closed form smin
+// at the seam in the collision world and in the drawn field; undo restores the hard union, and
+// the document itself never changes.
+TEST_F(MatrixTest, AMergeRuleChangedInPlayIsCollidedWithOnTheNextTickAndUndoneByUndo) {
+  openText(kTwoSpheres);
+  const Json before = document().json();
+  playPaused();
+  auto* grid = window().findChild<InteractionMatrixPanel*>("playInteractionMatrix");
+  ASSERT_NE(grid, nullptr) << "Play shows no interaction grid of the play copy";
+  ASSERT_TRUE(grid->isVisible());
+  ASSERT_TRUE(grid->isEnabled());
+  const physics::Simulation* sim = session().simulation();
+  ASSERT_NE(sim, nullptr);
+  const float a = sphereA(kSeam), b = sphereB(kSeam);
+  const float hard = std::min(a, b), merged = smin(a, b, 0.4f);
+  ASSERT_GT(hard - merged, 0.05f);  // the two rules differ well beyond the tolerance
+  auto collided = [&] { return sim->world().distance(kSeam, sim->time()); };
+  auto drawn = [&] {
+    const field::UnionField* field = window().viewport()->sceneField();
+    return field ? field->distance(kSeam, window().viewport()->time()) : NAN;
+  };
+  EXPECT_NEAR(collided(), hard, 1e-4f);
+
+  // Materials in document order: goo is row / column 0, rock 1.
+  auto cell = [&](const char* name) -> QWidget* {
+    QWidget* c = grid->cellWidget(0, 1);
+    return c ? c->findChild<QWidget*>(name) : nullptr;
+  };
+  auto* rule = qobject_cast<QComboBox*>(cell("rule"));
+  ASSERT_NE(rule, nullptr);
+  rule->setCurrentText("merge");
+  emit rule->activated(rule->currentIndex());
+  QDoubleSpinBox* k = nullptr;
+  ASSERT_TRUE(waitFor(
+      [&] {
+        k = qobject_cast<QDoubleSpinBox*>(cell("k"));
+        return k && k->isEnabled();
+      },
+      2000));
+  k->setValue(0.4);
+  emit k->editingFinished();
+  EXPECT_EQ(session().copy()->undoStack()->count(), 2);
+  window().action("actionStep")->trigger();
+  EXPECT_NEAR(collided(), merged, 1e-4f);
+  EXPECT_TRUE(waitFor([&] { return std::abs(drawn() - merged) < 1e-4f; }, 2000)) << drawn();
+
+  // Undo both edits: the hard union again, on the next tick.
+  session().copy()->undoStack()->undo();
+  session().copy()->undoStack()->undo();
+  window().action("actionStep")->trigger();
+  EXPECT_NEAR(collided(), hard, 1e-4f);
+  EXPECT_TRUE(waitFor([&] { return std::abs(drawn() - hard) < 1e-4f; }, 2000)) << drawn();
+  EXPECT_EQ(session().tick(), 2u);
+  EXPECT_EQ(document().json(), before);
 }
 
 /// A ground plane and a soft jelly cube above it.

@@ -177,6 +177,14 @@ void Simulation::refitWorld(double tEnd) {
 
 void Simulation::updateColliders(double tEnd) {
   collidersCurrent_ = true;
+  // Colliders may be swapped while the simulation runs (a script's swap, the interaction rules
+  // re-composed): a removed collider's id is no longer valid, and its replacement is read anew.
+  if (!std::all_of(updatedColliders_.begin(), updatedColliders_.end(),
+                   [this](ColliderId id) { return world_->valid(id); })) {
+    updatedColliders_.clear();
+    for (ColliderId id : world_->ids())
+      if (world_->shape(id).updatesEachStep()) updatedColliders_.push_back(id);
+  }
   if (updatedColliders_.empty()) return;
   std::vector<Vec3> active;
   active.reserve(characters_.size() + bodies_.size());

@@ -1,10 +1,23 @@
 // Simulation state: save / restore and the state hash.
 #include <cstdio>
+#include <memory>
 
 #include "floptle/core/fnv_hash.h"
 #include "floptle/physics/simulation.h"
 
 namespace floptle::physics {
+namespace {
+
+/// A collider's step state with the id of the collider that saved it: colliders may be swapped
+/// while the simulation runs (a script's swap, the interaction rules re-composed), and a state
+/// goes back only to the very collider it came from.
+struct ColliderStepState final : CollisionShape::StepState {
+  ColliderId id;
+  std::shared_ptr<const CollisionShape::StepState> state;
+};
+
+}  // namespace
+
 SimulationState Simulation::save() const {
   SimulationState s;
   s.tick = tick_;
@@ -16,7 +29,14 @@ SimulationState Simulation::save() const {
   s.characterGravity = characterGravity_;
   s.bodyGravity = bodyGravity_;
   s.collidersCurrent = collidersCurrent_;
-  for (ColliderId id : updatedColliders_) s.colliders.push_back(world_->shape(id).saveStepState());
+  // A collider swapped out since the last step (updateColliders reads the list anew) has none.
+  for (ColliderId id : updatedColliders_) {
+    if (!world_->valid(id)) continue;
+    auto tagged = std::make_shared<ColliderStepState>();
+    tagged->id = id;
+    tagged->state = world_->shape(id).saveStepState();
+    s.colliders.push_back(std::move(tagged));
+  }
   if (matter_) s.matter = matter_->save();
   if (scripts_) s.scripts = scripts_->save();
   return s;
@@ -38,8 +58,11 @@ void Simulation::restore(const SimulationState& s) {
   bodyGravity_ = s.bodyGravity;
   bodyGravity_.resize(bodies_.size(), settings_.gravity);
   collidersCurrent_ = s.collidersCurrent;
-  for (std::size_t i = 0; i < updatedColliders_.size() && i < s.colliders.size(); ++i)
-    if (s.colliders[i]) world_->shape(updatedColliders_[i]).restoreStepState(*s.colliders[i]);
+  for (const auto& saved : s.colliders) {
+    const auto* tagged = dynamic_cast<const ColliderStepState*>(saved.get());
+    if (tagged && tagged->state && world_->valid(tagged->id))
+      world_->shape(tagged->id).restoreStepState(*tagged->state);
+  }
   if (matter_ && s.matter) matter_->restore(*s.matter);
   if (scripts_ && s.scripts) scripts_->restore(*s.scripts);
   nextEvent_ = 0;
@@ -77,7 +100,8 @@ std::uint64_t Simulation::stateHash() const {
   for (const VehicleInput& in : vehicleInputs_)
     h.f32(in.throttle), h.f32(in.brake), h.f32(in.steer);
   // Only colliders that update each step have step state: other scenes hash as before.
-  for (ColliderId id : updatedColliders_) h.u64(world_->shape(id).stepStateHash());
+  for (ColliderId id : updatedColliders_)
+    if (world_->valid(id)) h.u64(world_->shape(id).stepStateHash());
   // Only simulations with a matter stage hash it: other scenes hash as before.
   if (matter_) h.u64(matter_->stateHash());
   // Likewise the script stage.

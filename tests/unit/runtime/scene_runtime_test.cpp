@@ -127,6 +127,41 @@ TEST(SceneRuntime, AnInteractionRuleChangedLiveRecomposesTheStaticColliders) {
   EXPECT_EQ(sim.world().size(), 3u);
 }
 
+TEST(SceneRuntime, AStateSavedBeforeARecompositionRestoresOnlyToTheCollidersItCameFrom) {
+  // A morph (baked, with step state) merged with a sphere: the rules change while the
+  // simulation runs, and a state saved before goes back without touching the new colliders.
+  Json document = Json::parse(R"({
+    "format": "floptle.scene", "version": 1,
+    "materials": [{"id": "goo", "color": [0.2, 0.8, 0.3]}, {"id": "rock", "color": [0.5, 0.5, 0.5]}],
+    "interactions": [{"a": "goo", "b": "rock", "rule": "merge", "k": 0.3}],
+    "nodes": [
+      {"name": "wave", "shape": {"type": "box", "half_extents": [1, 0.2, 1]}, "material": "goo",
+       "matter": {"tier": "morph", "bake": {"cell": 0.05}, "displacement": [
+         {"type": "sine", "amplitude": [0, 0.05, 0], "wave": [3, 0, 0], "speed": 2, "phase": 0}]}},
+      {"name": "rock", "transform": {"position": [1.2, 0, 0]},
+       "shape": {"type": "sphere", "radius": 0.4}, "material": "rock"},
+      {"name": "ball", "transform": {"position": [0, 1, 0]},
+       "shape": {"type": "sphere", "radius": 0.1}, "material": "rock",
+       "collider": {"body": "dynamic"}}]})");
+  SceneRuntime runtime = built(document);
+  physics::Simulation& sim = *runtime.physics();
+  for (int i = 0; i < 5; ++i) runtime.step();
+  const physics::SimulationState before = sim.save();
+  document["interactions"] = Json::array();  // hard: each node its own collider again
+  auto sc = scene::buildScene(document);
+  ASSERT_TRUE(sc);
+  ASSERT_TRUE(runtime.applyTuning(document, sc.value()));
+  EXPECT_EQ(sim.world().size(), 3u);
+  for (int i = 0; i < 5; ++i) runtime.step();
+  sim.restore(before);  // the merged part's bake state has no collider now: it is left alone
+  EXPECT_EQ(sim.tick(), 5u);
+  for (int i = 0; i < 5; ++i) runtime.step();
+  // The world is the hard union: at the rock's top the rock's own surface.
+  EXPECT_NEAR(sim.world().distance(Vec3(1.2f, 0.4f, 0.0f), sim.time()), 0.0f, 1e-4f);
+  // The ball fell on the wave and stays above it (its bake followed the step).
+  EXPECT_GT(sim.bodies().state(0).position.y, 0.2f);
+}
+
 TEST(SceneRuntime, ARefusedDriftTuningKeepsTheOldAndNamesTheValue) {
   Json document = sampleScene("drift.json");
   SceneRuntime runtime = built(document);

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "fbx_structure.h"
 #include "floptle/core/file_path.h"
 
 namespace floptle::asset::detail {
@@ -171,6 +172,16 @@ Expected<AssimpFile> readAssimpFile(const std::filesystem::path& path,
     return Error{where,
                  "unsupported mesh format '" + file.ext + "' (use .glb, .gltf, .obj or .fbx)"};
 
+  if (file.ext == ".fbx") {
+    // Assimp's FBX reader recurses without bound on some files (fbx_structure.h): those are
+    // refused before it sees them.
+    std::string bytes(static_cast<std::size_t>(std::filesystem::file_size(path, ec)), '\0');
+    if (ec || !std::ifstream(path, std::ios::binary)
+                   .read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+      return Error{where, "cannot read the file"};
+    if (auto checked = checkFbxStructure(bytes); !checked)
+      return Error{where, "not a readable FBX file: " + checked.error().what};
+  }
   std::vector<std::filesystem::path> opened;
   file.importer = std::make_unique<Assimp::Importer>();
   Assimp::Importer& importer = *file.importer;

@@ -8,8 +8,7 @@
 #      are suppressed by packaging/lsan-suppressions.txt, everything else is reported);
 #      package.deb alone is left out: it packages the build's programs, and a sanitized
 #      package tests nothing the ordinary suite has not.
-#   2. every fuzz harness but mesh_fbx (see below) for FUZZ_SECONDS (default 120), two at a
-#      time (tests/fuzz/run.sh).
+#   2. every fuzz harness for FUZZ_SECONDS (default 120), two at a time (tests/fuzz/run.sh).
 # Prints the wall time of each part. FLOPTLE_JOBS (default 2) as in ./test.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 FUZZ_SECONDS="${1:-120}"
@@ -47,15 +46,10 @@ t2=$(date +%s)
 
 echo "==> Fuzzing, ${FUZZ_SECONDS} s a harness"
 fuzz_rc=0
-# The harnesses keep their own sanitizer options (tests/fuzz/run.sh). mesh_fbx is left out:
-# within seconds it finds FBX files whose connections make a model its own parent, on which
-# Assimp 5.2.5 (Debian's) recurses until its stack overflows (one is
-# tests/data/fuzz/assimp_fbx_self_parent.fbx). That is Assimp's bug, which the editor's import
-# worker contains (ImportWorker.AnFbxThatOverflowsAssimpsStackIsAnErrorNamingTheFile); run it
-# by hand with tests/fuzz/run.sh 600 mesh_fbx.
+# The harnesses keep their own sanitizer options (tests/fuzz/run.sh).
 env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u LSAN_OPTIONS FLOPTLE_FUZZ_BUILD="$ASAN_BUILD" \
   "$FLOPTLE_ROOT/tests/fuzz/run.sh" "$FUZZ_SECONDS" \
-  scene_load query_line simulate_inputs vdb_read mesh_glb mesh_obj || fuzz_rc=$?
+  scene_load query_line simulate_inputs vdb_read mesh_glb mesh_obj mesh_fbx || fuzz_rc=$?
 t3=$(date +%s)
 
 echo "==> Sanitizer build $((t1 - t0)) s, sanitized suite $((t2 - t1)) s, fuzzing $((t3 - t2)) s"

@@ -244,13 +244,14 @@ FieldSample UnionField::sample(Vec3 p, double t) const {
   return parts_[std::size_t(nearestPart(p, t))].sample(p, t);
 }
 
-FieldSample UnionField::renderSample(Vec3 p, double t) const {
+FieldSample UnionField::renderSample(Vec3 p, double t, bool withUnbounded) const {
   FieldSample best{kInf, 0};
   auto exact = [&](std::int32_t i) {
     const FieldSample s = parts_[std::size_t(i)].sample(p, t);
     if (s.distance < best.distance) best = s;
   };
-  for (std::int32_t i : unbounded_) exact(i);
+  if (withUnbounded)
+    for (std::int32_t i : unbounded_) exact(i);
   const bool stale = !fitted(t);
   if (stale)
     for (std::int32_t i : animatedParts_) exact(i);

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "floptle/core/render/brick_atlas.h"
+#include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/shading_model.h"
 
 namespace floptle::render {
@@ -24,11 +25,22 @@ float hitEpsilon(float t) {
 
 /// What the renderer marches: UnionField::renderSample, and where brick maps are given the
 /// nearer of that and BrickAtlas::distance (the shader's map() with brickMapsDistance()).
+/// Where the unbounded parts are all planes (tracedPlanes) a march may leave them out and
+/// trace them in closed form (the shader's g_skipPlanes, planesApart(), shadowSkipsPlanes()).
 struct Marched {
-  Marched(const field::UnionField& parts, const BrickAtlas* maps = nullptr)
-      : field(parts), bricks(maps) {}
-  field::FieldSample sample(Vec3 p, double time) const {
-    field::FieldSample s = field.renderSample(p, time);
+  Marched(const field::UnionField& parts, double time, const BrickAtlas* maps = nullptr)
+      : field(parts), bricks(maps), planes(tracedPlanes(parts, time)) {
+    // A shadow ray leaves a plane at dot(n, sun) a metre per metre, so its soft-shadow term
+    // kShadowSharpness h / t stays at or above kShadowSharpness dot(n, sun): from 1 on, the
+    // plane never darkens it (a point behind the plane is in its shadow: planesAhead).
+    shadowSkipsPlanes = planes.has_value();
+    if (planes)
+      for (const TracedPlane& plane : *planes)
+        if (kShadowSharpness * glm::dot(plane.normal, kSunDirection) < 1.0f)
+          shadowSkipsPlanes = false;
+  }
+  field::FieldSample sample(Vec3 p, double time, bool withPlanes = true) const {
+    field::FieldSample s = field.renderSample(p, time, withPlanes);
     if (bricks) {
       const Vec2 b = bricks->distance(p);
       if (b.x < s.distance) s = {b.x, field::MaterialIndex(b.y)};
@@ -37,7 +49,31 @@ struct Marched {
   }
   const field::UnionField& field;
   const BrickAtlas* bricks;
+  std::optional<std::vector<TracedPlane>> planes;
+  bool shadowSkipsPlanes = false;
 };
+
+/// The nearest of `planes` the ray meets in [t, tMax] (a point behind a plane meets it at t);
+/// hitT = tMax when none does. The shader's planesAhead.
+bool planesAhead(const std::vector<TracedPlane>& planes, const Ray& ray, float t, float tMax,
+                 float& hitT, field::MaterialIndex& material) {
+  hitT = tMax;
+  material = 0;
+  bool hit = false;
+  for (const TracedPlane& plane : planes) {
+    const float height = glm::dot(plane.normal, ray.at(t)) - plane.offset;
+    const float along = glm::dot(plane.normal, ray.direction);
+    const float at = height <= 0.0f ? t
+                     : along < 0.0f ? t + height / -along
+                                    : std::numeric_limits<float>::infinity();
+    if (at < hitT) {
+      hitT = at;
+      material = plane.material;
+      hit = true;
+    }
+  }
+  return hit;
+}
 
 /// The distance the renderer marches.
 float mapDistance(const Marched& field, Vec3 p, double time) {
@@ -63,8 +99,13 @@ float softShadow(const Marched& field, Vec3 ro, Vec3 rd, double time, float eyeD
       std::min(std::max(kShadowMinStep, kShadowStepPerMeter * eyeDistance), kShadowMaxStep);
   float result = 1.0f;
   float t = kShadowMinT;
+  float planeT = 0.0f;
+  field::MaterialIndex planeMaterial = 0;
+  if (field.shadowSkipsPlanes &&
+      planesAhead(*field.planes, Ray{ro, rd}, t, kShadowMaxT, planeT, planeMaterial))
+    return 0.0f;
   for (int i = 0; i < kShadowSteps && t < kShadowMaxT; ++i) {
-    const float h = mapDistance(field, ro + rd * t, time);
+    const float h = field.sample(ro + rd * t, time, !field.shadowSkipsPlanes).distance;
     if (h < kHitEpsilonBase) return 0.0f;
     result = std::min(result, kShadowSharpness * h / t);
     if (result < kShadowDark) return 0.0f;
@@ -100,15 +141,29 @@ std::uint8_t toByte(float c) {
   return static_cast<std::uint8_t>(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f));
 }
 
+/// With traced planes the march steps on the other parts alone and ends at the nearest plane
+/// (the shader's marchRay): the same first hit of the union.
 std::optional<MarchHit> marchScene(const Marched& field, const Ray& ray, double time,
                                    float maxDistance) {
   float t = kNearDistance;
   float previousT = t, previousD = 0.0f;
   float omega = kRelaxation;
+  float planeT = std::numeric_limits<float>::infinity();
+  field::MaterialIndex planeMaterial = 0;
+  if (field.planes) planesAhead(*field.planes, ray, t, maxDistance, planeT, planeMaterial);
+  auto onPlane = [&]() -> std::optional<MarchHit> {
+    if (!(planeT < maxDistance)) return std::nullopt;
+    MarchHit hit;
+    hit.distance = planeT;
+    hit.point = ray.at(planeT);
+    hit.material = planeMaterial;
+    return hit;
+  };
   for (int i = 0; i < kMaxSteps; ++i) {
+    if (t >= planeT && previousT + previousD >= planeT) return onPlane();
     const Vec3 p = ray.at(t);
-    const field::FieldSample s = field.sample(p, time);
-    if (!std::isfinite(s.distance)) return std::nullopt;
+    const field::FieldSample s = field.sample(p, time, !field.planes);
+    if (!std::isfinite(s.distance)) return field.planes ? onPlane() : std::nullopt;
     if (omega > kStepScale && s.distance + previousD < t - previousT) {
       // The relaxed step left a gap the two spheres do not cover: back to the safe point.
       t = previousT + previousD * kStepScale;
@@ -126,7 +181,7 @@ std::optional<MarchHit> marchScene(const Marched& field, const Ray& ray, double 
     previousD = s.distance;
     // Past the range only when even a safe step leaves it; a relaxed step is cut at the range's
     // end, where the overlap test still checks it.
-    if (t + s.distance * kStepScale > maxDistance) return std::nullopt;
+    if (t + s.distance * kStepScale > maxDistance) return onPlane();
     t = std::min(t + s.distance * omega, maxDistance);
   }
   return std::nullopt;
@@ -136,7 +191,7 @@ std::optional<MarchHit> marchScene(const Marched& field, const Ray& ray, double 
 
 std::optional<MarchHit> marchRay(const field::UnionField& field, const Ray& ray, double time,
                                  float maxDistance) {
-  return marchScene(field, ray, time, maxDistance);
+  return marchScene(Marched(field, time), ray, time, maxDistance);
 }
 
 Vec3 skyColor(Vec3 rd) {
@@ -148,7 +203,7 @@ Vec3 skyColor(Vec3 rd) {
 
 float ambientOcclusion(const field::UnionField& field, Vec3 p, Vec3 n, double time,
                        float eyeDistance) {
-  return occlusionAt(Marched(field), p, n, time, eyeDistance);
+  return occlusionAt(Marched(field, time), p, n, time, eyeDistance);
 }
 
 namespace {
@@ -179,7 +234,7 @@ Vec3 shadeScene(const Marched& program, const Ray& ray, double time,
 
 Vec3 shadeRay(const field::UnionField& program, const Ray& ray, double time,
               const MaterialColors& materials, float& hitDistance) {
-  return shadeScene(program, ray, time, materials, hitDistance);
+  return shadeScene(Marched(program, time), ray, time, materials, hitDistance);
 }
 
 Expected<Image> renderImage(const field::UnionField& program, const Camera& camera,
@@ -200,7 +255,7 @@ Expected<Image> renderImage(const field::UnionField& program, const Camera& came
   // Rows are handed out one at a time through an atomic counter (the fractal rows cost far
   // more than the sky rows); each pixel is a pure function of its ray, so the image does not
   // depend on the thread count.
-  const Marched scene(program, settings.brickMaps);
+  const Marched scene(program, settings.time, settings.brickMaps);
   std::atomic<int> nextRow{0};
   auto work = [&] {
     for (int y = nextRow++; y < image.height; y = nextRow++) {

@@ -118,6 +118,10 @@ vec3 skyColor(vec3 rd) {
   return sky + kSunColor * (kSunGlow * pow(sun, kSunGlowPower));
 }
 
+// Where the scene's unbounded parts are all planes (planesApart()), the march steps on the
+// other parts alone (map() leaves the planes out while g_skipPlanes is set) and ends at the
+// nearest plane the ray meets, found in closed form: the same first hit of the union, without
+// the short steps a ray grazing a ground plane takes.
 bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) {
   float t = kNearDistance;
   float previousT = t, previousD = 0.0;
@@ -125,11 +129,23 @@ bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) 
   hitT = 0.0;
   material = 0.0;
   float exitT = boundsExit(ro, rd);
+  float planeT = 3.0e38, planeMaterial = 0.0;
+  if (planesApart()) planesAhead(ro, rd, t, kMaxDistance, planeT, planeMaterial);
+  g_skipPlanes = planesApart();
+  bool hit = false;
   for (int i = 0; i < kMaxSteps; ++i) {
-    // Past the box, once the last unrelaxed step covers the way there (a relaxed step may
-    // have jumped over a surface the next step would catch).
-    if (t > exitT && previousT + previousD >= exitT)
+    // At the plane, or past the box, once the last unrelaxed step covers the way there (a
+    // relaxed step may have jumped over a surface the next step would catch).
+    if (t >= planeT && previousT + previousD >= planeT) {
+      hitT = planeT;
+      material = planeMaterial;
+      hit = planeT < kMaxDistance;
+      break;
+    }
+    if (t > exitT && previousT + previousD >= exitT) {
+      g_skipPlanes = false;
       return planesAhead(ro, rd, t, kMaxDistance, hitT, material);
+    }
     vec2 h = map(ro + rd * t, time);
     if (omega > kStepScale && h.x + previousD < t - previousT) {
       t = previousT + previousD * kStepScale;
@@ -139,14 +155,22 @@ bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) 
     if (h.x < hitEpsilon(t)) {
       hitT = t;
       material = h.y;
-      return true;
+      hit = true;
+      break;
     }
     previousT = t;
     previousD = h.x;
-    if (t + h.x * kStepScale > kMaxDistance) return false;
+    if (t + h.x * kStepScale > kMaxDistance) {
+      // Nothing but a plane before the range's end.
+      hitT = planeT;
+      material = planeMaterial;
+      hit = planeT < kMaxDistance;
+      break;
+    }
     t = min(t + h.x * omega, kMaxDistance);
   }
-  return false;
+  g_skipPlanes = false;
+  return hit;
 }
 
 const int kPhaseNormal = 0;
@@ -156,7 +180,8 @@ const int kPhaseOcclusion = 2;
 // Display colour of a primary ray; hitDistance < 0 when it sees sky. The shading of a hit is
 // one loop with one map() call: the normal's four taps, the soft shadow towards the sun where
 // the surface faces it, then the occlusion samples, each with the same steps, bounds and early
-// outs as the CPU renderer (cpu_renderer.cpp).
+// outs as the CPU renderer (cpu_renderer.cpp), except that the shadow ray here is marched over
+// its span near the parts only (shadowSpan) and without the planes that cast no penumbra.
 vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
   vec3 sky = skyColor(rd);
   hitDistance = -1.0;
@@ -190,7 +215,9 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
       p = hit + n * (kAoStart + kAoSpacing * float(step));
     }
 
+    g_skipPlanes = phase == kPhaseShadow && shadowSkipsPlanes();
     float h = map(p, time).x;
+    g_skipPlanes = false;
 
     if (phase == kPhaseNormal) {
       n += normalTap(step) * h;
@@ -203,6 +230,14 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
           shadowOrigin = hit + n * kShadowBias;
           shadowExitT = boundsExit(shadowOrigin, kSunDirection);
           phase = kPhaseShadow;
+          // Planes that cast no penumbra (shadowSkipsPlanes) shade only a point behind them.
+          float planeT, planeMaterial;
+          if (shadowSkipsPlanes() && planesAhead(shadowOrigin, kSunDirection, kShadowMinT,
+                                                 kShadowMaxT, planeT, planeMaterial)) {
+            shadow = 0.0;
+            phase = kPhaseOcclusion;
+          }
+          shadowSpan(shadowOrigin, kSunDirection, shadowT, shadowExitT);
         } else {
           shadow = 0.0;
           phase = kPhaseOcclusion;
@@ -284,6 +319,10 @@ void main() {
 /// the box distance, as UnionField::renderSample does.
 /// The one-program shaders know no bounds: every ray is marched to its end.
 constexpr const char* kNoOpenSpace = R"GLSL(
+bool g_skipPlanes = false;
+bool planesApart() { return false; }
+bool shadowSkipsPlanes() { return false; }
+void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {}
 float boundsExit(vec3 ro, vec3 rd) { return 3.0e38; }
 bool planesAhead(vec3 ro, vec3 rd, float t, float tMax, out float hitT, out float material) {
   hitT = tMax;
@@ -294,6 +333,9 @@ bool planesAhead(vec3 ro, vec3 rd, float t, float tMax, out float hitT, out floa
 
 constexpr const char* kSceneHead = R"GLSL(
 int g_cellCount, g_unbounded, g_parts, g_grid, g_partCount, g_params, g_planes;
+// Set while a march leaves the unbounded parts (then all planes) out of map().
+bool g_skipPlanes = false;
+bool g_shadowSkipsPlanes;
 void loadSceneHeader() {
   vec4 h0 = SD(0), h1 = SD(1);
   g_planes = int(SD(2).w);
@@ -304,7 +346,16 @@ void loadSceneHeader() {
   g_partCount = int(h1.y);
   g_params = int(h1.z);
   g_loopGuard = int(h1.w);
+  // A shadow ray leaves a plane at dot(n, sun) a metre per metre, so its soft-shadow term
+  // kShadowSharpness h / t stays at or above kShadowSharpness dot(n, sun): from 1 on, the plane
+  // never darkens it (a point behind the plane is in its shadow, which planesAhead tells).
+  g_shadowSkipsPlanes = g_planes >= 0;
+  for (int i = 0; i < g_planes; ++i)
+    if (kShadowSharpness * dot(SD(4 + 2 * i).xyz, kSunDirection) < 1.0)
+      g_shadowSkipsPlanes = false;
 }
+bool planesApart() { return g_planes >= 0; }
+bool shadowSkipsPlanes() { return g_shadowSkipsPlanes; }
 // Beyond the box of the bounded parts only the unbounded parts remain; when they are all planes
 // (g_planes >= 0) a ray is finished there in closed form. The exit distance along the ray (0
 // when it never enters the box; past every distance when the shortcut does not apply):
@@ -360,7 +411,7 @@ constexpr const char* kSceneMapLoop = R"GLSL(
 vec2 map(vec3 p, float t) {
   g_time = t;
   vec2 best = vec2(1e30, 0.0);
-  for (int record = g_partCount - g_unbounded; record < g_partCount; ++record) {
+  for (int record = g_partCount - g_unbounded; record < g_partCount && !g_skipPlanes; ++record) {
     vec2 d = evalPart(record, p);
     if (d.x < best.x) best = d;
   }
@@ -434,6 +485,31 @@ std::string sceneMapConstants() {
   return s.str();
 }
 
+/// shadowSpan() for a scene of few parts: a shadow ray is marched only over its stretch
+/// through the bounded parts' boxes grown by kShadowMaxT / kShadowSharpness. Elsewhere on the
+/// ray every part is farther than that, so there the soft-shadow term kShadowSharpness h / t
+/// (t <= kShadowMaxT) is at least 1 and cannot darken the point.
+std::string shadowSpanGlsl(int boundedParts) {
+  return "void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {\n"
+         "  float grow = kShadowMaxT / kShadowSharpness, first = 3.0e38, last = 0.0;\n"
+         "  vec3 inv = 1.0 / max(abs(rd), vec3(1e-20)) * sign(rd + vec3(1e-30));\n"
+         "  for (int r = 0; r < " +
+         std::to_string(boundedParts) +
+         "; ++r) {\n"
+         "    int base = " +
+         std::to_string(kPartsOffset) + " + " + std::to_string(kPartTexels) +
+         " * r;\n"
+         "    vec3 t0 = (SD(base).xyz - grow - ro) * inv, t1 = (SD(base + 1).xyz + grow - ro) * "
+         "inv;\n"
+         "    vec3 tNear = min(t0, t1), tFar = max(t0, t1);\n"
+         "    float a = max(tNear.x, max(tNear.y, tNear.z)), b = min(tFar.x, min(tFar.y, "
+         "tFar.z));\n"
+         "    if (a <= b && b > 0.0) {\n      first = min(first, a);\n      last = max(last, b);\n "
+         "   }\n"
+         "  }\n"
+         "  enter = max(enter, first);\n  leave = min(leave, last);\n}\n";
+}
+
 /// The scene's map(): the part functions of `buffers` (or the interpreter), and the grid or,
 /// for few parts, a call of each.
 std::string sceneMapGlsl(const SceneBuffers& buffers) {
@@ -466,9 +542,12 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
     out += "  }\n  return vec2(1e30, 0.0);\n}\n";
   }
   if (!unrolled) {
+    // The grid's cells already keep a shadow ray's steps to the parts near it.
+    out += "void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {}\n";
     out += kSceneMapLoop;
     return out;
   }
+  out += shadowSpanGlsl(buffers.firstUnbounded);
   // Few parts: each in turn, the unbounded ones first, the others behind their box (the same
   // values as the grid: a part's term is its box distance beyond the margin, else its field).
   out +=
@@ -480,7 +559,8 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
     return "g_partParams = " + std::to_string(buffers.unrolledParameters[std::size_t(r)]) +
            "; d = fp_part" + k + "(p, t); if (d.x < best.x) best = d;";
   };
-  for (int r = buffers.firstUnbounded; r < records; ++r) out += "  " + call(r) + "\n";
+  for (int r = buffers.firstUnbounded; r < records; ++r)
+    out += "  if (!g_skipPlanes) { " + call(r) + " }\n";
   for (int r = 0; r < buffers.firstUnbounded; ++r) {
     out += "  base = " + std::to_string(kPartsOffset + kPartTexels * r) + ";\n";
     out += "  box = fp_box_distance(p, SD(base).xyz, SD(base + 1).xyz);\n";
@@ -552,7 +632,8 @@ namespace {
 /// The scene's map() renamed sceneMap(), and a map() that adds the brick maps of the atlas
 /// textures (brick_atlas.h): the nearer of the two, with its material. The open-space shortcut
 /// (boundsExit: a ray past the box of the scene's bounded parts finishes against its planes)
-/// knows only the scene's parts, so with brick maps every ray is marched to its end.
+/// and a shadow ray's span (shadowSpan) know only the scene's parts, so with brick maps every
+/// ray is marched to its end. The planes stay apart: the union with the bricks is a plain min.
 std::string withBrickMaps(std::string sceneMap) {
   auto rename = [&sceneMap](const std::string& from, const std::string& to) {
     const std::size_t at = sceneMap.find(from);
@@ -560,10 +641,13 @@ std::string withBrickMaps(std::string sceneMap) {
   };
   rename("vec2 map(vec3 p, float t) {", "vec2 sceneMap(vec3 p, float t) {");
   rename("float boundsExit(vec3 ro, vec3 rd) {", "float sceneBoundsExit(vec3 ro, vec3 rd) {");
+  rename("void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {",
+         "void sceneShadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {");
   return sceneMap + brickMapsGlsl() +
          "vec2 map(vec3 p, float t) {\n  vec2 a = sceneMap(p, t), b = brickMapsDistance(p);\n"
          "  return b.x < a.x ? b : a;\n}\n"
-         "float boundsExit(vec3 ro, vec3 rd) { return 3.0e38; }\n";
+         "float boundsExit(vec3 ro, vec3 rd) { return 3.0e38; }\n"
+         "void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {}\n";
 }
 }  // namespace
 

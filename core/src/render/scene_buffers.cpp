@@ -81,6 +81,26 @@ void placementRows(const float* P, Vec4 rows[3], float& scale) {
 
 }  // namespace
 
+std::optional<std::vector<TracedPlane>> tracedPlanes(const field::UnionField& field, double time) {
+  std::vector<TracedPlane> planes;
+  for (std::int32_t partIndex : field.unboundedParts()) {
+    const field::FieldProgram& program = field.part(partIndex);
+    const Instr* primitive = nullptr;
+    if (kindOf(program.impl(), primitive) != GpuPartKind::Lone || primitive->op != Op::Plane ||
+        primitive->slot < 0 || int(planes.size()) == kMaxTracedPlanes)
+      return std::nullopt;
+    const std::vector<float> values = program.parameterValues(time);
+    const float* P = values.data() + primitive->slot;
+    TracedPlane plane;
+    const Vec3 normal(P[0], P[1], P[2]);
+    plane.normal = glm::length(normal) > 1e-20f ? glm::normalize(normal) : kUp;
+    plane.offset = P[3];
+    plane.material = primitive->material;
+    planes.push_back(plane);
+  }
+  return planes;
+}
+
 Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double time,
                                         int maxTextureHeight) {
   const int partCount = field.partCount();
@@ -101,30 +121,14 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
     bounded.expand(box.empty() ? Aabb{Vec3(0.0f), Vec3(0.0f)} : box);
   }
   const bool anyBounded = !field.leafParts().empty();
-  std::vector<Vec4> planes;
-  std::vector<float> planeMaterials;
-  bool allPlanes = true;
-  for (std::int32_t partIndex : field.unboundedParts()) {
-    const field::FieldProgram& program = field.part(partIndex);
-    const Instr* primitive = nullptr;
-    if (kindOf(program.impl(), primitive) != GpuPartKind::Lone || primitive->op != Op::Plane ||
-        primitive->slot < 0 || int(planes.size()) == kMaxTracedPlanes) {
-      allPlanes = false;
-      break;
-    }
-    const std::vector<float> values = program.parameterValues(time);
-    const float* P = values.data() + primitive->slot;
-    Vec3 normal(P[0], P[1], P[2]);
-    normal = glm::length(normal) > 1e-20f ? glm::normalize(normal) : kUp;
-    planes.push_back(Vec4(normal, P[3]));
-    planeMaterials.push_back(float(primitive->material));
-  }
-  out.push(anyBounded ? bounded.min : Vec3(0.0f), allPlanes ? float(planes.size()) : -1.0f);
+  const std::optional<std::vector<TracedPlane>> planes = tracedPlanes(field, time);
+  out.push(anyBounded ? bounded.min : Vec3(0.0f), planes ? float(planes->size()) : -1.0f);
   out.push(anyBounded ? bounded.max : Vec3(0.0f), anyBounded ? 1.0f : 0.0f);
   for (int i = 0; i < kMaxTracedPlanes; ++i) {
-    const bool used = allPlanes && i < int(planes.size());
-    out.push(used ? planes[std::size_t(i)] : Vec4(0.0f));
-    out.push(used ? planeMaterials[std::size_t(i)] : 0.0f, 0.0f, 0.0f, 0.0f);
+    const bool used = planes && i < int(planes->size());
+    out.push(used ? Vec4((*planes)[std::size_t(i)].normal, (*planes)[std::size_t(i)].offset)
+                  : Vec4(0.0f));
+    out.push(used ? float((*planes)[std::size_t(i)].material) : 0.0f, 0.0f, 0.0f, 0.0f);
   }
 
   // Records first (their code and parameter offsets are filled in as the code is written).

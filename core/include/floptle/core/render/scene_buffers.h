@@ -25,6 +25,7 @@
 //            (box.max, 0).
 //   params   4 floats a texel: every part's FieldProgram::parameterValues at the packed time.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "floptle/core/expected.h"
@@ -95,6 +96,20 @@ struct SceneBuffers {
   /// time keeps it, a new kind of shape changes it (the viewport recompiles then).
   std::uint64_t programHash = 0;
 };
+
+/// A world-space plane both renderers trace in closed form: the points p with
+/// dot(normal, p) = offset (normal of unit length), drawn in `material`.
+struct TracedPlane {
+  Vec3 normal{0.0f, 1.0f, 0.0f};
+  float offset = 0.0f;
+  field::MaterialIndex material = 0;
+};
+
+/// The field's unbounded parts at `time` as planes when every one of them is a lone plane (at
+/// most kMaxTracedPlanes of them; none is a valid answer), else nullopt. With such planes a
+/// march steps on the bounded parts alone and ends at the nearest plane (raymarch_glsl.cpp,
+/// cpu_renderer.cpp), and past the bounded parts' box a ray meets only the planes.
+std::optional<std::vector<TracedPlane>> tracedPlanes(const field::UnionField& field, double time);
 
 /// Packs `field` with its parameters at `time` (the field should be fitted at that time).
 /// Refuses, naming the limit, a scene whose data needs more rows than maxTextureHeight or a

@@ -14,6 +14,7 @@
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
 #include "floptle/core/render/raymarch_glsl.h"
+#include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/shading_model.h"
 
 using namespace floptle;
@@ -161,6 +162,46 @@ TEST(RenderImage, MarchRayHitsAtTheAnalyticDistance) {
   EXPECT_FALSE(
       render::marchRay(sphere, {{0.0f, 3.0f, 5.0f}, {0.0f, 0.0f, -1.0f}}, 0.0).has_value());
   EXPECT_FALSE(render::marchRay(sphere, ray, 0.0, 3.5f).has_value());  // beyond maxDistance
+}
+
+// A ground plane is traced in closed form (render::tracedPlanes): a ray grazing it at half a
+// degree from 1 m up meets it at 1 / sin(0.5 deg) = 114.6 m, where plain sphere tracing would
+// need ~300 steps of (1 - sin 0.5 deg) each; a sphere before the plane still comes first.
+TEST(RenderImage, AGrazingRayMeetsTheGroundPlaneWhereTheClosedFormSays) {
+  auto field = field::UnionField::build(
+      {compileShape(R"({"type": "plane", "normal": [0, 1, 0], "offset": 0, "material": 2})"),
+       compileShape(R"({"type": "sphere", "radius": 1.0, "material": 3})")},
+      0.0);
+  ASSERT_TRUE(field.ok()) << field.error().message();
+  auto planes = render::tracedPlanes(*field, 0.0);
+  ASSERT_TRUE(planes.has_value());
+  ASSERT_EQ(planes->size(), 1u);
+  EXPECT_EQ((*planes)[0].material, 2);
+
+  const float angle = 0.5f * 3.14159265f / 180.0f;
+  const Ray grazing{{0.0f, 1.0f, 20.0f}, {0.0f, -std::sin(angle), std::cos(angle)}};
+  auto hit = render::marchRay(*field, grazing, 0.0);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->distance, 1.0f / std::sin(angle), 1e-3f);
+  EXPECT_NEAR(hit->point.y, 0.0f, 1e-4f);
+  EXPECT_EQ(hit->material, 2);
+
+  // Towards the sphere (centre at the origin, radius 1): it is met 1 m before its centre.
+  const Ray towards{{0.0f, 0.5f, 10.0f}, {0.0f, 0.0f, -1.0f}};
+  hit = render::marchRay(*field, towards, 0.0);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->distance, 10.0f - std::sqrt(1.0f - 0.25f), 0.01f);
+  EXPECT_EQ(hit->material, 3);
+}
+
+TEST(RenderImage, ScenesWhoseUnboundedPartsAreNotAllPlanesAreMarchedWhole) {
+  auto field = field::UnionField::build(
+      {compileShape(R"({"type": "plane", "normal": [0, 1, 0], "offset": 0})"),
+       compileShape(
+           R"({"type": "repeat", "period": [4, 0, 4], "children": [{"type": "sphere", "radius": 0.5}]})")},
+      0.0);
+  ASSERT_TRUE(field.ok()) << field.error().message();
+  EXPECT_FALSE(render::tracedPlanes(*field, 0.0).has_value());
 }
 
 TEST(RenderImage, BadSettingsAreRefused) {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <vector>
 
+#include "soft_body_particles.h"
 #include "soft_body_sweep.h"
 
 namespace floptle::matter {
@@ -88,13 +89,13 @@ void SoftBody::prepareSolver() {
 }
 
 void SoftBody::packPositions() {
-  const std::vector<Vec3>& x = state_.position;
-  for (std::size_t i = 0; i < x.size(); ++i) packed_[i] = {x[i].x, x[i].y, x[i].z, 0.0f};
+  particles::pack(state_.position.size(), state_.position.data(),
+                  measuring_ ? virial_.data() : nullptr, packed_.data());
 }
 
 void SoftBody::unpackPositions() {
-  std::vector<Vec3>& x = state_.position;
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = Vec3(packed_[i].x, packed_[i].y, packed_[i].z);
+  particles::unpack(state_.position.size(), packed_.data(), state_.position.data(),
+                    measuring_ ? virial_.data() : nullptr);
 }
 
 template <bool kMeasure>
@@ -116,11 +117,10 @@ void SoftBody::solveDistances() {
   args.broken = desc_.visco ? state_.edgeBroken.data() : nullptr;
   args.weight = invMass_;
   args.denominator = invMass_ + invMass_ + alphaTilde;
-  args.virial = kMeasure ? virial_.data() : nullptr;
   args.axial = loadAxis_ != Vec3(0.0f);
   args.axis[0] = loadAxis_.x, args.axis[1] = loadAxis_.y, args.axis[2] = loadAxis_.z;
   if (sweep::haveAvx2())
-    sweep::distancesAvx2(args);
+    sweep::distancesAvx2(args, kMeasure);
   else
     sweep::sweepDistances<kMeasure>(args);
 }
@@ -144,9 +144,8 @@ void SoftBody::solveVolumes(float h) {
   args.weight = invMass_;
   args.knob = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
   args.bulk = 36.0f / (desc_.bulkModulus * h * h);  // x V0
-  args.virial = kMeasure ? virial_.data() : nullptr;
   if (sweep::haveAvx2())
-    sweep::volumesAvx2(args);
+    sweep::volumesAvx2(args, kMeasure);
   else
     sweep::sweepVolumes<kMeasure>(args);
 }
@@ -159,19 +158,10 @@ template void SoftBody::solveVolumes<true>(float);
 void SoftBody::shapeMatch(float beta) {
   if (beta <= 0.0f) return;
   const std::size_t n = state_.position.size();
-  const Packed* x = packed_.data();
   // The centroid as centroid() sums it (in double).
-  glm::dvec3 sum(0.0);
-  for (std::size_t i = 0; i < n; ++i) sum += glm::dvec3(Vec3(x[i].x, x[i].y, x[i].z));
-  const Vec3 c(sum / double(n));
-  Mat3 a(0.0f);  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
-  for (std::size_t i = 0; i < n; ++i) {
-    const Vec3 p = Vec3(x[i].x, x[i].y, x[i].z) - c;
-    const Vec3 q = restLocal_[i];
-    a[0] += p * q.x;
-    a[1] += p * q.y;
-    a[2] += p * q.z;
-  }
+  const Vec3 c(particles::sum(n, packed_.data()) / double(n));
+  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
+  const Mat3 a = particles::covariance(n, packed_.data(), restPacked_.data(), c);
   state_.rotation = extractRotation(a, state_.rotation, 8);
   // The goal is the rest shape compacted uniformly by the body's scale.
   const Mat3 r = glm::mat3_cast(state_.rotation) * compactedScale();
@@ -193,9 +183,12 @@ void SoftBody::shapeMatch(float beta) {
 bool sweep::haveAvx2() {
   return false;
 }
-void sweep::distancesAvx2(const Distances&) {}
-void sweep::volumesAvx2(const Volumes&) {}
+void sweep::distancesAvx2(const Distances&, bool) {}
+void sweep::volumesAvx2(const Volumes&, bool) {}
 void sweep::pullAvx2(const ShapePull&) {}
+float sweep::volumeSumAvx2(const VolumeSum&) {
+  return 0.0f;
+}
 #endif
 
 }  // namespace floptle::matter

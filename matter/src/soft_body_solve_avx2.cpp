@@ -14,15 +14,15 @@ bool haveAvx2() {
   return have;
 }
 
-void distancesAvx2(const Distances& s) {
-  if (s.virial)
+void distancesAvx2(const Distances& s, bool measure) {
+  if (measure)
     sweepDistances<true>(s);
   else
     sweepDistances<false>(s);
 }
 
-void volumesAvx2(const Volumes& s) {
-  if (s.virial)
+void volumesAvx2(const Volumes& s, bool measure) {
+  if (measure)
     sweepVolumes<true>(s);
   else
     sweepVolumes<false>(s);
@@ -30,6 +30,10 @@ void volumesAvx2(const Volumes& s) {
 
 void pullAvx2(const ShapePull& s) {
   pullShape(s);
+}
+
+float volumeSumAvx2(const VolumeSum& s) {
+  return sumVolumes(s);
 }
 
 }  // namespace floptle::matter::sweep

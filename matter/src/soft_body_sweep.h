@@ -11,6 +11,11 @@
 // argument structs and the AVX2 entry points are shared. Nothing here calls an inline function
 // of another header (glm, the standard library): a copy of one compiled with -mavx2 could be
 // the one the linker keeps for the whole program.
+//
+// The compaction's virials ride in the working copy's fourth slot (SoftBody::Packed::virial):
+// a particle's is gathered and scattered with its position, so a measuring sweep adds its share
+// in the lanes it writes, in sweep order, as a separate array's particle-by-particle sums would;
+// every kernel writes the slot back as it found it otherwise.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +47,6 @@ struct Distances {
   const std::uint8_t* broken = nullptr;  ///< 1 for a snapped edge; null: none snap
   float weight = 0.0f;                   ///< w, each particle's inverse mass (1/kg)
   float denominator = 0.0f;              ///< 2 w + alpha~ (1/kg)
-  float* virial = nullptr;               ///< measuring: each particle's virial
   bool axial = false;                    ///< there is a load axis (gravity)
   float axis[3] = {0.0f, 0.0f, 0.0f};    ///< the load axis g^
 };
@@ -59,7 +63,16 @@ struct Volumes {
   float weight = 0.0f;                   ///< w (1/kg)
   float knob = 0.0f;                     ///< the knob's alpha~ for C'
   float bulk = 0.0f;                     ///< the material's alpha~ for C' per V0
-  float* virial = nullptr;               ///< measuring: each particle's virial
+};
+
+/// The tetrahedra's signed volumes summed in constraint order, each dot(cross(x1 - x0,
+/// x2 - x0), x3 - x0) / 6 as glm computes it (SoftBody::tetVolume), over the volume sweep's
+/// batches.
+struct VolumeSum {
+  const SoftBody::Packed* x = nullptr;
+  const std::uint32_t* ends = nullptr;  ///< as Volumes::ends
+  const std::uint8_t* mask = nullptr;
+  std::size_t batches = 0;
 };
 
 /// Shape matching's pull x_i += beta ((c - x_i) + R q_i) of every particle (soft_body.h).
@@ -74,9 +87,11 @@ struct ShapePull {
 
 /// Whether this build and CPU run the AVX2 kernels (soft_body_solve_avx2.cpp).
 bool haveAvx2();
-void distancesAvx2(const Distances& s);
-void volumesAvx2(const Volumes& s);
+/// `measure`: add the compaction's shares to the particles' virials (soft_body.h).
+void distancesAvx2(const Distances& s, bool measure);
+void volumesAvx2(const Volumes& s, bool measure);
 void pullAvx2(const ShapePull& s);
+float volumeSumAvx2(const VolumeSum& s);
 
 namespace {  // internal linkage: see the top of the file
 
@@ -118,16 +133,6 @@ inline F sqrtF(F a) {
 inline unsigned notLess(F a, F b) {
   return unsigned(_mm256_movemask_ps(_mm256_cmp_ps(a.v, b.v, _CMP_NLT_UQ)));
 }
-/// Lane bits where a > b.
-inline unsigned greater(F a, F b) {
-  return unsigned(_mm256_movemask_ps(_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ)));
-}
-/// a in the lanes whose bit is set, else 0.
-inline F keep(F a, unsigned bits) {
-  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-  const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
-  return {_mm256_and_ps(a.v, _mm256_castsi256_ps(on))};
-}
 inline F gatherScalar(const float* base, const std::uint32_t* at) {
   return {_mm256_setr_ps(base[at[0]], base[at[1]], base[at[2]], base[at[3]], base[at[4]],
                          base[at[5]], base[at[6]], base[at[7]])};
@@ -147,22 +152,23 @@ FLOPTLE_SWEEP_INLINE __m256 pair(const SoftBody::Packed* p, std::uint32_t lo, st
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&p[lo].x)), _mm_load_ps(&p[hi].x),
                               1);
 }
-FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+/// The positions of particles at[l] and their virials (Packed::virial) in `w`.
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
   // Lanes l and l + 4 share a register; the 4 x 4 transposes run in both halves at once.
   const __m256 r0 = pair(p, at[0], at[4]), r1 = pair(p, at[1], at[5]);
   const __m256 r2 = pair(p, at[2], at[6]), r3 = pair(p, at[3], at[7]);
   const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
   const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  w = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
   return {{_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0))},
           {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2))},
           {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))}};
 }
-/// Writes lane l back to particle at[l] where bit l of `bits` is set.
-FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+/// Writes lane l (position v, virial w) back to particle at[l] where bit l of `bits` is set.
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, F w,
                                   unsigned bits) {
-  const __m256 zero = _mm256_setzero_ps();
   const __m256 t0 = _mm256_unpacklo_ps(v.x.v, v.y.v), t1 = _mm256_unpackhi_ps(v.x.v, v.y.v);
-  const __m256 t2 = _mm256_unpacklo_ps(v.z.v, zero), t3 = _mm256_unpackhi_ps(v.z.v, zero);
+  const __m256 t2 = _mm256_unpacklo_ps(v.z.v, w.v), t3 = _mm256_unpackhi_ps(v.z.v, w.v);
   const __m256 r[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
                        _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
                        _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
@@ -214,18 +220,6 @@ inline unsigned notLess(F a, F b) {
   return unsigned(_mm_movemask_ps(_mm_cmpnlt_ps(a.lo, b.lo))) |
          unsigned(_mm_movemask_ps(_mm_cmpnlt_ps(a.hi, b.hi))) << 4;
 }
-inline unsigned greater(F a, F b) {
-  return unsigned(_mm_movemask_ps(_mm_cmpgt_ps(a.lo, b.lo))) |
-         unsigned(_mm_movemask_ps(_mm_cmpgt_ps(a.hi, b.hi))) << 4;
-}
-inline __m128 keep4(__m128 a, unsigned bits) {
-  const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
-  const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(bits)), bit), bit);
-  return _mm_and_ps(a, _mm_castsi128_ps(on));
-}
-inline F keep(F a, unsigned bits) {
-  return {keep4(a.lo, bits & 15u), keep4(a.hi, bits >> 4)};
-}
 inline F gatherScalar(const float* base, const std::uint32_t* at) {
   return {_mm_setr_ps(base[at[0]], base[at[1]], base[at[2]], base[at[3]]),
           _mm_setr_ps(base[at[4]], base[at[5]], base[at[6]], base[at[7]])};
@@ -240,19 +234,20 @@ inline F loadF(const float* at) {
 struct P {
   F x, y, z;
 };
-FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
   __m128 a0 = _mm_load_ps(&p[at[0]].x), a1 = _mm_load_ps(&p[at[1]].x);
   __m128 a2 = _mm_load_ps(&p[at[2]].x), a3 = _mm_load_ps(&p[at[3]].x);
   __m128 b0 = _mm_load_ps(&p[at[4]].x), b1 = _mm_load_ps(&p[at[5]].x);
   __m128 b2 = _mm_load_ps(&p[at[6]].x), b3 = _mm_load_ps(&p[at[7]].x);
   _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
   _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+  w = {a3, b3};
   return {{a0, b0}, {a1, b1}, {a2, b2}};
 }
-FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, F w,
                                   unsigned bits) {
-  __m128 a0 = v.x.lo, a1 = v.y.lo, a2 = v.z.lo, a3 = _mm_setzero_ps();
-  __m128 b0 = v.x.hi, b1 = v.y.hi, b2 = v.z.hi, b3 = _mm_setzero_ps();
+  __m128 a0 = v.x.lo, a1 = v.y.lo, a2 = v.z.lo, a3 = w.lo;
+  __m128 b0 = v.x.hi, b1 = v.y.hi, b2 = v.z.hi, b3 = w.hi;
   _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
   _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
   if (bits == 0xffu) {  // the usual full batch: no branch per lane
@@ -305,16 +300,6 @@ inline unsigned notLess(F a, F b) {
   for (int l = 0; l < kLanes; ++l) bits |= unsigned(!(a.v[l] < b.v[l])) << l;
   return bits;
 }
-inline unsigned greater(F a, F b) {
-  unsigned bits = 0;
-  for (int l = 0; l < kLanes; ++l) bits |= unsigned(a.v[l] > b.v[l]) << l;
-  return bits;
-}
-inline F keep(F a, unsigned bits) {
-  for (int l = 0; l < kLanes; ++l)
-    if (!(bits >> l & 1u)) a.v[l] = 0.0f;
-  return a;
-}
 inline F gatherScalar(const float* base, const std::uint32_t* at) {
   F r;
   for (int l = 0; l < kLanes; ++l) r.v[l] = base[at[l]];
@@ -331,16 +316,18 @@ inline F loadF(const float* at) {
 struct P {
   F x, y, z;
 };
-FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
   P r;
-  for (int l = 0; l < kLanes; ++l)
+  for (int l = 0; l < kLanes; ++l) {
     r.x.v[l] = p[at[l]].x, r.y.v[l] = p[at[l]].y, r.z.v[l] = p[at[l]].z;
+    w.v[l] = p[at[l]].virial;
+  }
   return r;
 }
-FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, F w,
                                   unsigned bits) {
   for (int l = 0; l < kLanes; ++l)
-    if (bits >> l & 1u) p[at[l]] = {v.x.v[l], v.y.v[l], v.z.v[l], 0.0f};
+    if (bits >> l & 1u) p[at[l]] = {v.x.v[l], v.y.v[l], v.z.v[l], w.v[l]};
 }
 #endif
 
@@ -381,7 +368,7 @@ inline F perConstraint(const float* values, unsigned mask) {
 template <bool kMeasure>
 void sweepDistances(const Distances& s) {
   const F weight = splat(s.weight), denominator = splat(s.denominator);
-  const F one = splat(1.0f), tiny = splat(1e-24f), zero = splat(0.0f);
+  const F one = splat(1.0f), tiny = splat(1e-24f);
   const P axis{splat(s.axis[0]), splat(s.axis[1]), splat(s.axis[2])};
   const F half = splat(0.5f), three = splat(3.0f);
   for (std::size_t k = 0; k < s.batches; ++k) {
@@ -391,8 +378,9 @@ void sweepDistances(const Distances& s) {
     unsigned on = s.mask[b];
     if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
-    P a = gather(s.x, ends);
-    P c = gather(s.x, ends + kLanes);
+    F wa, wc;  // the ends' virials
+    P a = gather(s.x, ends, wa);
+    P c = gather(s.x, ends + kLanes, wc);
     const P d = a - c;
     const F len2 = dot(d, d);
     const unsigned moving = on & notLess(len2, tiny);  // coincident points have no direction
@@ -404,21 +392,17 @@ void sweepDistances(const Distances& s) {
     const P n{d.x * invLen, d.y * invLen, d.z * invLen};
     a = addScaled(a, step, n);
     c = {c.x - step * n.x, c.y - step * n.y, c.z - step * n.z};
-    scatter(s.x, ends, a, moving);
-    scatter(s.x, ends + kLanes, c, moving);
     if constexpr (kMeasure) {
-      // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3.
-      const unsigned measured = on & greater(root, zero);
-      if (measured == 0) continue;
+      // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3. Only the
+      // moving lanes are written: a lane that does not move (|d|^2 < tiny) has dlambda's share
+      // +0, and adding +0 to a virial (a sum from +0, never -0) leaves its bits.
       const F along = s.axial ? dot(d, axis) * dot(d, axis) : root * root / three;
-      float share[kLanes];
-      lanesOf(half * keep(dLambda, moving) * along / root, share);
-      for (int l = 0; l < kLanes; ++l) {
-        if (!(measured >> l & 1u)) continue;
-        s.virial[ends[l]] += share[l];
-        s.virial[ends[kLanes + l]] += share[l];
-      }
+      const F share = half * dLambda * along / root;
+      wa = wa + share;
+      wc = wc + share;
     }
+    scatter(s.x, ends, a, wa, moving);
+    scatter(s.x, ends + kLanes, c, wc, moving);
   }
 }
 
@@ -432,8 +416,9 @@ void sweepVolumes(const Volumes& s) {
     unsigned on = s.mask[b];
     if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
-    P x0 = gather(s.x, at), x1 = gather(s.x, at + kLanes);
-    P x2 = gather(s.x, at + 2 * kLanes), x3 = gather(s.x, at + 3 * kLanes);
+    F w0, w1, w2, w3;  // the corners' virials
+    const P x0 = gather(s.x, at, w0), x1 = gather(s.x, at + kLanes, w1);
+    const P x2 = gather(s.x, at + 2 * kLanes, w2), x3 = gather(s.x, at + 3 * kLanes, w3);
     const P e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
     const P g1 = cross(e2, e3);
     const P g2 = cross(e3, e1);
@@ -447,33 +432,46 @@ void sweepVolumes(const Volumes& s) {
     if (on == 0) continue;
     const F dLambda = -(sixVolume - six * rest) / (w + alphaTilde);
     const F step = weight * dLambda;
-    scatter(s.x, at, addScaled(x0, step, g0), on);
-    scatter(s.x, at + kLanes, addScaled(x1, step, g1), on);
-    scatter(s.x, at + 2 * kLanes, addScaled(x2, step, g2), on);
-    scatter(s.x, at + 3 * kLanes, addScaled(x3, step, g3), on);
     if constexpr (kMeasure) {
       // sum_k (g^ . x_k)(g^ . grad_k C') = 6V for any g^: a quarter to each corner.
-      float share[kLanes];
-      lanesOf(quarter * sixVolume * dLambda, share);
-      for (int l = 0; l < kLanes; ++l) {
-        if (!(on >> l & 1u)) continue;
-        for (int k = 0; k < 4; ++k) s.virial[at[k * kLanes + l]] += share[l];
-      }
+      const F share = quarter * sixVolume * dLambda;
+      w0 = w0 + share, w1 = w1 + share, w2 = w2 + share, w3 = w3 + share;
     }
+    scatter(s.x, at, addScaled(x0, step, g0), w0, on);
+    scatter(s.x, at + kLanes, addScaled(x1, step, g1), w1, on);
+    scatter(s.x, at + 2 * kLanes, addScaled(x2, step, g2), w2, on);
+    scatter(s.x, at + 3 * kLanes, addScaled(x3, step, g3), w3, on);
   }
+}
+
+inline float sumVolumes(const VolumeSum& s) {
+  const F six = splat(6.0f);
+  float sum = 0.0f;
+  for (std::size_t b = 0; b < s.batches; ++b) {
+    const std::uint32_t* at = s.ends + b * 4 * kLanes;
+    F w;  // unused
+    const P x0 = gather(s.x, at, w), x1 = gather(s.x, at + kLanes, w);
+    const P x2 = gather(s.x, at + 2 * kLanes, w), x3 = gather(s.x, at + 3 * kLanes, w);
+    float volume[kLanes];
+    lanesOf(dot(cross(x1 - x0, x2 - x0), x3 - x0) / six, volume);
+    // The real lanes are the first ones, in constraint order.
+    for (unsigned l = 0, bits = s.mask[b]; bits >> l & 1u; ++l) sum += volume[l];
+  }
+  return sum;
 }
 
 /// pullShape's batch: particles at[l] where bit l of `bits` is set.
 FLOPTLE_SWEEP_INLINE void pullBatch(const ShapePull& s, const P& c, const F* m, F beta,
                                     const std::uint32_t* at, unsigned bits) {
-  const P x = gather(s.x, at);
-  const P q = gather(s.q, at);
+  F w, unused;
+  const P x = gather(s.x, at, w);
+  const P q = gather(s.q, at, unused);
   // glm's mat3 * vec3, row by row: (m[0][j] q.x + m[1][j] q.y) + m[2][j] q.z.
   const P rq{(m[0] * q.x + m[3] * q.y) + m[6] * q.z, (m[1] * q.x + m[4] * q.y) + m[7] * q.z,
              (m[2] * q.x + m[5] * q.y) + m[8] * q.z};
   // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
   const P pull = (c - x) + rq;
-  scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, bits);
+  scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, w, bits);
 }
 
 inline void pullShape(const ShapePull& s) {

@@ -53,11 +53,18 @@ Layout makeLayout(int arity, const std::vector<int>& sizes, std::mt19937& rng) {
   return l;
 }
 
+/// Random positions, and virials so far (the sweeps add to them), one per particle.
 std::vector<SoftBody::Packed> randomPositions(std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<SoftBody::Packed> x(kParticles + 1);
-  for (std::uint32_t i = 0; i < kParticles; ++i) x[i] = {u(rng), u(rng), u(rng), 0.0f};
+  for (std::uint32_t i = 0; i < kParticles; ++i) x[i] = {u(rng), u(rng), u(rng), u(rng)};
   return x;
+}
+
+std::vector<float> virials(const std::vector<SoftBody::Packed>& x) {
+  std::vector<float> v;
+  for (std::uint32_t i = 0; i < kParticles; ++i) v.push_back(x[i].virial);
+  return v;
 }
 
 std::vector<Vec3> unpacked(const std::vector<SoftBody::Packed>& x) {
@@ -75,6 +82,7 @@ void expectSameBits(const std::vector<SoftBody::Packed>& got, const std::vector<
         << want[i].x << ", " << want[i].y << ", " << want[i].z << ")";
   }
   EXPECT_EQ(got[kZero].x, 0.0f) << what << ": the padding slot was written";
+  EXPECT_EQ(got[kZero].virial, 0.0f) << what << ": the padding slot was written";
 }
 
 void expectSameBits(const std::vector<float>& got, const std::vector<float>& want,
@@ -102,7 +110,8 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       // The reference: xpbd.h's update constraint by constraint in sweep order, and the
       // compaction's share 1/2 dlambda (d . g^)^2 / |d| to each end (soft_body.h).
       std::vector<Vec3> want = unpacked(start);
-      std::vector<float> wantVirial(kParticles, 0.0f);
+      const std::vector<float> startVirial = virials(start);
+      std::vector<float> wantVirial = startVirial;
       const std::size_t n = l.constraints.size();
       for (std::size_t k = 0; k < n; ++k) {
         const std::size_t c = backward ? n - 1 - k : k;
@@ -120,7 +129,6 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
         }
       }
       std::vector<SoftBody::Packed> got = start;
-      std::vector<float> virial(kParticles, 0.0f);
       sweep::Distances s;
       s.x = got.data();
       s.first = l.first.data();
@@ -132,7 +140,6 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       s.broken = broken.data();
       s.weight = w;
       s.denominator = w + w + alphaTilde;
-      s.virial = measure ? virial.data() : nullptr;
       s.axial = true;
       s.axis[0] = axis.x, s.axis[1] = axis.y, s.axis[2] = axis.z;
       if (measure)
@@ -140,15 +147,13 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       else
         sweep::sweepDistances<false>(s);
       expectSameBits(got, want, "baseline build");
-      if (measure) expectSameBits(virial, wantVirial, "baseline virial");
+      expectSameBits(virials(got), measure ? wantVirial : startVirial, "baseline virial");
       if (sweep::haveAvx2()) {
         std::vector<SoftBody::Packed> got8 = start;
-        std::vector<float> virial8(kParticles, 0.0f);
         s.x = got8.data();
-        s.virial = measure ? virial8.data() : nullptr;
-        sweep::distancesAvx2(s);
+        sweep::distancesAvx2(s, measure);
         expectSameBits(got8, want, "AVX2 build");
-        if (measure) expectSameBits(virial8, wantVirial, "AVX2 virial");
+        expectSameBits(virials(got8), measure ? wantVirial : startVirial, "AVX2 virial");
       }
     }
   }
@@ -167,7 +172,8 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
     const std::vector<SoftBody::Packed> start = randomPositions(rng);
     // The reference: soft_body.h's update on C' = 6 (V - V0), tetrahedron by tetrahedron.
     std::vector<Vec3> want = unpacked(start);
-    std::vector<float> wantVirial(kParticles, 0.0f);
+    const std::vector<float> startVirial = virials(start);
+    std::vector<float> wantVirial = startVirial;
     for (std::size_t c = 0; c < l.constraints.size(); ++c) {
       if (broken[c]) continue;
       const auto& id = l.constraints[c];
@@ -185,7 +191,6 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       for (int k = 0; k < 4; ++k) wantVirial[id[std::size_t(k)]] += 0.25f * sixVolume * dLambda;
     }
     std::vector<SoftBody::Packed> got = start;
-    std::vector<float> virial(kParticles, 0.0f);
     sweep::Volumes s;
     s.x = got.data();
     s.first = l.first.data();
@@ -197,21 +202,18 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
     s.weight = w;
     s.knob = knob;
     s.bulk = bulk;
-    s.virial = measure ? virial.data() : nullptr;
     if (measure)
       sweep::sweepVolumes<true>(s);
     else
       sweep::sweepVolumes<false>(s);
     expectSameBits(got, want, "baseline build");
-    if (measure) expectSameBits(virial, wantVirial, "baseline virial");
+    expectSameBits(virials(got), measure ? wantVirial : startVirial, "baseline virial");
     if (sweep::haveAvx2()) {
       std::vector<SoftBody::Packed> got8 = start;
-      std::vector<float> virial8(kParticles, 0.0f);
       s.x = got8.data();
-      s.virial = measure ? virial8.data() : nullptr;
-      sweep::volumesAvx2(s);
+      sweep::volumesAvx2(s, measure);
       expectSameBits(got8, want, "AVX2 build");
-      if (measure) expectSameBits(virial8, wantVirial, "AVX2 virial");
+      expectSameBits(virials(got8), measure ? wantVirial : startVirial, "AVX2 virial");
     }
   }
 }
@@ -223,7 +225,7 @@ TEST(SoftBodySweeps, ShapeMatchingsPullGivesTheBitsOfTheParticleByParticleUpdate
   const std::size_t n = 13;
   std::vector<SoftBody::Packed> start(n + 1), q(n + 1);
   for (std::size_t i = 0; i < n; ++i) {
-    start[i] = {u(rng), u(rng), u(rng), 0.0f};
+    start[i] = {u(rng), u(rng), u(rng), u(rng)};  // the virial rides along untouched
     q[i] = {u(rng), u(rng), u(rng), 0.0f};
   }
   const Vec3 c(0.1f, -0.3f, 0.7f);
@@ -247,6 +249,8 @@ TEST(SoftBodySweeps, ShapeMatchingsPullGivesTheBitsOfTheParticleByParticleUpdate
     for (std::size_t i = 0; i < n; ++i) {
       const Vec3 g(got[i].x, got[i].y, got[i].z);
       EXPECT_EQ(std::memcmp(&g, &want[i], sizeof g), 0) << what << ": particle " << i;
+      EXPECT_EQ(std::memcmp(&got[i].virial, &start[i].virial, sizeof(float)), 0)
+          << what << ": particle " << i << "'s virial";
     }
     EXPECT_EQ(got[n].x, 0.0f) << what << ": the padding slot was written";
   };

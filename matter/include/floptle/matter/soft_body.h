@@ -83,10 +83,12 @@
 // Particles are a structure of arrays (position, previous position, velocity); constraints
 // too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
 // Speed (soft_body_solve.cpp): inside a substep the sweeps and shape matching's pull work on a
-// packed copy of the positions (x, y, z, 0), kLanes constraints or particles side by side
-// (AVX2 where the CPU has it), in batches of consecutive constraints that share no particle,
-// so they give the bits of the one-at-a-time sweep; world contacts ask only the step's
-// candidates, and no particle when the body's box misses every collider's box.
+// packed copy of the positions (x, y, z and the compaction's virial), kLanes constraints or
+// particles side by side (AVX2 where the CPU has it), in batches of consecutive constraints
+// that share no particle, so they give the bits of the one-at-a-time sweep; the passes over
+// all particles (predict, velocities, damping, shape matching's sums) take four particles at
+// a time with the bits of the plain loops (soft_body_particles.h); world contacts ask only the
+// step's candidates, and no particle when the body's box misses every collider's box.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -145,9 +147,11 @@ class SoftBody {
   static constexpr std::size_t kBoxTestColliders = 256;
   /// Constraints the sweeps solve side by side (soft_body_solve.cpp) (-).
   static constexpr int kLanes = 8;
-  /// One particle's position in the sweeps' working copy: x, y, z (m) and a zero.
+  /// One particle in the sweeps' working copy: its position x, y, z (m), and on the substeps
+  /// that measure the compaction's stresses its virial so far (virial_'s, the units of
+  /// finishStress), else 0.
   struct alignas(16) Packed {
-    float x = 0.0f, y = 0.0f, z = 0.0f, zero = 0.0f;
+    float x = 0.0f, y = 0.0f, z = 0.0f, virial = 0.0f;
   };
 
   /// Everything that changes while it runs.
@@ -284,6 +288,10 @@ class SoftBody {
 
  private:
   void predict(Vec3 gravity, float h);
+  /// tetVolume() with `scratch` as the packed copy of the positions it reads.
+  float sumTetVolumes(std::vector<Packed>& scratch) const;
+  /// volume() for the tetrahedra's volume sum `tetVolume` (m^3).
+  float volumeOf(float tetVolume) const;
   /// Cuts the edges and tetrahedra into the sweeps' batches (soft_body_solve.cpp); after
   /// every change of the constraint lists (build, split).
   void prepareSolver();

@@ -40,14 +40,14 @@ Quat extractRotation(const Mat3& a, Quat q, int iterations) {
 /// Cuts `count` constraints of `arity` particles each (vertex(c, k): constraint c's k-th)
 /// into batches of consecutive ones sharing no particle (see the top of this file): `first`
 /// each batch's first constraint (lane l holds first + l), `ends` kLanes x arity particles
-/// per batch, corner k of lane l at [k kLanes + l] (padding: `zeroSlot`), `mask` the real
-/// lanes' bits (the first ones).
+/// per batch as sweep::offsetOf gives them, corner k of lane l at [k kLanes + l] (padding: the
+/// zero slot's), `mask` the real lanes' bits (the first ones).
 template <int kArity, class Vertex>
 void makeBatches(std::size_t count, std::size_t particles, const Vertex& vertex,
                  std::vector<std::uint32_t>& first, std::vector<std::uint32_t>& ends,
                  std::vector<std::uint8_t>& mask) {
   first.clear(), ends.clear(), mask.clear();
-  const auto zeroSlot = std::uint32_t(particles);
+  const std::uint32_t zeroSlot = sweep::offsetOf(particles);
   std::vector<std::uint32_t> taken(particles, ~0u);  // the batch that holds each particle
   std::size_t c = 0;
   while (c < count) {
@@ -66,7 +66,8 @@ void makeBatches(std::size_t count, std::size_t particles, const Vertex& vertex,
     first.push_back(members[0]);
     for (int l = 0; l < used; ++l) {
       for (int k = 0; k < kArity; ++k)
-        ends[base + std::size_t(k) * kLanes + std::size_t(l)] = vertex(members[l], k);
+        ends[base + std::size_t(k) * kLanes + std::size_t(l)] =
+            sweep::offsetOf(vertex(members[l], k));
     }
     mask.push_back(std::uint8_t((1u << used) - 1u));
   }

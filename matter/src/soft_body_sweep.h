@@ -34,13 +34,20 @@ namespace floptle::matter::sweep {
 constexpr int kLanes = SoftBody::kLanes;
 static_assert(kLanes == 8, "the lane types below are 8 wide");
 
+/// The batches name a particle by its byte offset in the working copy, so that a gather adds
+/// it to the base as it is (an index would need a multiply by 16 first).
+constexpr std::uint32_t offsetOf(std::size_t particle) {
+  return std::uint32_t(particle * sizeof(SoftBody::Packed));
+}
+
 /// One distance sweep: XPBD's dlambda = -C / (2 w + alpha~) for each edge (lambda starts at
 /// 0), batches in reverse order when `backward`.
 struct Distances {
   SoftBody::Packed* x = nullptr;
   const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
-  const std::uint32_t* ends = nullptr;   ///< batch b's particles at [2 b kLanes] (a's, then b's)
-  const std::uint8_t* mask = nullptr;    ///< batch b's real lanes (the first ones)
+  /// Batch b's particles (offsetOf) at [2 b kLanes] (a's, then b's).
+  const std::uint32_t* ends = nullptr;
+  const std::uint8_t* mask = nullptr;  ///< batch b's real lanes (the first ones)
   std::size_t batches = 0;
   bool backward = false;
   const float* rest = nullptr;           ///< each edge's rest length (m)
@@ -55,7 +62,8 @@ struct Distances {
 struct Volumes {
   SoftBody::Packed* x = nullptr;
   const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
-  const std::uint32_t* ends = nullptr;   ///< batch b's corner k of lane l at [(4 b + k) kLanes + l]
+  /// Batch b's corner k of lane l (offsetOf) at [(4 b + k) kLanes + l].
+  const std::uint32_t* ends = nullptr;
   const std::uint8_t* mask = nullptr;
   std::size_t batches = 0;
   const float* rest = nullptr;           ///< each tetrahedron's rest volume V0 (m^3)
@@ -103,6 +111,14 @@ namespace {  // internal linkage: see the top of the file
 #define FLOPTLE_SWEEP_INLINE inline
 #endif
 
+/// The particle at byte offset `offset` of x (see offsetOf).
+FLOPTLE_SWEEP_INLINE float* slot(SoftBody::Packed* x, std::uint32_t offset) {
+  return &reinterpret_cast<SoftBody::Packed*>(reinterpret_cast<char*>(x) + offset)->x;
+}
+FLOPTLE_SWEEP_INLINE const float* slot(const SoftBody::Packed* x, std::uint32_t offset) {
+  return &reinterpret_cast<const SoftBody::Packed*>(reinterpret_cast<const char*>(x) + offset)->x;
+}
+
 #if defined(__AVX2__)
 /// Eight floats, one per lane.
 struct F {
@@ -149,8 +165,8 @@ struct P {
   F x, y, z;
 };
 FLOPTLE_SWEEP_INLINE __m256 pair(const SoftBody::Packed* p, std::uint32_t lo, std::uint32_t hi) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&p[lo].x)), _mm_load_ps(&p[hi].x),
-                              1);
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(slot(p, lo))),
+                              _mm_load_ps(slot(p, hi)), 1);
 }
 /// The positions of particles at[l] and their virials (Packed::virial) in `w`.
 FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
@@ -169,25 +185,31 @@ FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, 
                                   unsigned bits) {
   const __m256 t0 = _mm256_unpacklo_ps(v.x.v, v.y.v), t1 = _mm256_unpackhi_ps(v.x.v, v.y.v);
   const __m256 t2 = _mm256_unpacklo_ps(v.z.v, w.v), t3 = _mm256_unpackhi_ps(v.z.v, w.v);
-  const __m256 r[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
-                       _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
-                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
-                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+  const __m256 r0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 r1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 r2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 r3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  // Lane l in the low half of r(l mod 4) for l < 4, else in its high half. Named registers,
+  // not an array: an array would go through the stack on the full batch's path too.
   if (bits == 0xffu) {  // the usual full batch: no branch per lane
-    _mm_store_ps(&p[at[0]].x, _mm256_castps256_ps128(r[0]));
-    _mm_store_ps(&p[at[1]].x, _mm256_castps256_ps128(r[1]));
-    _mm_store_ps(&p[at[2]].x, _mm256_castps256_ps128(r[2]));
-    _mm_store_ps(&p[at[3]].x, _mm256_castps256_ps128(r[3]));
-    _mm_store_ps(&p[at[4]].x, _mm256_extractf128_ps(r[0], 1));
-    _mm_store_ps(&p[at[5]].x, _mm256_extractf128_ps(r[1], 1));
-    _mm_store_ps(&p[at[6]].x, _mm256_extractf128_ps(r[2], 1));
-    _mm_store_ps(&p[at[7]].x, _mm256_extractf128_ps(r[3], 1));
+    _mm_store_ps(slot(p, at[0]), _mm256_castps256_ps128(r0));
+    _mm_store_ps(slot(p, at[1]), _mm256_castps256_ps128(r1));
+    _mm_store_ps(slot(p, at[2]), _mm256_castps256_ps128(r2));
+    _mm_store_ps(slot(p, at[3]), _mm256_castps256_ps128(r3));
+    _mm_store_ps(slot(p, at[4]), _mm256_extractf128_ps(r0, 1));
+    _mm_store_ps(slot(p, at[5]), _mm256_extractf128_ps(r1, 1));
+    _mm_store_ps(slot(p, at[6]), _mm256_extractf128_ps(r2, 1));
+    _mm_store_ps(slot(p, at[7]), _mm256_extractf128_ps(r3, 1));
     return;
   }
-  for (int l = 0; l < 4; ++l) {
-    if (bits >> l & 1u) _mm_store_ps(&p[at[l]].x, _mm256_castps256_ps128(r[l]));
-    if (bits >> (l + 4) & 1u) _mm_store_ps(&p[at[l + 4]].x, _mm256_extractf128_ps(r[l], 1));
-  }
+  if (bits & 0x01u) _mm_store_ps(slot(p, at[0]), _mm256_castps256_ps128(r0));
+  if (bits & 0x02u) _mm_store_ps(slot(p, at[1]), _mm256_castps256_ps128(r1));
+  if (bits & 0x04u) _mm_store_ps(slot(p, at[2]), _mm256_castps256_ps128(r2));
+  if (bits & 0x08u) _mm_store_ps(slot(p, at[3]), _mm256_castps256_ps128(r3));
+  if (bits & 0x10u) _mm_store_ps(slot(p, at[4]), _mm256_extractf128_ps(r0, 1));
+  if (bits & 0x20u) _mm_store_ps(slot(p, at[5]), _mm256_extractf128_ps(r1, 1));
+  if (bits & 0x40u) _mm_store_ps(slot(p, at[6]), _mm256_extractf128_ps(r2, 1));
+  if (bits & 0x80u) _mm_store_ps(slot(p, at[7]), _mm256_extractf128_ps(r3, 1));
 }
 #elif defined(__SSE2__)
 /// Eight floats, one per lane: lanes 0-3 in lo, 4-7 in hi.
@@ -235,10 +257,10 @@ struct P {
   F x, y, z;
 };
 FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
-  __m128 a0 = _mm_load_ps(&p[at[0]].x), a1 = _mm_load_ps(&p[at[1]].x);
-  __m128 a2 = _mm_load_ps(&p[at[2]].x), a3 = _mm_load_ps(&p[at[3]].x);
-  __m128 b0 = _mm_load_ps(&p[at[4]].x), b1 = _mm_load_ps(&p[at[5]].x);
-  __m128 b2 = _mm_load_ps(&p[at[6]].x), b3 = _mm_load_ps(&p[at[7]].x);
+  __m128 a0 = _mm_load_ps(slot(p, at[0])), a1 = _mm_load_ps(slot(p, at[1]));
+  __m128 a2 = _mm_load_ps(slot(p, at[2])), a3 = _mm_load_ps(slot(p, at[3]));
+  __m128 b0 = _mm_load_ps(slot(p, at[4])), b1 = _mm_load_ps(slot(p, at[5]));
+  __m128 b2 = _mm_load_ps(slot(p, at[6])), b3 = _mm_load_ps(slot(p, at[7]));
   _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
   _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
   w = {a3, b3};
@@ -251,15 +273,20 @@ FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, 
   _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
   _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
   if (bits == 0xffu) {  // the usual full batch: no branch per lane
-    _mm_store_ps(&p[at[0]].x, a0), _mm_store_ps(&p[at[1]].x, a1);
-    _mm_store_ps(&p[at[2]].x, a2), _mm_store_ps(&p[at[3]].x, a3);
-    _mm_store_ps(&p[at[4]].x, b0), _mm_store_ps(&p[at[5]].x, b1);
-    _mm_store_ps(&p[at[6]].x, b2), _mm_store_ps(&p[at[7]].x, b3);
+    _mm_store_ps(slot(p, at[0]), a0), _mm_store_ps(slot(p, at[1]), a1);
+    _mm_store_ps(slot(p, at[2]), a2), _mm_store_ps(slot(p, at[3]), a3);
+    _mm_store_ps(slot(p, at[4]), b0), _mm_store_ps(slot(p, at[5]), b1);
+    _mm_store_ps(slot(p, at[6]), b2), _mm_store_ps(slot(p, at[7]), b3);
     return;
   }
-  const __m128 r[8] = {a0, a1, a2, a3, b0, b1, b2, b3};
-  for (int l = 0; l < kLanes; ++l)
-    if (bits >> l & 1u) _mm_store_ps(&p[at[l]].x, r[l]);
+  if (bits & 0x01u) _mm_store_ps(slot(p, at[0]), a0);
+  if (bits & 0x02u) _mm_store_ps(slot(p, at[1]), a1);
+  if (bits & 0x04u) _mm_store_ps(slot(p, at[2]), a2);
+  if (bits & 0x08u) _mm_store_ps(slot(p, at[3]), a3);
+  if (bits & 0x10u) _mm_store_ps(slot(p, at[4]), b0);
+  if (bits & 0x20u) _mm_store_ps(slot(p, at[5]), b1);
+  if (bits & 0x40u) _mm_store_ps(slot(p, at[6]), b2);
+  if (bits & 0x80u) _mm_store_ps(slot(p, at[7]), b3);
 }
 #else
 // Portable lanes: the same operations one lane after the other.
@@ -319,15 +346,18 @@ struct P {
 FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
   P r;
   for (int l = 0; l < kLanes; ++l) {
-    r.x.v[l] = p[at[l]].x, r.y.v[l] = p[at[l]].y, r.z.v[l] = p[at[l]].z;
-    w.v[l] = p[at[l]].virial;
+    const float* q = slot(p, at[l]);
+    r.x.v[l] = q[0], r.y.v[l] = q[1], r.z.v[l] = q[2], w.v[l] = q[3];
   }
   return r;
 }
 FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, F w,
                                   unsigned bits) {
   for (int l = 0; l < kLanes; ++l)
-    if (bits >> l & 1u) p[at[l]] = {v.x.v[l], v.y.v[l], v.z.v[l], w.v[l]};
+    if (bits >> l & 1u) {
+      float* q = slot(p, at[l]);
+      q[0] = v.x.v[l], q[1] = v.y.v[l], q[2] = v.z.v[l], q[3] = w.v[l];
+    }
 }
 #endif
 
@@ -482,14 +512,14 @@ inline void pullShape(const ShapePull& s) {
   std::uint32_t at[kLanes];
   std::size_t i = 0;
   for (; i + kLanes <= s.count; i += kLanes) {
-    for (int l = 0; l < kLanes; ++l) at[l] = std::uint32_t(i) + std::uint32_t(l);
+    for (int l = 0; l < kLanes; ++l) at[l] = offsetOf(i + std::size_t(l));
     pullBatch(s, c, m, beta, at, (1u << kLanes) - 1u);
   }
   if (i == s.count) return;
   unsigned bits = 0;  // the tail; padding lanes on the zero slot
   for (int l = 0; l < kLanes; ++l) {
     const bool real = i + std::size_t(l) < s.count;
-    at[l] = real ? std::uint32_t(i + std::size_t(l)) : std::uint32_t(s.count);
+    at[l] = offsetOf(real ? i + std::size_t(l) : s.count);
     bits |= unsigned(real) << l;
   }
   pullBatch(s, c, m, beta, at, bits);

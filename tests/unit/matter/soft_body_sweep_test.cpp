@@ -38,13 +38,13 @@ Layout makeLayout(int arity, const std::vector<int>& sizes, std::mt19937& rng) {
     std::shuffle(order.begin(), order.end(), rng);  // distinct particles across the batch
     const auto first = std::uint32_t(l.constraints.size());
     const std::size_t base = l.ends.size();
-    l.ends.resize(base + std::size_t(kLanes * arity), kZero);
+    l.ends.resize(base + std::size_t(kLanes * arity), sweep::offsetOf(kZero));
     l.first.push_back(first);
     for (int lane = 0; lane < used; ++lane) {
       std::vector<std::uint32_t> c;
       for (int k = 0; k < arity; ++k) {
         c.push_back(order[std::size_t(lane * arity + k)]);
-        l.ends[base + std::size_t(k * kLanes + lane)] = c.back();
+        l.ends[base + std::size_t(k * kLanes + lane)] = sweep::offsetOf(c.back());
       }
       l.constraints.push_back(c);
     }

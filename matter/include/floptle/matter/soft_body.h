@@ -341,8 +341,8 @@ class SoftBody {
   std::vector<std::array<std::uint32_t, 8>> tetCube_;
   // The sweeps' batches (soft_body_solve.cpp), kLanes lanes each: batch b's first
   // constraint (lane l holds first + l), its particles (corner k of lane l at
-  // [(b arity + k) kLanes + l]; padding lanes: the zero slot past the last particle) and the
-  // bits of its real lanes (the first ones).
+  // [(b arity + k) kLanes + l], as byte offsets into packed_; padding lanes: the zero slot past
+  // the last particle) and the bits of its real lanes (the first ones).
   std::vector<std::uint32_t> edgeFirst_, edgeEnds_;
   std::vector<std::uint8_t> edgeMask_;
   std::vector<std::uint32_t> tetFirst_, tetEnds_;

@@ -83,6 +83,7 @@ void SoftBody::prepareSolver() {
   makeBatches<4>(
       tets_.size(), n, [&](std::size_t t, int k) { return tets_[t][std::size_t(k)]; }, tetFirst_,
       tetEnds_, tetMask_);
+  groupParticles();
   packed_.assign(n + 1, Packed{});
   restPacked_.assign(n + 1, Packed{});
   for (std::size_t i = 0; i < restLocal_.size() && i < n; ++i)

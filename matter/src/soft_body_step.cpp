@@ -160,23 +160,6 @@ void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, d
   for (Vec3& v : state_.velocity) v = Vec3(0.0f);
 }
 
-bool SoftBody::mayTouch(const physics::CollisionWorld& world, float fall) const {
-  if (world.size() > kBoxTestColliders) return true;
-  // A collider's distance is never below the distance to its box (CollisionWorld's bound): a
-  // particle within `reach` of a surface is within reach of its box. The largest reach is
-  // 2 r + |v|max dt + fall + band; bounds() already holds r.
-  float fastest = 0.0f;
-  for (Vec3 v : state_.velocity) fastest = std::max(fastest, glm::dot(v, v));
-  const float reach = 2.0f * radius_ + std::sqrt(fastest) * stepDt_ + fall +
-                      (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
-  Aabb box = bounds();
-  box.min -= Vec3(reach);
-  box.max += Vec3(reach);
-  for (physics::ColliderId id : world.ids())
-    if (world.collidable(id) && world.colliderAabb(id).overlaps(box)) return true;
-  return false;
-}
-
 void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt) {
   if (!beginStep(world, gravity, tEnd, dt)) return;
   for (int s = 0; s < substepCount(); ++s) {
@@ -206,16 +189,7 @@ bool SoftBody::beginStep(const physics::CollisionWorld& world, Vec3 gravity, dou
   predicted_.resize(state_.position.size());
 
   // Contact candidates for the whole step: particles that could reach the world within it.
-  candidates_.clear();
-  const float fall = glm::length(gravity) * dt * dt;
-  if (mayTouch(world, fall)) {
-    for (std::uint32_t i = 0; i < state_.position.size(); ++i) {
-      const float reach = 2.0f * radius_ + glm::length(state_.velocity[i]) * dt + fall +
-                          (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
-      ++counters_.distanceQueries;
-      if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
-    }
-  }
+  findCandidates(world, tEnd - dt, glm::length(gravity) * dt * dt);
   candidateNear_.assign(candidates_.size(), 0);
 
   const float g = glm::length(gravity);

@@ -3,7 +3,6 @@
 // the tetrahedral volume update of soft_body.h, with the compaction's virials; the baseline
 // build (this file, SSE2) and the AVX2 build the library picks on this CPU agree bit for bit,
 // and so do shape matching's pull and its particle-by-particle glm form.
-// A body far from every collider's box asks the world nothing.
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -264,28 +263,6 @@ TEST(SoftBodySweeps, ShapeMatchingsPullGivesTheBitsOfTheParticleByParticleUpdate
     sweep::pullAvx2(s);
     check(got8, "AVX2 build");
   }
-}
-
-TEST(SoftBodyWorldContacts, ABodyFarFromEveryColliderBoxAsksTheWorldNothing) {
-  SoftBodyKnobs knobs;
-  knobs.particles = 64;
-  physics::CollisionWorld world;
-  world.add(
-      physics::testing::placed(physics::testing::sphereNode(1.0f), physics::testing::pose(Vec3(0))),
-      "ball");
-  world.refit(0.0);
-  const float dt = 1.0f / 60.0f;
-  const Vec3 g(0.0f, -9.81f, 0.0f);
-  // 3 m above the ball's box: a step reaches 2 r + |g| dt^2 + |v| dt, far less.
-  SoftBody far = test::softCube(Vec3(0, 4.5f, 0), 0.5f, knobs);
-  far.step(world, g, dt, dt);
-  EXPECT_EQ(far.counters().distanceQueries, 0u);
-  // Resting on the ball's top: every particle asks at the step's start, the touching ones
-  // each substep.
-  SoftBody near = test::softCube(Vec3(0, 1.45f, 0), 0.5f, knobs);
-  near.step(world, g, dt, dt);
-  EXPECT_GE(near.counters().distanceQueries, near.particleCount());
-  EXPECT_GT(near.counters().contacts, 0u);
 }
 
 }  // namespace

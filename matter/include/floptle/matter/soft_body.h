@@ -88,7 +88,9 @@
 // that share no particle, so they give the bits of the one-at-a-time sweep; the passes over
 // all particles (predict, velocities, damping, shape matching's sums) take four particles at
 // a time with the bits of the plain loops (soft_body_particles.h); world contacts ask only the
-// step's candidates, and no particle when the body's box misses every collider's box.
+// step's candidates, found block by block (a block of particles far from the world is not
+// asked about particle by particle: soft_body_candidates.cpp), and no particle when the body's
+// box misses every collider's box.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -314,6 +316,11 @@ class SoftBody {
   /// beginStep: false when no particle can reach a collider's box in this step (the box test
   /// of kBoxTestColliders); `fall` = |g| dt^2 (m).
   bool mayTouch(const physics::CollisionWorld& world, float fall) const;
+  /// beginStep: candidates_, the particles that could reach the world within the step, asked
+  /// at time t (soft_body_candidates.cpp).
+  void findCandidates(const physics::CollisionWorld& world, double t, float fall);
+  /// blockFirst_ / blockMembers_ from the rest positions (prepareSolver).
+  void groupParticles();
   void solveAnchors();
   /// Visco: bonds `particle` to the world's surface point it touches (budgeted, once each).
   void stick(std::uint32_t particle, Vec3 surfacePoint);
@@ -356,6 +363,11 @@ class SoftBody {
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
+  /// The particles in blocks of 2 x 2 x 2 rest lattice neighbours: block b's members are
+  /// blockMembers_[blockFirst_[b] .. blockFirst_[b + 1]) (findCandidates asks blocks first).
+  std::vector<std::uint32_t> blockFirst_, blockMembers_;
+  std::vector<float> reach_;           ///< findCandidates: each particle's reach (m) (scratch)
+  std::vector<std::uint8_t> unasked_;  ///< findCandidates: 1 in blocks far from the world
   /// 1 where the candidate was within reach of the world at the last substep (scratch).
   std::vector<std::uint8_t> candidateNear_;
   std::vector<float> virial_;  ///< compaction: each particle's virial this substep (scratch)

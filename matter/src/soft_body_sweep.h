@@ -14,8 +14,10 @@
 //
 // The compaction's virials ride in the working copy's fourth slot (SoftBody::Packed::virial):
 // a particle's is gathered and scattered with its position, so a measuring sweep adds its share
-// in the lanes it writes, in sweep order, as a separate array's particle-by-particle sums would;
-// every kernel writes the slot back as it found it otherwise.
+// in the lanes it writes, in sweep order, as a separate array's particle-by-particle sums would.
+// On the other substeps every slot holds 0 (SoftBody::predict writes it so), and the sweeps
+// write 0 without reading it (four fewer live vectors in the volume sweep); shape matching's
+// pull writes the slot back as it found it.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -408,9 +410,10 @@ void sweepDistances(const Distances& s) {
     unsigned on = s.mask[b];
     if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
-    F wa, wc;  // the ends' virials
-    P a = gather(s.x, ends, wa);
-    P c = gather(s.x, ends + kLanes, wc);
+    F wa = splat(0.0f), wc = splat(0.0f);  // the ends' virials (0 unless measuring)
+    F unused;
+    P a = gather(s.x, ends, kMeasure ? wa : unused);
+    P c = gather(s.x, ends + kLanes, kMeasure ? wc : unused);
     const P d = a - c;
     const F len2 = dot(d, d);
     const unsigned moving = on & notLess(len2, tiny);  // coincident points have no direction
@@ -446,9 +449,12 @@ void sweepVolumes(const Volumes& s) {
     unsigned on = s.mask[b];
     if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
-    F w0, w1, w2, w3;  // the corners' virials
-    const P x0 = gather(s.x, at, w0), x1 = gather(s.x, at + kLanes, w1);
-    const P x2 = gather(s.x, at + 2 * kLanes, w2), x3 = gather(s.x, at + 3 * kLanes, w3);
+    // The corners' virials (0 unless measuring).
+    F w0 = splat(0.0f), w1 = splat(0.0f), w2 = splat(0.0f), w3 = splat(0.0f), unused;
+    const P x0 = gather(s.x, at, kMeasure ? w0 : unused);
+    const P x1 = gather(s.x, at + kLanes, kMeasure ? w1 : unused);
+    const P x2 = gather(s.x, at + 2 * kLanes, kMeasure ? w2 : unused);
+    const P x3 = gather(s.x, at + 3 * kLanes, kMeasure ? w3 : unused);
     const P e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
     const P g1 = cross(e2, e3);
     const P g2 = cross(e3, e1);

@@ -52,11 +52,15 @@ Layout makeLayout(int arity, const std::vector<int>& sizes, std::mt19937& rng) {
   return l;
 }
 
-/// Random positions, and virials so far (the sweeps add to them), one per particle.
-std::vector<SoftBody::Packed> randomPositions(std::mt19937& rng) {
+/// Random positions, and when measuring random virials so far (the sweeps add to them); on
+/// the other substeps every virial slot holds 0 (soft_body_sweep.h).
+std::vector<SoftBody::Packed> randomPositions(std::mt19937& rng, bool measuring) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<SoftBody::Packed> x(kParticles + 1);
-  for (std::uint32_t i = 0; i < kParticles; ++i) x[i] = {u(rng), u(rng), u(rng), u(rng)};
+  for (std::uint32_t i = 0; i < kParticles; ++i) {
+    x[i] = {u(rng), u(rng), u(rng), u(rng)};
+    if (!measuring) x[i].virial = 0.0f;
+  }
   return x;
 }
 
@@ -105,7 +109,7 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
   const Vec3 axis = glm::normalize(Vec3(0.3f, -1.0f, 0.2f));
   for (bool backward : {false, true}) {
     for (bool measure : {false, true}) {
-      const std::vector<SoftBody::Packed> start = randomPositions(rng);
+      const std::vector<SoftBody::Packed> start = randomPositions(rng, measure);
       // The reference: xpbd.h's update constraint by constraint in sweep order, and the
       // compaction's share 1/2 dlambda (d . g^)^2 / |d| to each end (soft_body.h).
       std::vector<Vec3> want = unpacked(start);
@@ -168,7 +172,7 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
   broken[9] = 1;
   const float w = 0.5f, knob = 0.03f, bulk = 0.7f;
   for (bool measure : {false, true}) {
-    const std::vector<SoftBody::Packed> start = randomPositions(rng);
+    const std::vector<SoftBody::Packed> start = randomPositions(rng, measure);
     // The reference: soft_body.h's update on C' = 6 (V - V0), tetrahedron by tetrahedron.
     std::vector<Vec3> want = unpacked(start);
     const std::vector<float> startVirial = virials(start);

@@ -121,10 +121,7 @@ void SoftBody::solveDistances() {
   args.denominator = invMass_ + invMass_ + alphaTilde;
   args.axial = loadAxis_ != Vec3(0.0f);
   args.axis[0] = loadAxis_.x, args.axis[1] = loadAxis_.y, args.axis[2] = loadAxis_.z;
-  if (sweep::haveAvx2())
-    sweep::distancesAvx2(args, kMeasure);
-  else
-    sweep::sweepDistances<kMeasure>(args);
+  sweep::kernels().distances(args, kMeasure);
 }
 
 template <bool kMeasure>
@@ -146,10 +143,7 @@ void SoftBody::solveVolumes(float h) {
   args.weight = invMass_;
   args.knob = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
   args.bulk = 36.0f / (desc_.bulkModulus * h * h);  // x V0
-  if (sweep::haveAvx2())
-    sweep::volumesAvx2(args, kMeasure);
-  else
-    sweep::sweepVolumes<kMeasure>(args);
+  sweep::kernels().volumes(args, kMeasure);
 }
 
 template void SoftBody::solveDistances<false>();
@@ -175,22 +169,22 @@ void SoftBody::shapeMatch(float beta) {
   for (int col = 0; col < 3; ++col)
     for (int row = 0; row < 3; ++row) args.r[3 * col + row] = r[col][row];
   args.beta = beta;
-  if (sweep::haveAvx2())
-    sweep::pullAvx2(args);
-  else
-    sweep::pullShape(args);
+  sweep::kernels().pull(args);
 }
 
-#if !defined(FLOPTLE_MATTER_AVX2)
-bool sweep::haveAvx2() {
-  return false;
+const sweep::Kernels& sweep::baselineKernels() {
+  static const Kernels kernels{"baseline build", distancesKernel, volumesKernel, pullShape,
+                               sumVolumes};
+  return kernels;
 }
-void sweep::distancesAvx2(const Distances&, bool) {}
-void sweep::volumesAvx2(const Volumes&, bool) {}
-void sweep::pullAvx2(const ShapePull&) {}
-float sweep::volumeSumAvx2(const VolumeSum&) {
-  return 0.0f;
+
+const sweep::Kernels& sweep::kernels() {
+  static const Kernels& best = []() -> const Kernels& {
+    if (const Kernels* k = avx512Kernels()) return *k;
+    if (const Kernels* k = avx2Kernels()) return *k;
+    return baselineKernels();
+  }();
+  return best;
 }
-#endif
 
 }  // namespace floptle::matter

@@ -25,7 +25,7 @@ float SoftBody::sumTetVolumes(std::vector<Packed>& scratch) const {
   args.ends = tetEnds_.data();
   args.mask = tetMask_.data();
   args.batches = tetMask_.size();
-  return sweep::haveAvx2() ? sweep::volumeSumAvx2(args) : sweep::sumVolumes(args);
+  return sweep::kernels().volumeSum(args);
 }
 
 float SoftBody::tetVolume() const {

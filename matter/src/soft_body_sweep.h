@@ -4,13 +4,15 @@
 // update's operations in the scalar order (IEEE add, multiply, divide and square root, no FMA:
 // the build has -ffp-contract=off), so any lane width gives the same bits.
 //
-// Two builds include this file: soft_body_solve.cpp for the x86-64 baseline (SSE2: a lane
-// vector is two 4-wide halves; elsewhere plain arrays) and soft_body_solve_avx2.cpp, compiled
-// with -mavx2 (one 8-wide vector), chosen at run time when the CPU has AVX2. The lane types
-// and kernels below have internal linkage so that the two builds never mix; only the
-// argument structs and the AVX2 entry points are shared. Nothing here calls an inline function
-// of another header (glm, the standard library): a copy of one compiled with -mavx2 could be
-// the one the linker keeps for the whole program.
+// Three builds include this file: soft_body_solve.cpp for the x86-64 baseline (SSE2: a lane
+// vector is two 4-wide halves; elsewhere plain arrays), soft_body_solve_avx2.cpp, compiled with
+// -mavx2 (one 8-wide vector), and soft_body_solve_avx512.cpp, the same 8-wide code compiled for
+// AVX-512F/VL (GCC's target pragma; FLOPTLE_SWEEP_AVX512VL), whose 32 vector registers hold
+// what AVX2's 16 spill; kernels() picks the best the CPU runs. The lane types and kernels below
+// have internal linkage so that the builds never mix; only the argument structs and each
+// build's Kernels are shared. Nothing here calls an inline function of another header (glm,
+// the standard library): a copy of one compiled for AVX2 or AVX-512 could be the one the
+// linker keeps for the whole program.
 //
 // The compaction's virials ride in the working copy's fourth slot (SoftBody::Packed::virial):
 // a particle's is gathered and scattered with its position, so a measuring sweep adds its share
@@ -25,7 +27,7 @@
 
 #include "floptle/matter/soft_body.h"
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) || defined(FLOPTLE_SWEEP_AVX512VL)
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
@@ -37,8 +39,9 @@ constexpr int kLanes = SoftBody::kLanes;
 static_assert(kLanes == 8, "the lane types below are 8 wide");
 
 /// The batches name a particle by its byte offset in the working copy, so that a gather adds
-/// it to the base as it is (an index would need a multiply by 16 first).
-constexpr std::uint32_t offsetOf(std::size_t particle) {
+/// it to the base as it is (an index would need a multiply by 16 first). Internal linkage, as
+/// the kernels below.
+static constexpr std::uint32_t offsetOf(std::size_t particle) {
   return std::uint32_t(particle * sizeof(SoftBody::Packed));
 }
 
@@ -95,13 +98,23 @@ struct ShapePull {
   float beta = 0.0f;  ///< the share closed this substep (-)
 };
 
-/// Whether this build and CPU run the AVX2 kernels (soft_body_solve_avx2.cpp).
-bool haveAvx2();
-/// `measure`: add the compaction's shares to the particles' virials (soft_body.h).
-void distancesAvx2(const Distances& s, bool measure);
-void volumesAvx2(const Volumes& s, bool measure);
-void pullAvx2(const ShapePull& s);
-float volumeSumAvx2(const VolumeSum& s);
+/// One build's kernels. `measure`: add the compaction's shares to the particles' virials
+/// (soft_body.h).
+struct Kernels {
+  const char* name;
+  void (*distances)(const Distances& s, bool measure);
+  void (*volumes)(const Volumes& s, bool measure);
+  void (*pull)(const ShapePull& s);
+  float (*volumeSum)(const VolumeSum& s);
+};
+/// The baseline build's (soft_body_solve.cpp); always there.
+const Kernels& baselineKernels();
+/// The AVX2 build's, or null where this program or CPU has none (soft_body_solve_avx2.cpp).
+const Kernels* avx2Kernels();
+/// The AVX-512F/VL build's, or null likewise (soft_body_solve_avx512.cpp).
+const Kernels* avx512Kernels();
+/// The fastest of them this CPU runs (chosen once).
+const Kernels& kernels();
 
 namespace {  // internal linkage: see the top of the file
 
@@ -121,7 +134,7 @@ FLOPTLE_SWEEP_INLINE const float* slot(const SoftBody::Packed* x, std::uint32_t 
   return &reinterpret_cast<const SoftBody::Packed*>(reinterpret_cast<const char*>(x) + offset)->x;
 }
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) || defined(FLOPTLE_SWEEP_AVX512VL)
 /// Eight floats, one per lane.
 struct F {
   __m256 v;
@@ -494,6 +507,20 @@ inline float sumVolumes(const VolumeSum& s) {
     for (unsigned l = 0, bits = s.mask[b]; bits >> l & 1u; ++l) sum += volume[l];
   }
   return sum;
+}
+
+/// The sweeps for Kernels (`measure` picks the instantiation).
+inline void distancesKernel(const Distances& s, bool measure) {
+  if (measure)
+    sweepDistances<true>(s);
+  else
+    sweepDistances<false>(s);
+}
+inline void volumesKernel(const Volumes& s, bool measure) {
+  if (measure)
+    sweepVolumes<true>(s);
+  else
+    sweepVolumes<false>(s);
 }
 
 /// pullShape's batch: particles at[l] where bit l of `bits` is set.

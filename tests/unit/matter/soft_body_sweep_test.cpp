@@ -1,8 +1,9 @@
 // The soft body's batched constraint sweeps (matter/src/soft_body_sweep.h) give the bits of
 // the seed's one-at-a-time XPBD updates in the same order: the distance update of xpbd.h and
 // the tetrahedral volume update of soft_body.h, with the compaction's virials; the baseline
-// build (this file, SSE2) and the AVX2 build the library picks on this CPU agree bit for bit,
-// and so do shape matching's pull and its particle-by-particle glm form.
+// build (SSE2) and the AVX2 and AVX-512 builds where this CPU has them agree bit for bit, and
+// so do shape matching's pull and its particle-by-particle glm form, and the tetrahedra's
+// volume sum and its plain form.
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -88,6 +89,14 @@ void expectSameBits(const std::vector<SoftBody::Packed>& got, const std::vector<
   EXPECT_EQ(got[kZero].virial, 0.0f) << what << ": the padding slot was written";
 }
 
+/// The builds this CPU runs: the baseline (this file's SSE2), AVX2 and AVX-512 where it has them.
+std::vector<const sweep::Kernels*> builds() {
+  std::vector<const sweep::Kernels*> b{&sweep::baselineKernels()};
+  if (const sweep::Kernels* k = sweep::avx2Kernels()) b.push_back(k);
+  if (const sweep::Kernels* k = sweep::avx512Kernels()) b.push_back(k);
+  return b;
+}
+
 void expectSameBits(const std::vector<float>& got, const std::vector<float>& want,
                     const char* what) {
   ASSERT_EQ(got.size(), want.size());
@@ -131,9 +140,7 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
           wantVirial[l.constraints[c][1]] += share;
         }
       }
-      std::vector<SoftBody::Packed> got = start;
       sweep::Distances s;
-      s.x = got.data();
       s.first = l.first.data();
       s.ends = l.ends.data();
       s.mask = l.mask.data();
@@ -145,18 +152,12 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       s.denominator = w + w + alphaTilde;
       s.axial = true;
       s.axis[0] = axis.x, s.axis[1] = axis.y, s.axis[2] = axis.z;
-      if (measure)
-        sweep::sweepDistances<true>(s);
-      else
-        sweep::sweepDistances<false>(s);
-      expectSameBits(got, want, "baseline build");
-      expectSameBits(virials(got), measure ? wantVirial : startVirial, "baseline virial");
-      if (sweep::haveAvx2()) {
-        std::vector<SoftBody::Packed> got8 = start;
-        s.x = got8.data();
-        sweep::distancesAvx2(s, measure);
-        expectSameBits(got8, want, "AVX2 build");
-        expectSameBits(virials(got8), measure ? wantVirial : startVirial, "AVX2 virial");
+      for (const sweep::Kernels* build : builds()) {
+        std::vector<SoftBody::Packed> got = start;
+        s.x = got.data();
+        build->distances(s, measure);
+        expectSameBits(got, want, build->name);
+        expectSameBits(virials(got), measure ? wantVirial : startVirial, build->name);
       }
     }
   }
@@ -193,9 +194,7 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       x0 += step * g0, x1 += step * g1, x2 += step * g2, x3 += step * g3;
       for (int k = 0; k < 4; ++k) wantVirial[id[std::size_t(k)]] += 0.25f * sixVolume * dLambda;
     }
-    std::vector<SoftBody::Packed> got = start;
     sweep::Volumes s;
-    s.x = got.data();
     s.first = l.first.data();
     s.ends = l.ends.data();
     s.mask = l.mask.data();
@@ -205,19 +204,34 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
     s.weight = w;
     s.knob = knob;
     s.bulk = bulk;
-    if (measure)
-      sweep::sweepVolumes<true>(s);
-    else
-      sweep::sweepVolumes<false>(s);
-    expectSameBits(got, want, "baseline build");
-    expectSameBits(virials(got), measure ? wantVirial : startVirial, "baseline virial");
-    if (sweep::haveAvx2()) {
-      std::vector<SoftBody::Packed> got8 = start;
-      s.x = got8.data();
-      sweep::volumesAvx2(s, measure);
-      expectSameBits(got8, want, "AVX2 build");
-      expectSameBits(virials(got8), measure ? wantVirial : startVirial, "AVX2 virial");
+    for (const sweep::Kernels* build : builds()) {
+      std::vector<SoftBody::Packed> got = start;
+      s.x = got.data();
+      build->volumes(s, measure);
+      expectSameBits(got, want, build->name);
+      expectSameBits(virials(got), measure ? wantVirial : startVirial, build->name);
     }
+  }
+  // The volume sum over the same batches: the plain sum in constraint order (soft_body.h's
+  // tetVolume).
+  const std::vector<SoftBody::Packed> x = randomPositions(rng, false);
+  float want = 0.0f;
+  for (const auto& id : l.constraints) {
+    const auto at = [&](int k) {
+      const SoftBody::Packed& p = x[id[std::size_t(k)]];
+      return Vec3(p.x, p.y, p.z);
+    };
+    want += glm::dot(glm::cross(at(1) - at(0), at(2) - at(0)), at(3) - at(0)) / 6.0f;
+  }
+  sweep::VolumeSum sum;
+  sum.x = x.data();
+  sum.ends = l.ends.data();
+  sum.mask = l.mask.data();
+  sum.batches = l.mask.size();
+  for (const sweep::Kernels* build : builds()) {
+    const float got = build->volumeSum(sum);
+    EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0)
+        << build->name << ": volume sum " << got << " vs " << want;
   }
 }
 
@@ -257,15 +271,11 @@ TEST(SoftBodySweeps, ShapeMatchingsPullGivesTheBitsOfTheParticleByParticleUpdate
     }
     EXPECT_EQ(got[n].x, 0.0f) << what << ": the padding slot was written";
   };
-  std::vector<SoftBody::Packed> got = start;
-  s.x = got.data();
-  sweep::pullShape(s);
-  check(got, "baseline build");
-  if (sweep::haveAvx2()) {
-    std::vector<SoftBody::Packed> got8 = start;
-    s.x = got8.data();
-    sweep::pullAvx2(s);
-    check(got8, "AVX2 build");
+  for (const sweep::Kernels* build : builds()) {
+    std::vector<SoftBody::Packed> got = start;
+    s.x = got.data();
+    build->pull(s);
+    check(got, build->name);
   }
 }
 

@@ -84,9 +84,9 @@
 // too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
 // Speed (soft_body_solve.cpp): inside a substep the sweeps and shape matching's pull work on a
 // packed copy of the positions (x, y, z and the compaction's virial), kLanes constraints or
-// particles side by side (AVX2 where the CPU has it), in batches of consecutive constraints
-// that share no particle, so they give the bits of the one-at-a-time sweep; the passes over
-// all particles (predict, velocities, damping, shape matching's sums) take four particles at
+// particles side by side (AVX2 or AVX-512 where the CPU has it), in batches of consecutive
+// constraints that share no particle, so they give the bits of the one-at-a-time sweep; the passes
+// over all particles (predict, velocities, damping, shape matching's sums) take four particles at
 // a time with the bits of the plain loops (soft_body_particles.h); world contacts ask only the
 // step's candidates, found block by block (a block of particles far from the world is not
 // asked about particle by particle: soft_body_candidates.cpp), and no particle when the body's

@@ -25,7 +25,7 @@ void SoftBody::finishStress(float h, int measured) {
   const std::size_t n = state_.position.size();
   if (virial_.size() != n) return;  // no measuring substep ran
   // s_i = virial_i / (dt_sub^2 V_i), V_i = volume now / particles.
-  const float cell = volume() / float(n);
+  const float cell = volumeOf(sumTetVolumes(packed_)) / float(n);
   const float scale = cell > 0.0f ? 1.0f / (h * h * cell * float(measured)) : 0.0f;
   state_.particleStress.resize(n);
   for (std::size_t i = 0; i < n; ++i) state_.particleStress[i] = virial_[i] * scale;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <vector>
 
+#include "soft_body_particles.h"
 #include "soft_body_sweep.h"
 
 namespace floptle::matter {
@@ -39,14 +40,14 @@ Quat extractRotation(const Mat3& a, Quat q, int iterations) {
 /// Cuts `count` constraints of `arity` particles each (vertex(c, k): constraint c's k-th)
 /// into batches of consecutive ones sharing no particle (see the top of this file): `first`
 /// each batch's first constraint (lane l holds first + l), `ends` kLanes x arity particles
-/// per batch, corner k of lane l at [k kLanes + l] (padding: `zeroSlot`), `mask` the real
-/// lanes' bits (the first ones).
+/// per batch as sweep::offsetOf gives them, corner k of lane l at [k kLanes + l] (padding: the
+/// zero slot's), `mask` the real lanes' bits (the first ones).
 template <int kArity, class Vertex>
 void makeBatches(std::size_t count, std::size_t particles, const Vertex& vertex,
                  std::vector<std::uint32_t>& first, std::vector<std::uint32_t>& ends,
                  std::vector<std::uint8_t>& mask) {
   first.clear(), ends.clear(), mask.clear();
-  const auto zeroSlot = std::uint32_t(particles);
+  const std::uint32_t zeroSlot = sweep::offsetOf(particles);
   std::vector<std::uint32_t> taken(particles, ~0u);  // the batch that holds each particle
   std::size_t c = 0;
   while (c < count) {
@@ -65,7 +66,8 @@ void makeBatches(std::size_t count, std::size_t particles, const Vertex& vertex,
     first.push_back(members[0]);
     for (int l = 0; l < used; ++l) {
       for (int k = 0; k < kArity; ++k)
-        ends[base + std::size_t(k) * kLanes + std::size_t(l)] = vertex(members[l], k);
+        ends[base + std::size_t(k) * kLanes + std::size_t(l)] =
+            sweep::offsetOf(vertex(members[l], k));
     }
     mask.push_back(std::uint8_t((1u << used) - 1u));
   }
@@ -81,6 +83,7 @@ void SoftBody::prepareSolver() {
   makeBatches<4>(
       tets_.size(), n, [&](std::size_t t, int k) { return tets_[t][std::size_t(k)]; }, tetFirst_,
       tetEnds_, tetMask_);
+  groupParticles();
   packed_.assign(n + 1, Packed{});
   restPacked_.assign(n + 1, Packed{});
   for (std::size_t i = 0; i < restLocal_.size() && i < n; ++i)
@@ -88,13 +91,13 @@ void SoftBody::prepareSolver() {
 }
 
 void SoftBody::packPositions() {
-  const std::vector<Vec3>& x = state_.position;
-  for (std::size_t i = 0; i < x.size(); ++i) packed_[i] = {x[i].x, x[i].y, x[i].z, 0.0f};
+  particles::pack(state_.position.size(), state_.position.data(),
+                  measuring_ ? virial_.data() : nullptr, packed_.data());
 }
 
 void SoftBody::unpackPositions() {
-  std::vector<Vec3>& x = state_.position;
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = Vec3(packed_[i].x, packed_[i].y, packed_[i].z);
+  particles::unpack(state_.position.size(), packed_.data(), state_.position.data(),
+                    measuring_ ? virial_.data() : nullptr);
 }
 
 template <bool kMeasure>
@@ -116,13 +119,9 @@ void SoftBody::solveDistances() {
   args.broken = desc_.visco ? state_.edgeBroken.data() : nullptr;
   args.weight = invMass_;
   args.denominator = invMass_ + invMass_ + alphaTilde;
-  args.virial = kMeasure ? virial_.data() : nullptr;
   args.axial = loadAxis_ != Vec3(0.0f);
   args.axis[0] = loadAxis_.x, args.axis[1] = loadAxis_.y, args.axis[2] = loadAxis_.z;
-  if (sweep::haveAvx2())
-    sweep::distancesAvx2(args);
-  else
-    sweep::sweepDistances<kMeasure>(args);
+  sweep::kernels().distances(args, kMeasure);
 }
 
 template <bool kMeasure>
@@ -144,11 +143,7 @@ void SoftBody::solveVolumes(float h) {
   args.weight = invMass_;
   args.knob = 36.0f * (1.0f / v - 1.0f) * invMass_ * h2 * h2;
   args.bulk = 36.0f / (desc_.bulkModulus * h * h);  // x V0
-  args.virial = kMeasure ? virial_.data() : nullptr;
-  if (sweep::haveAvx2())
-    sweep::volumesAvx2(args);
-  else
-    sweep::sweepVolumes<kMeasure>(args);
+  sweep::kernels().volumes(args, kMeasure);
 }
 
 template void SoftBody::solveDistances<false>();
@@ -159,19 +154,10 @@ template void SoftBody::solveVolumes<true>(float);
 void SoftBody::shapeMatch(float beta) {
   if (beta <= 0.0f) return;
   const std::size_t n = state_.position.size();
-  const Packed* x = packed_.data();
   // The centroid as centroid() sums it (in double).
-  glm::dvec3 sum(0.0);
-  for (std::size_t i = 0; i < n; ++i) sum += glm::dvec3(Vec3(x[i].x, x[i].y, x[i].z));
-  const Vec3 c(sum / double(n));
-  Mat3 a(0.0f);  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
-  for (std::size_t i = 0; i < n; ++i) {
-    const Vec3 p = Vec3(x[i].x, x[i].y, x[i].z) - c;
-    const Vec3 q = restLocal_[i];
-    a[0] += p * q.x;
-    a[1] += p * q.y;
-    a[2] += p * q.z;
-  }
+  const Vec3 c(particles::sum(n, packed_.data()) / double(n));
+  // A = sum (x_i - c) q_i^T; column j = sum (x_i - c) q_i[j]
+  const Mat3 a = particles::covariance(n, packed_.data(), restPacked_.data(), c);
   state_.rotation = extractRotation(a, state_.rotation, 8);
   // The goal is the rest shape compacted uniformly by the body's scale.
   const Mat3 r = glm::mat3_cast(state_.rotation) * compactedScale();
@@ -183,19 +169,22 @@ void SoftBody::shapeMatch(float beta) {
   for (int col = 0; col < 3; ++col)
     for (int row = 0; row < 3; ++row) args.r[3 * col + row] = r[col][row];
   args.beta = beta;
-  if (sweep::haveAvx2())
-    sweep::pullAvx2(args);
-  else
-    sweep::pullShape(args);
+  sweep::kernels().pull(args);
 }
 
-#if !defined(FLOPTLE_MATTER_AVX2)
-bool sweep::haveAvx2() {
-  return false;
+const sweep::Kernels& sweep::baselineKernels() {
+  static const Kernels kernels{"baseline build", distancesKernel, volumesKernel, pullShape,
+                               sumVolumes};
+  return kernels;
 }
-void sweep::distancesAvx2(const Distances&) {}
-void sweep::volumesAvx2(const Volumes&) {}
-void sweep::pullAvx2(const ShapePull&) {}
-#endif
+
+const sweep::Kernels& sweep::kernels() {
+  static const Kernels& best = []() -> const Kernels& {
+    if (const Kernels* k = avx512Kernels()) return *k;
+    if (const Kernels* k = avx2Kernels()) return *k;
+    return baselineKernels();
+  }();
+  return best;
+}
 
 }  // namespace floptle::matter

@@ -1,36 +1,23 @@
 // The AVX2 build of the sweeps' kernels (soft_body_sweep.h): this file is compiled with
 // -mavx2 (matter/CMakeLists.txt, x86-64 only) and runs only where the CPU has AVX2. The same
 // operations as the baseline build lane by lane, so the same bits.
-#if defined(FLOPTLE_MATTER_AVX2)
 #include "soft_body_sweep.h"
 
 namespace floptle::matter::sweep {
 
-bool haveAvx2() {
+#if defined(FLOPTLE_MATTER_AVX2)
+const Kernels* avx2Kernels() {
+  static const Kernels kernels{"AVX2 build", distancesKernel, volumesKernel, pullShape, sumVolumes};
   static const bool have = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") != 0;
   }();
-  return have;
+  return have ? &kernels : nullptr;
 }
-
-void distancesAvx2(const Distances& s) {
-  if (s.virial)
-    sweepDistances<true>(s);
-  else
-    sweepDistances<false>(s);
+#else
+const Kernels* avx2Kernels() {
+  return nullptr;
 }
-
-void volumesAvx2(const Volumes& s) {
-  if (s.virial)
-    sweepVolumes<true>(s);
-  else
-    sweepVolumes<false>(s);
-}
-
-void pullAvx2(const ShapePull& s) {
-  pullShape(s);
-}
+#endif
 
 }  // namespace floptle::matter::sweep
-#endif

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "floptle/matter/soft_body.h"
+#include "soft_body_particles.h"
+#include "soft_body_sweep.h"
 
 namespace floptle::matter {
 Vec3 SoftBody::centroid() const {
@@ -12,16 +14,31 @@ Vec3 SoftBody::centroid() const {
   return Vec3(sum / double(state_.position.size()));
 }
 
+float SoftBody::sumTetVolumes(std::vector<Packed>& scratch) const {
+  // In the volume sweep's batches (their order is tets_'s), kLanes tetrahedra side by side and
+  // added one by one: the bits of the plain loop over tets_.
+  const std::size_t n = state_.position.size();
+  if (scratch.size() != n + 1) scratch.assign(n + 1, Packed{});
+  particles::pack(n, state_.position.data(), nullptr, scratch.data());
+  sweep::VolumeSum args;
+  args.x = scratch.data();
+  args.ends = tetEnds_.data();
+  args.mask = tetMask_.data();
+  args.batches = tetMask_.size();
+  return sweep::kernels().volumeSum(args);
+}
+
 float SoftBody::tetVolume() const {
-  const std::vector<Vec3>& x = state_.position;
-  float sum = 0.0f;
-  for (const auto& t : tets_)
-    sum += glm::dot(glm::cross(x[t[1]] - x[t[0]], x[t[2]] - x[t[0]]), x[t[3]] - x[t[0]]) / 6.0f;
-  return sum;
+  std::vector<Packed> scratch;
+  return sumTetVolumes(scratch);
 }
 
 float SoftBody::volume() const {
-  return tetRestVolume_ > 0.0f ? restVolume_ * (tetVolume() / tetRestVolume_) : restVolume_;
+  return volumeOf(tetVolume());
+}
+
+float SoftBody::volumeOf(float tetVolume) const {
+  return tetRestVolume_ > 0.0f ? restVolume_ * (tetVolume / tetRestVolume_) : restVolume_;
 }
 
 float SoftBody::density() const {
@@ -38,22 +55,13 @@ Aabb SoftBody::bounds() const {
 }
 
 void SoftBody::predict(Vec3 gravity, float h) {
-  const std::vector<Vec3>& x = state_.position;
-  std::vector<Vec3>& v = state_.velocity;
+  const std::size_t n = state_.position.size();
   // The predicted positions go to the sweeps' packed copy only: solveSubstep writes them back
-  // to state_.position at its end (unpackPositions).
-  if (packed_.size() != x.size() + 1) packed_.assign(x.size() + 1, Packed{});
-  // Locals, so that the compiler need not reload what it stored (the arrays may alias).
-  const Vec3 pull = gravity * h;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const Vec3 vi = v[i] + pull;
-    const Vec3 xi = x[i];
-    v[i] = vi;
-    previous_[i] = xi;
-    const Vec3 p = xi + vi * h;
-    predicted_[i] = p;
-    packed_[i] = {p.x, p.y, p.z, 0.0f};
-  }
+  // to state_.position at its end (unpackPositions); a measuring substep's virials ride along.
+  if (packed_.size() != n + 1) packed_.assign(n + 1, Packed{});
+  particles::predict(n, state_.position.data(), state_.velocity.data(), previous_.data(),
+                     predicted_.data(), packed_.data(), measuring_ ? virial_.data() : nullptr,
+                     gravity * h, h);
 }
 
 void SoftBody::stick(std::uint32_t particle, Vec3 surfacePoint) {
@@ -112,21 +120,15 @@ std::uint32_t SoftBody::collide(const physics::CollisionWorld& world, double t) 
 }
 
 void SoftBody::finishSubstep(float h) {
-  std::vector<Vec3>& x = state_.position;
-  std::vector<Vec3>& v = state_.velocity;
-  const float inv = 1.0f / h;
-  Vec3 mean(0.0f);
+  const std::size_t n = state_.position.size();
+  Vec3* v = state_.velocity.data();
   // v = (x - x_prev) / h written as the predicted velocity plus the constraints' share:
   // in free flight the corrections are exactly zero, so the velocity keeps full precision
   // however far from the origin the body is (x - x_prev loses bits to |x|).
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const Vec3 vi = v[i] + (x[i] - predicted_[i]) * inv;
-    v[i] = vi;
-    mean += vi;
-  }
-  mean /= float(x.size());
-  const float keep = std::max(0.0f, 1.0f - desc_.knobs.damping * h);
-  for (Vec3& vi : v) vi = mean + (vi - mean) * keep;
+  Vec3 mean =
+      particles::correctVelocities(n, state_.position.data(), predicted_.data(), v, 1.0f / h);
+  mean /= float(n);
+  particles::damp(n, v, mean, std::max(0.0f, 1.0f - desc_.knobs.damping * h));
 }
 
 bool SoftBody::wakes(const physics::CollisionWorld& world, Vec3 gravity, double t) const {
@@ -158,23 +160,6 @@ void SoftBody::updateSleep(const physics::CollisionWorld& world, Vec3 gravity, d
   for (Vec3& v : state_.velocity) v = Vec3(0.0f);
 }
 
-bool SoftBody::mayTouch(const physics::CollisionWorld& world, float fall) const {
-  if (world.size() > kBoxTestColliders) return true;
-  // A collider's distance is never below the distance to its box (CollisionWorld's bound): a
-  // particle within `reach` of a surface is within reach of its box. The largest reach is
-  // 2 r + |v|max dt + fall + band; bounds() already holds r.
-  float fastest = 0.0f;
-  for (Vec3 v : state_.velocity) fastest = std::max(fastest, glm::dot(v, v));
-  const float reach = 2.0f * radius_ + std::sqrt(fastest) * stepDt_ + fall +
-                      (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
-  Aabb box = bounds();
-  box.min -= Vec3(reach);
-  box.max += Vec3(reach);
-  for (physics::ColliderId id : world.ids())
-    if (world.collidable(id) && world.colliderAabb(id).overlaps(box)) return true;
-  return false;
-}
-
 void SoftBody::step(const physics::CollisionWorld& world, Vec3 gravity, double tEnd, float dt) {
   if (!beginStep(world, gravity, tEnd, dt)) return;
   for (int s = 0; s < substepCount(); ++s) {
@@ -204,16 +189,7 @@ bool SoftBody::beginStep(const physics::CollisionWorld& world, Vec3 gravity, dou
   predicted_.resize(state_.position.size());
 
   // Contact candidates for the whole step: particles that could reach the world within it.
-  candidates_.clear();
-  const float fall = glm::length(gravity) * dt * dt;
-  if (mayTouch(world, fall)) {
-    for (std::uint32_t i = 0; i < state_.position.size(); ++i) {
-      const float reach = 2.0f * radius_ + glm::length(state_.velocity[i]) * dt + fall +
-                          (desc_.visco ? desc_.viscoKnobs.contactBand : 0.0f);
-      ++counters_.distanceQueries;
-      if (world.distance(state_.position[i], tEnd - dt) < reach) candidates_.push_back(i);
-    }
-  }
+  findCandidates(world, tEnd - dt, glm::length(gravity) * dt * dt);
   candidateNear_.assign(candidates_.size(), 0);
 
   const float g = glm::length(gravity);
@@ -224,12 +200,12 @@ bool SoftBody::beginStep(const physics::CollisionWorld& world, Vec3 gravity, dou
 
 void SoftBody::solveSubstep(int s) {
   const int substeps = substepCount();
-  predict(stepGravity_, subH_);
   backward_ = (s & 1) != 0;
   // The last two substeps (one sweep each way: a Gauss-Seidel sweep's split of a load
   // between constraints leans on its order) measure; a single substep measures alone.
   measuring_ = s + 2 >= substeps;
   if (s == std::max(0, substeps - 2)) virial_.assign(state_.position.size(), 0.0f);
+  predict(stepGravity_, subH_);
   if (measuring_) {
     solveDistances<true>();
     solveVolumes<true>(subH_);

@@ -4,13 +4,22 @@
 // update's operations in the scalar order (IEEE add, multiply, divide and square root, no FMA:
 // the build has -ffp-contract=off), so any lane width gives the same bits.
 //
-// Two builds include this file: soft_body_solve.cpp for the x86-64 baseline (SSE2: a lane
-// vector is two 4-wide halves; elsewhere plain arrays) and soft_body_solve_avx2.cpp, compiled
-// with -mavx2 (one 8-wide vector), chosen at run time when the CPU has AVX2. The lane types
-// and kernels below have internal linkage so that the two builds never mix; only the
-// argument structs and the AVX2 entry points are shared. Nothing here calls an inline function
-// of another header (glm, the standard library): a copy of one compiled with -mavx2 could be
-// the one the linker keeps for the whole program.
+// Three builds include this file: soft_body_solve.cpp for the x86-64 baseline (SSE2: a lane
+// vector is two 4-wide halves; elsewhere plain arrays), soft_body_solve_avx2.cpp, compiled with
+// -mavx2 (one 8-wide vector), and soft_body_solve_avx512.cpp, the same 8-wide code compiled for
+// AVX-512F/VL (GCC's target pragma; FLOPTLE_SWEEP_AVX512VL), whose 32 vector registers hold
+// what AVX2's 16 spill; kernels() picks the best the CPU runs. The lane types and kernels below
+// have internal linkage so that the builds never mix; only the argument structs and each
+// build's Kernels are shared. Nothing here calls an inline function of another header (glm,
+// the standard library): a copy of one compiled for AVX2 or AVX-512 could be the one the
+// linker keeps for the whole program.
+//
+// The compaction's virials ride in the working copy's fourth slot (SoftBody::Packed::virial):
+// a particle's is gathered and scattered with its position, so a measuring sweep adds its share
+// in the lanes it writes, in sweep order, as a separate array's particle-by-particle sums would.
+// On the other substeps every slot holds 0 (SoftBody::predict writes it so), and the sweeps
+// write 0 without reading it (four fewer live vectors in the volume sweep); shape matching's
+// pull writes the slot back as it found it.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +27,7 @@
 
 #include "floptle/matter/soft_body.h"
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) || defined(FLOPTLE_SWEEP_AVX512VL)
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,20 +38,27 @@ namespace floptle::matter::sweep {
 constexpr int kLanes = SoftBody::kLanes;
 static_assert(kLanes == 8, "the lane types below are 8 wide");
 
+/// The batches name a particle by its byte offset in the working copy, so that a gather adds
+/// it to the base as it is (an index would need a multiply by 16 first). Internal linkage, as
+/// the kernels below.
+static constexpr std::uint32_t offsetOf(std::size_t particle) {
+  return std::uint32_t(particle * sizeof(SoftBody::Packed));
+}
+
 /// One distance sweep: XPBD's dlambda = -C / (2 w + alpha~) for each edge (lambda starts at
 /// 0), batches in reverse order when `backward`.
 struct Distances {
   SoftBody::Packed* x = nullptr;
   const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
-  const std::uint32_t* ends = nullptr;   ///< batch b's particles at [2 b kLanes] (a's, then b's)
-  const std::uint8_t* mask = nullptr;    ///< batch b's real lanes (the first ones)
+  /// Batch b's particles (offsetOf) at [2 b kLanes] (a's, then b's).
+  const std::uint32_t* ends = nullptr;
+  const std::uint8_t* mask = nullptr;  ///< batch b's real lanes (the first ones)
   std::size_t batches = 0;
   bool backward = false;
   const float* rest = nullptr;           ///< each edge's rest length (m)
   const std::uint8_t* broken = nullptr;  ///< 1 for a snapped edge; null: none snap
   float weight = 0.0f;                   ///< w, each particle's inverse mass (1/kg)
   float denominator = 0.0f;              ///< 2 w + alpha~ (1/kg)
-  float* virial = nullptr;               ///< measuring: each particle's virial
   bool axial = false;                    ///< there is a load axis (gravity)
   float axis[3] = {0.0f, 0.0f, 0.0f};    ///< the load axis g^
 };
@@ -51,7 +67,8 @@ struct Distances {
 struct Volumes {
   SoftBody::Packed* x = nullptr;
   const std::uint32_t* first = nullptr;  ///< batch b's first constraint (lane l: first + l)
-  const std::uint32_t* ends = nullptr;   ///< batch b's corner k of lane l at [(4 b + k) kLanes + l]
+  /// Batch b's corner k of lane l (offsetOf) at [(4 b + k) kLanes + l].
+  const std::uint32_t* ends = nullptr;
   const std::uint8_t* mask = nullptr;
   std::size_t batches = 0;
   const float* rest = nullptr;           ///< each tetrahedron's rest volume V0 (m^3)
@@ -59,7 +76,16 @@ struct Volumes {
   float weight = 0.0f;                   ///< w (1/kg)
   float knob = 0.0f;                     ///< the knob's alpha~ for C'
   float bulk = 0.0f;                     ///< the material's alpha~ for C' per V0
-  float* virial = nullptr;               ///< measuring: each particle's virial
+};
+
+/// The tetrahedra's signed volumes summed in constraint order, each dot(cross(x1 - x0,
+/// x2 - x0), x3 - x0) / 6 as glm computes it (SoftBody::tetVolume), over the volume sweep's
+/// batches.
+struct VolumeSum {
+  const SoftBody::Packed* x = nullptr;
+  const std::uint32_t* ends = nullptr;  ///< as Volumes::ends
+  const std::uint8_t* mask = nullptr;
+  std::size_t batches = 0;
 };
 
 /// Shape matching's pull x_i += beta ((c - x_i) + R q_i) of every particle (soft_body.h).
@@ -72,11 +98,23 @@ struct ShapePull {
   float beta = 0.0f;  ///< the share closed this substep (-)
 };
 
-/// Whether this build and CPU run the AVX2 kernels (soft_body_solve_avx2.cpp).
-bool haveAvx2();
-void distancesAvx2(const Distances& s);
-void volumesAvx2(const Volumes& s);
-void pullAvx2(const ShapePull& s);
+/// One build's kernels. `measure`: add the compaction's shares to the particles' virials
+/// (soft_body.h).
+struct Kernels {
+  const char* name;
+  void (*distances)(const Distances& s, bool measure);
+  void (*volumes)(const Volumes& s, bool measure);
+  void (*pull)(const ShapePull& s);
+  float (*volumeSum)(const VolumeSum& s);
+};
+/// The baseline build's (soft_body_solve.cpp); always there.
+const Kernels& baselineKernels();
+/// The AVX2 build's, or null where this program or CPU has none (soft_body_solve_avx2.cpp).
+const Kernels* avx2Kernels();
+/// The AVX-512F/VL build's, or null likewise (soft_body_solve_avx512.cpp).
+const Kernels* avx512Kernels();
+/// The fastest of them this CPU runs (chosen once).
+const Kernels& kernels();
 
 namespace {  // internal linkage: see the top of the file
 
@@ -88,7 +126,15 @@ namespace {  // internal linkage: see the top of the file
 #define FLOPTLE_SWEEP_INLINE inline
 #endif
 
-#if defined(__AVX2__)
+/// The particle at byte offset `offset` of x (see offsetOf).
+FLOPTLE_SWEEP_INLINE float* slot(SoftBody::Packed* x, std::uint32_t offset) {
+  return &reinterpret_cast<SoftBody::Packed*>(reinterpret_cast<char*>(x) + offset)->x;
+}
+FLOPTLE_SWEEP_INLINE const float* slot(const SoftBody::Packed* x, std::uint32_t offset) {
+  return &reinterpret_cast<const SoftBody::Packed*>(reinterpret_cast<const char*>(x) + offset)->x;
+}
+
+#if defined(__AVX2__) || defined(FLOPTLE_SWEEP_AVX512VL)
 /// Eight floats, one per lane.
 struct F {
   __m256 v;
@@ -118,16 +164,6 @@ inline F sqrtF(F a) {
 inline unsigned notLess(F a, F b) {
   return unsigned(_mm256_movemask_ps(_mm256_cmp_ps(a.v, b.v, _CMP_NLT_UQ)));
 }
-/// Lane bits where a > b.
-inline unsigned greater(F a, F b) {
-  return unsigned(_mm256_movemask_ps(_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ)));
-}
-/// a in the lanes whose bit is set, else 0.
-inline F keep(F a, unsigned bits) {
-  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-  const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
-  return {_mm256_and_ps(a.v, _mm256_castsi256_ps(on))};
-}
 inline F gatherScalar(const float* base, const std::uint32_t* at) {
   return {_mm256_setr_ps(base[at[0]], base[at[1]], base[at[2]], base[at[3]], base[at[4]],
                          base[at[5]], base[at[6]], base[at[7]])};
@@ -144,44 +180,51 @@ struct P {
   F x, y, z;
 };
 FLOPTLE_SWEEP_INLINE __m256 pair(const SoftBody::Packed* p, std::uint32_t lo, std::uint32_t hi) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&p[lo].x)), _mm_load_ps(&p[hi].x),
-                              1);
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(slot(p, lo))),
+                              _mm_load_ps(slot(p, hi)), 1);
 }
-FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+/// The positions of particles at[l] and their virials (Packed::virial) in `w`.
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
   // Lanes l and l + 4 share a register; the 4 x 4 transposes run in both halves at once.
   const __m256 r0 = pair(p, at[0], at[4]), r1 = pair(p, at[1], at[5]);
   const __m256 r2 = pair(p, at[2], at[6]), r3 = pair(p, at[3], at[7]);
   const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
   const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  w = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
   return {{_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0))},
           {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2))},
           {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))}};
 }
-/// Writes lane l back to particle at[l] where bit l of `bits` is set.
-FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+/// Writes lane l (position v, virial w) back to particle at[l] where bit l of `bits` is set.
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, F w,
                                   unsigned bits) {
-  const __m256 zero = _mm256_setzero_ps();
   const __m256 t0 = _mm256_unpacklo_ps(v.x.v, v.y.v), t1 = _mm256_unpackhi_ps(v.x.v, v.y.v);
-  const __m256 t2 = _mm256_unpacklo_ps(v.z.v, zero), t3 = _mm256_unpackhi_ps(v.z.v, zero);
-  const __m256 r[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
-                       _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
-                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
-                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+  const __m256 t2 = _mm256_unpacklo_ps(v.z.v, w.v), t3 = _mm256_unpackhi_ps(v.z.v, w.v);
+  const __m256 r0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 r1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 r2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 r3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  // Lane l in the low half of r(l mod 4) for l < 4, else in its high half. Named registers,
+  // not an array: an array would go through the stack on the full batch's path too.
   if (bits == 0xffu) {  // the usual full batch: no branch per lane
-    _mm_store_ps(&p[at[0]].x, _mm256_castps256_ps128(r[0]));
-    _mm_store_ps(&p[at[1]].x, _mm256_castps256_ps128(r[1]));
-    _mm_store_ps(&p[at[2]].x, _mm256_castps256_ps128(r[2]));
-    _mm_store_ps(&p[at[3]].x, _mm256_castps256_ps128(r[3]));
-    _mm_store_ps(&p[at[4]].x, _mm256_extractf128_ps(r[0], 1));
-    _mm_store_ps(&p[at[5]].x, _mm256_extractf128_ps(r[1], 1));
-    _mm_store_ps(&p[at[6]].x, _mm256_extractf128_ps(r[2], 1));
-    _mm_store_ps(&p[at[7]].x, _mm256_extractf128_ps(r[3], 1));
+    _mm_store_ps(slot(p, at[0]), _mm256_castps256_ps128(r0));
+    _mm_store_ps(slot(p, at[1]), _mm256_castps256_ps128(r1));
+    _mm_store_ps(slot(p, at[2]), _mm256_castps256_ps128(r2));
+    _mm_store_ps(slot(p, at[3]), _mm256_castps256_ps128(r3));
+    _mm_store_ps(slot(p, at[4]), _mm256_extractf128_ps(r0, 1));
+    _mm_store_ps(slot(p, at[5]), _mm256_extractf128_ps(r1, 1));
+    _mm_store_ps(slot(p, at[6]), _mm256_extractf128_ps(r2, 1));
+    _mm_store_ps(slot(p, at[7]), _mm256_extractf128_ps(r3, 1));
     return;
   }
-  for (int l = 0; l < 4; ++l) {
-    if (bits >> l & 1u) _mm_store_ps(&p[at[l]].x, _mm256_castps256_ps128(r[l]));
-    if (bits >> (l + 4) & 1u) _mm_store_ps(&p[at[l + 4]].x, _mm256_extractf128_ps(r[l], 1));
-  }
+  if (bits & 0x01u) _mm_store_ps(slot(p, at[0]), _mm256_castps256_ps128(r0));
+  if (bits & 0x02u) _mm_store_ps(slot(p, at[1]), _mm256_castps256_ps128(r1));
+  if (bits & 0x04u) _mm_store_ps(slot(p, at[2]), _mm256_castps256_ps128(r2));
+  if (bits & 0x08u) _mm_store_ps(slot(p, at[3]), _mm256_castps256_ps128(r3));
+  if (bits & 0x10u) _mm_store_ps(slot(p, at[4]), _mm256_extractf128_ps(r0, 1));
+  if (bits & 0x20u) _mm_store_ps(slot(p, at[5]), _mm256_extractf128_ps(r1, 1));
+  if (bits & 0x40u) _mm_store_ps(slot(p, at[6]), _mm256_extractf128_ps(r2, 1));
+  if (bits & 0x80u) _mm_store_ps(slot(p, at[7]), _mm256_extractf128_ps(r3, 1));
 }
 #elif defined(__SSE2__)
 /// Eight floats, one per lane: lanes 0-3 in lo, 4-7 in hi.
@@ -214,18 +257,6 @@ inline unsigned notLess(F a, F b) {
   return unsigned(_mm_movemask_ps(_mm_cmpnlt_ps(a.lo, b.lo))) |
          unsigned(_mm_movemask_ps(_mm_cmpnlt_ps(a.hi, b.hi))) << 4;
 }
-inline unsigned greater(F a, F b) {
-  return unsigned(_mm_movemask_ps(_mm_cmpgt_ps(a.lo, b.lo))) |
-         unsigned(_mm_movemask_ps(_mm_cmpgt_ps(a.hi, b.hi))) << 4;
-}
-inline __m128 keep4(__m128 a, unsigned bits) {
-  const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
-  const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(bits)), bit), bit);
-  return _mm_and_ps(a, _mm_castsi128_ps(on));
-}
-inline F keep(F a, unsigned bits) {
-  return {keep4(a.lo, bits & 15u), keep4(a.hi, bits >> 4)};
-}
 inline F gatherScalar(const float* base, const std::uint32_t* at) {
   return {_mm_setr_ps(base[at[0]], base[at[1]], base[at[2]], base[at[3]]),
           _mm_setr_ps(base[at[4]], base[at[5]], base[at[6]], base[at[7]])};
@@ -240,31 +271,37 @@ inline F loadF(const float* at) {
 struct P {
   F x, y, z;
 };
-FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
-  __m128 a0 = _mm_load_ps(&p[at[0]].x), a1 = _mm_load_ps(&p[at[1]].x);
-  __m128 a2 = _mm_load_ps(&p[at[2]].x), a3 = _mm_load_ps(&p[at[3]].x);
-  __m128 b0 = _mm_load_ps(&p[at[4]].x), b1 = _mm_load_ps(&p[at[5]].x);
-  __m128 b2 = _mm_load_ps(&p[at[6]].x), b3 = _mm_load_ps(&p[at[7]].x);
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
+  __m128 a0 = _mm_load_ps(slot(p, at[0])), a1 = _mm_load_ps(slot(p, at[1]));
+  __m128 a2 = _mm_load_ps(slot(p, at[2])), a3 = _mm_load_ps(slot(p, at[3]));
+  __m128 b0 = _mm_load_ps(slot(p, at[4])), b1 = _mm_load_ps(slot(p, at[5]));
+  __m128 b2 = _mm_load_ps(slot(p, at[6])), b3 = _mm_load_ps(slot(p, at[7]));
   _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
   _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+  w = {a3, b3};
   return {{a0, b0}, {a1, b1}, {a2, b2}};
 }
-FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, F w,
                                   unsigned bits) {
-  __m128 a0 = v.x.lo, a1 = v.y.lo, a2 = v.z.lo, a3 = _mm_setzero_ps();
-  __m128 b0 = v.x.hi, b1 = v.y.hi, b2 = v.z.hi, b3 = _mm_setzero_ps();
+  __m128 a0 = v.x.lo, a1 = v.y.lo, a2 = v.z.lo, a3 = w.lo;
+  __m128 b0 = v.x.hi, b1 = v.y.hi, b2 = v.z.hi, b3 = w.hi;
   _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
   _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
   if (bits == 0xffu) {  // the usual full batch: no branch per lane
-    _mm_store_ps(&p[at[0]].x, a0), _mm_store_ps(&p[at[1]].x, a1);
-    _mm_store_ps(&p[at[2]].x, a2), _mm_store_ps(&p[at[3]].x, a3);
-    _mm_store_ps(&p[at[4]].x, b0), _mm_store_ps(&p[at[5]].x, b1);
-    _mm_store_ps(&p[at[6]].x, b2), _mm_store_ps(&p[at[7]].x, b3);
+    _mm_store_ps(slot(p, at[0]), a0), _mm_store_ps(slot(p, at[1]), a1);
+    _mm_store_ps(slot(p, at[2]), a2), _mm_store_ps(slot(p, at[3]), a3);
+    _mm_store_ps(slot(p, at[4]), b0), _mm_store_ps(slot(p, at[5]), b1);
+    _mm_store_ps(slot(p, at[6]), b2), _mm_store_ps(slot(p, at[7]), b3);
     return;
   }
-  const __m128 r[8] = {a0, a1, a2, a3, b0, b1, b2, b3};
-  for (int l = 0; l < kLanes; ++l)
-    if (bits >> l & 1u) _mm_store_ps(&p[at[l]].x, r[l]);
+  if (bits & 0x01u) _mm_store_ps(slot(p, at[0]), a0);
+  if (bits & 0x02u) _mm_store_ps(slot(p, at[1]), a1);
+  if (bits & 0x04u) _mm_store_ps(slot(p, at[2]), a2);
+  if (bits & 0x08u) _mm_store_ps(slot(p, at[3]), a3);
+  if (bits & 0x10u) _mm_store_ps(slot(p, at[4]), b0);
+  if (bits & 0x20u) _mm_store_ps(slot(p, at[5]), b1);
+  if (bits & 0x40u) _mm_store_ps(slot(p, at[6]), b2);
+  if (bits & 0x80u) _mm_store_ps(slot(p, at[7]), b3);
 }
 #else
 // Portable lanes: the same operations one lane after the other.
@@ -305,16 +342,6 @@ inline unsigned notLess(F a, F b) {
   for (int l = 0; l < kLanes; ++l) bits |= unsigned(!(a.v[l] < b.v[l])) << l;
   return bits;
 }
-inline unsigned greater(F a, F b) {
-  unsigned bits = 0;
-  for (int l = 0; l < kLanes; ++l) bits |= unsigned(a.v[l] > b.v[l]) << l;
-  return bits;
-}
-inline F keep(F a, unsigned bits) {
-  for (int l = 0; l < kLanes; ++l)
-    if (!(bits >> l & 1u)) a.v[l] = 0.0f;
-  return a;
-}
 inline F gatherScalar(const float* base, const std::uint32_t* at) {
   F r;
   for (int l = 0; l < kLanes; ++l) r.v[l] = base[at[l]];
@@ -331,16 +358,21 @@ inline F loadF(const float* at) {
 struct P {
   F x, y, z;
 };
-FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at) {
+FLOPTLE_SWEEP_INLINE P gather(const SoftBody::Packed* p, const std::uint32_t* at, F& w) {
   P r;
-  for (int l = 0; l < kLanes; ++l)
-    r.x.v[l] = p[at[l]].x, r.y.v[l] = p[at[l]].y, r.z.v[l] = p[at[l]].z;
+  for (int l = 0; l < kLanes; ++l) {
+    const float* q = slot(p, at[l]);
+    r.x.v[l] = q[0], r.y.v[l] = q[1], r.z.v[l] = q[2], w.v[l] = q[3];
+  }
   return r;
 }
-FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v,
+FLOPTLE_SWEEP_INLINE void scatter(SoftBody::Packed* p, const std::uint32_t* at, const P& v, F w,
                                   unsigned bits) {
   for (int l = 0; l < kLanes; ++l)
-    if (bits >> l & 1u) p[at[l]] = {v.x.v[l], v.y.v[l], v.z.v[l], 0.0f};
+    if (bits >> l & 1u) {
+      float* q = slot(p, at[l]);
+      q[0] = v.x.v[l], q[1] = v.y.v[l], q[2] = v.z.v[l], q[3] = w.v[l];
+    }
 }
 #endif
 
@@ -381,7 +413,7 @@ inline F perConstraint(const float* values, unsigned mask) {
 template <bool kMeasure>
 void sweepDistances(const Distances& s) {
   const F weight = splat(s.weight), denominator = splat(s.denominator);
-  const F one = splat(1.0f), tiny = splat(1e-24f), zero = splat(0.0f);
+  const F one = splat(1.0f), tiny = splat(1e-24f);
   const P axis{splat(s.axis[0]), splat(s.axis[1]), splat(s.axis[2])};
   const F half = splat(0.5f), three = splat(3.0f);
   for (std::size_t k = 0; k < s.batches; ++k) {
@@ -391,8 +423,10 @@ void sweepDistances(const Distances& s) {
     unsigned on = s.mask[b];
     if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
-    P a = gather(s.x, ends);
-    P c = gather(s.x, ends + kLanes);
+    F wa = splat(0.0f), wc = splat(0.0f);  // the ends' virials (0 unless measuring)
+    F unused;
+    P a = gather(s.x, ends, kMeasure ? wa : unused);
+    P c = gather(s.x, ends + kLanes, kMeasure ? wc : unused);
     const P d = a - c;
     const F len2 = dot(d, d);
     const unsigned moving = on & notLess(len2, tiny);  // coincident points have no direction
@@ -404,21 +438,17 @@ void sweepDistances(const Distances& s) {
     const P n{d.x * invLen, d.y * invLen, d.z * invLen};
     a = addScaled(a, step, n);
     c = {c.x - step * n.x, c.y - step * n.y, c.z - step * n.z};
-    scatter(s.x, ends, a, moving);
-    scatter(s.x, ends + kLanes, c, moving);
     if constexpr (kMeasure) {
-      // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3.
-      const unsigned measured = on & greater(root, zero);
-      if (measured == 0) continue;
+      // 1/2 |x_a - x_b| dlambda (n . g^)^2 to each end; without gravity (n . n) / 3. Only the
+      // moving lanes are written: a lane that does not move (|d|^2 < tiny) has dlambda's share
+      // +0, and adding +0 to a virial (a sum from +0, never -0) leaves its bits.
       const F along = s.axial ? dot(d, axis) * dot(d, axis) : root * root / three;
-      float share[kLanes];
-      lanesOf(half * keep(dLambda, moving) * along / root, share);
-      for (int l = 0; l < kLanes; ++l) {
-        if (!(measured >> l & 1u)) continue;
-        s.virial[ends[l]] += share[l];
-        s.virial[ends[kLanes + l]] += share[l];
-      }
+      const F share = half * dLambda * along / root;
+      wa = wa + share;
+      wc = wc + share;
     }
+    scatter(s.x, ends, a, wa, moving);
+    scatter(s.x, ends + kLanes, c, wc, moving);
   }
 }
 
@@ -432,8 +462,12 @@ void sweepVolumes(const Volumes& s) {
     unsigned on = s.mask[b];
     if (s.broken) on = holding(s.broken + first, on);
     if (on == 0) continue;
-    P x0 = gather(s.x, at), x1 = gather(s.x, at + kLanes);
-    P x2 = gather(s.x, at + 2 * kLanes), x3 = gather(s.x, at + 3 * kLanes);
+    // The corners' virials (0 unless measuring).
+    F w0 = splat(0.0f), w1 = splat(0.0f), w2 = splat(0.0f), w3 = splat(0.0f), unused;
+    const P x0 = gather(s.x, at, kMeasure ? w0 : unused);
+    const P x1 = gather(s.x, at + kLanes, kMeasure ? w1 : unused);
+    const P x2 = gather(s.x, at + 2 * kLanes, kMeasure ? w2 : unused);
+    const P x3 = gather(s.x, at + 3 * kLanes, kMeasure ? w3 : unused);
     const P e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
     const P g1 = cross(e2, e3);
     const P g2 = cross(e3, e1);
@@ -447,33 +481,60 @@ void sweepVolumes(const Volumes& s) {
     if (on == 0) continue;
     const F dLambda = -(sixVolume - six * rest) / (w + alphaTilde);
     const F step = weight * dLambda;
-    scatter(s.x, at, addScaled(x0, step, g0), on);
-    scatter(s.x, at + kLanes, addScaled(x1, step, g1), on);
-    scatter(s.x, at + 2 * kLanes, addScaled(x2, step, g2), on);
-    scatter(s.x, at + 3 * kLanes, addScaled(x3, step, g3), on);
     if constexpr (kMeasure) {
       // sum_k (g^ . x_k)(g^ . grad_k C') = 6V for any g^: a quarter to each corner.
-      float share[kLanes];
-      lanesOf(quarter * sixVolume * dLambda, share);
-      for (int l = 0; l < kLanes; ++l) {
-        if (!(on >> l & 1u)) continue;
-        for (int k = 0; k < 4; ++k) s.virial[at[k * kLanes + l]] += share[l];
-      }
+      const F share = quarter * sixVolume * dLambda;
+      w0 = w0 + share, w1 = w1 + share, w2 = w2 + share, w3 = w3 + share;
     }
+    scatter(s.x, at, addScaled(x0, step, g0), w0, on);
+    scatter(s.x, at + kLanes, addScaled(x1, step, g1), w1, on);
+    scatter(s.x, at + 2 * kLanes, addScaled(x2, step, g2), w2, on);
+    scatter(s.x, at + 3 * kLanes, addScaled(x3, step, g3), w3, on);
   }
+}
+
+inline float sumVolumes(const VolumeSum& s) {
+  const F six = splat(6.0f);
+  float sum = 0.0f;
+  for (std::size_t b = 0; b < s.batches; ++b) {
+    const std::uint32_t* at = s.ends + b * 4 * kLanes;
+    F w;  // unused
+    const P x0 = gather(s.x, at, w), x1 = gather(s.x, at + kLanes, w);
+    const P x2 = gather(s.x, at + 2 * kLanes, w), x3 = gather(s.x, at + 3 * kLanes, w);
+    float volume[kLanes];
+    lanesOf(dot(cross(x1 - x0, x2 - x0), x3 - x0) / six, volume);
+    // The real lanes are the first ones, in constraint order.
+    for (unsigned l = 0, bits = s.mask[b]; bits >> l & 1u; ++l) sum += volume[l];
+  }
+  return sum;
+}
+
+/// The sweeps for Kernels (`measure` picks the instantiation).
+inline void distancesKernel(const Distances& s, bool measure) {
+  if (measure)
+    sweepDistances<true>(s);
+  else
+    sweepDistances<false>(s);
+}
+inline void volumesKernel(const Volumes& s, bool measure) {
+  if (measure)
+    sweepVolumes<true>(s);
+  else
+    sweepVolumes<false>(s);
 }
 
 /// pullShape's batch: particles at[l] where bit l of `bits` is set.
 FLOPTLE_SWEEP_INLINE void pullBatch(const ShapePull& s, const P& c, const F* m, F beta,
                                     const std::uint32_t* at, unsigned bits) {
-  const P x = gather(s.x, at);
-  const P q = gather(s.q, at);
+  F w, unused;
+  const P x = gather(s.x, at, w);
+  const P q = gather(s.q, at, unused);
   // glm's mat3 * vec3, row by row: (m[0][j] q.x + m[1][j] q.y) + m[2][j] q.z.
   const P rq{(m[0] * q.x + m[3] * q.y) + m[6] * q.z, (m[1] * q.x + m[4] * q.y) + m[7] * q.z,
              (m[2] * q.x + m[5] * q.y) + m[8] * q.z};
   // (c - x_i) first: close values subtract exactly, so the pull keeps the centroid.
   const P pull = (c - x) + rq;
-  scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, bits);
+  scatter(s.x, at, {x.x + beta * pull.x, x.y + beta * pull.y, x.z + beta * pull.z}, w, bits);
 }
 
 inline void pullShape(const ShapePull& s) {
@@ -484,14 +545,14 @@ inline void pullShape(const ShapePull& s) {
   std::uint32_t at[kLanes];
   std::size_t i = 0;
   for (; i + kLanes <= s.count; i += kLanes) {
-    for (int l = 0; l < kLanes; ++l) at[l] = std::uint32_t(i) + std::uint32_t(l);
+    for (int l = 0; l < kLanes; ++l) at[l] = offsetOf(i + std::size_t(l));
     pullBatch(s, c, m, beta, at, (1u << kLanes) - 1u);
   }
   if (i == s.count) return;
   unsigned bits = 0;  // the tail; padding lanes on the zero slot
   for (int l = 0; l < kLanes; ++l) {
     const bool real = i + std::size_t(l) < s.count;
-    at[l] = real ? std::uint32_t(i + std::size_t(l)) : std::uint32_t(s.count);
+    at[l] = offsetOf(real ? i + std::size_t(l) : s.count);
     bits |= unsigned(real) << l;
   }
   pullBatch(s, c, m, beta, at, bits);

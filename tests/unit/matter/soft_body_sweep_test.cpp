@@ -1,9 +1,9 @@
 // The soft body's batched constraint sweeps (matter/src/soft_body_sweep.h) give the bits of
 // the seed's one-at-a-time XPBD updates in the same order: the distance update of xpbd.h and
 // the tetrahedral volume update of soft_body.h, with the compaction's virials; the baseline
-// build (this file, SSE2) and the AVX2 build the library picks on this CPU agree bit for bit,
-// and so do shape matching's pull and its particle-by-particle glm form.
-// A body far from every collider's box asks the world nothing.
+// build (SSE2) and the AVX2 and AVX-512 builds where this CPU has them agree bit for bit, and
+// so do shape matching's pull and its particle-by-particle glm form, and the tetrahedra's
+// volume sum and its plain form.
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -38,13 +38,13 @@ Layout makeLayout(int arity, const std::vector<int>& sizes, std::mt19937& rng) {
     std::shuffle(order.begin(), order.end(), rng);  // distinct particles across the batch
     const auto first = std::uint32_t(l.constraints.size());
     const std::size_t base = l.ends.size();
-    l.ends.resize(base + std::size_t(kLanes * arity), kZero);
+    l.ends.resize(base + std::size_t(kLanes * arity), sweep::offsetOf(kZero));
     l.first.push_back(first);
     for (int lane = 0; lane < used; ++lane) {
       std::vector<std::uint32_t> c;
       for (int k = 0; k < arity; ++k) {
         c.push_back(order[std::size_t(lane * arity + k)]);
-        l.ends[base + std::size_t(k * kLanes + lane)] = c.back();
+        l.ends[base + std::size_t(k * kLanes + lane)] = sweep::offsetOf(c.back());
       }
       l.constraints.push_back(c);
     }
@@ -53,11 +53,22 @@ Layout makeLayout(int arity, const std::vector<int>& sizes, std::mt19937& rng) {
   return l;
 }
 
-std::vector<SoftBody::Packed> randomPositions(std::mt19937& rng) {
+/// Random positions, and when measuring random virials so far (the sweeps add to them); on
+/// the other substeps every virial slot holds 0 (soft_body_sweep.h).
+std::vector<SoftBody::Packed> randomPositions(std::mt19937& rng, bool measuring) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<SoftBody::Packed> x(kParticles + 1);
-  for (std::uint32_t i = 0; i < kParticles; ++i) x[i] = {u(rng), u(rng), u(rng), 0.0f};
+  for (std::uint32_t i = 0; i < kParticles; ++i) {
+    x[i] = {u(rng), u(rng), u(rng), u(rng)};
+    if (!measuring) x[i].virial = 0.0f;
+  }
   return x;
+}
+
+std::vector<float> virials(const std::vector<SoftBody::Packed>& x) {
+  std::vector<float> v;
+  for (std::uint32_t i = 0; i < kParticles; ++i) v.push_back(x[i].virial);
+  return v;
 }
 
 std::vector<Vec3> unpacked(const std::vector<SoftBody::Packed>& x) {
@@ -75,6 +86,15 @@ void expectSameBits(const std::vector<SoftBody::Packed>& got, const std::vector<
         << want[i].x << ", " << want[i].y << ", " << want[i].z << ")";
   }
   EXPECT_EQ(got[kZero].x, 0.0f) << what << ": the padding slot was written";
+  EXPECT_EQ(got[kZero].virial, 0.0f) << what << ": the padding slot was written";
+}
+
+/// The builds this CPU runs: the baseline (this file's SSE2), AVX2 and AVX-512 where it has them.
+std::vector<const sweep::Kernels*> builds() {
+  std::vector<const sweep::Kernels*> b{&sweep::baselineKernels()};
+  if (const sweep::Kernels* k = sweep::avx2Kernels()) b.push_back(k);
+  if (const sweep::Kernels* k = sweep::avx512Kernels()) b.push_back(k);
+  return b;
 }
 
 void expectSameBits(const std::vector<float>& got, const std::vector<float>& want,
@@ -98,11 +118,12 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
   const Vec3 axis = glm::normalize(Vec3(0.3f, -1.0f, 0.2f));
   for (bool backward : {false, true}) {
     for (bool measure : {false, true}) {
-      const std::vector<SoftBody::Packed> start = randomPositions(rng);
+      const std::vector<SoftBody::Packed> start = randomPositions(rng, measure);
       // The reference: xpbd.h's update constraint by constraint in sweep order, and the
       // compaction's share 1/2 dlambda (d . g^)^2 / |d| to each end (soft_body.h).
       std::vector<Vec3> want = unpacked(start);
-      std::vector<float> wantVirial(kParticles, 0.0f);
+      const std::vector<float> startVirial = virials(start);
+      std::vector<float> wantVirial = startVirial;
       const std::size_t n = l.constraints.size();
       for (std::size_t k = 0; k < n; ++k) {
         const std::size_t c = backward ? n - 1 - k : k;
@@ -119,10 +140,7 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
           wantVirial[l.constraints[c][1]] += share;
         }
       }
-      std::vector<SoftBody::Packed> got = start;
-      std::vector<float> virial(kParticles, 0.0f);
       sweep::Distances s;
-      s.x = got.data();
       s.first = l.first.data();
       s.ends = l.ends.data();
       s.mask = l.mask.data();
@@ -132,23 +150,14 @@ TEST(SoftBodySweeps, DistanceBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       s.broken = broken.data();
       s.weight = w;
       s.denominator = w + w + alphaTilde;
-      s.virial = measure ? virial.data() : nullptr;
       s.axial = true;
       s.axis[0] = axis.x, s.axis[1] = axis.y, s.axis[2] = axis.z;
-      if (measure)
-        sweep::sweepDistances<true>(s);
-      else
-        sweep::sweepDistances<false>(s);
-      expectSameBits(got, want, "baseline build");
-      if (measure) expectSameBits(virial, wantVirial, "baseline virial");
-      if (sweep::haveAvx2()) {
-        std::vector<SoftBody::Packed> got8 = start;
-        std::vector<float> virial8(kParticles, 0.0f);
-        s.x = got8.data();
-        s.virial = measure ? virial8.data() : nullptr;
-        sweep::distancesAvx2(s);
-        expectSameBits(got8, want, "AVX2 build");
-        if (measure) expectSameBits(virial8, wantVirial, "AVX2 virial");
+      for (const sweep::Kernels* build : builds()) {
+        std::vector<SoftBody::Packed> got = start;
+        s.x = got.data();
+        build->distances(s, measure);
+        expectSameBits(got, want, build->name);
+        expectSameBits(virials(got), measure ? wantVirial : startVirial, build->name);
       }
     }
   }
@@ -164,10 +173,11 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
   broken[9] = 1;
   const float w = 0.5f, knob = 0.03f, bulk = 0.7f;
   for (bool measure : {false, true}) {
-    const std::vector<SoftBody::Packed> start = randomPositions(rng);
+    const std::vector<SoftBody::Packed> start = randomPositions(rng, measure);
     // The reference: soft_body.h's update on C' = 6 (V - V0), tetrahedron by tetrahedron.
     std::vector<Vec3> want = unpacked(start);
-    std::vector<float> wantVirial(kParticles, 0.0f);
+    const std::vector<float> startVirial = virials(start);
+    std::vector<float> wantVirial = startVirial;
     for (std::size_t c = 0; c < l.constraints.size(); ++c) {
       if (broken[c]) continue;
       const auto& id = l.constraints[c];
@@ -184,10 +194,7 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
       x0 += step * g0, x1 += step * g1, x2 += step * g2, x3 += step * g3;
       for (int k = 0; k < 4; ++k) wantVirial[id[std::size_t(k)]] += 0.25f * sixVolume * dLambda;
     }
-    std::vector<SoftBody::Packed> got = start;
-    std::vector<float> virial(kParticles, 0.0f);
     sweep::Volumes s;
-    s.x = got.data();
     s.first = l.first.data();
     s.ends = l.ends.data();
     s.mask = l.mask.data();
@@ -197,22 +204,34 @@ TEST(SoftBodySweeps, VolumeBatchesGiveTheBitsOfTheOneAtATimeXpbdUpdate) {
     s.weight = w;
     s.knob = knob;
     s.bulk = bulk;
-    s.virial = measure ? virial.data() : nullptr;
-    if (measure)
-      sweep::sweepVolumes<true>(s);
-    else
-      sweep::sweepVolumes<false>(s);
-    expectSameBits(got, want, "baseline build");
-    if (measure) expectSameBits(virial, wantVirial, "baseline virial");
-    if (sweep::haveAvx2()) {
-      std::vector<SoftBody::Packed> got8 = start;
-      std::vector<float> virial8(kParticles, 0.0f);
-      s.x = got8.data();
-      s.virial = measure ? virial8.data() : nullptr;
-      sweep::volumesAvx2(s);
-      expectSameBits(got8, want, "AVX2 build");
-      if (measure) expectSameBits(virial8, wantVirial, "AVX2 virial");
+    for (const sweep::Kernels* build : builds()) {
+      std::vector<SoftBody::Packed> got = start;
+      s.x = got.data();
+      build->volumes(s, measure);
+      expectSameBits(got, want, build->name);
+      expectSameBits(virials(got), measure ? wantVirial : startVirial, build->name);
     }
+  }
+  // The volume sum over the same batches: the plain sum in constraint order (soft_body.h's
+  // tetVolume).
+  const std::vector<SoftBody::Packed> x = randomPositions(rng, false);
+  float want = 0.0f;
+  for (const auto& id : l.constraints) {
+    const auto at = [&](int k) {
+      const SoftBody::Packed& p = x[id[std::size_t(k)]];
+      return Vec3(p.x, p.y, p.z);
+    };
+    want += glm::dot(glm::cross(at(1) - at(0), at(2) - at(0)), at(3) - at(0)) / 6.0f;
+  }
+  sweep::VolumeSum sum;
+  sum.x = x.data();
+  sum.ends = l.ends.data();
+  sum.mask = l.mask.data();
+  sum.batches = l.mask.size();
+  for (const sweep::Kernels* build : builds()) {
+    const float got = build->volumeSum(sum);
+    EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0)
+        << build->name << ": volume sum " << got << " vs " << want;
   }
 }
 
@@ -223,7 +242,7 @@ TEST(SoftBodySweeps, ShapeMatchingsPullGivesTheBitsOfTheParticleByParticleUpdate
   const std::size_t n = 13;
   std::vector<SoftBody::Packed> start(n + 1), q(n + 1);
   for (std::size_t i = 0; i < n; ++i) {
-    start[i] = {u(rng), u(rng), u(rng), 0.0f};
+    start[i] = {u(rng), u(rng), u(rng), u(rng)};  // the virial rides along untouched
     q[i] = {u(rng), u(rng), u(rng), 0.0f};
   }
   const Vec3 c(0.1f, -0.3f, 0.7f);
@@ -247,41 +266,17 @@ TEST(SoftBodySweeps, ShapeMatchingsPullGivesTheBitsOfTheParticleByParticleUpdate
     for (std::size_t i = 0; i < n; ++i) {
       const Vec3 g(got[i].x, got[i].y, got[i].z);
       EXPECT_EQ(std::memcmp(&g, &want[i], sizeof g), 0) << what << ": particle " << i;
+      EXPECT_EQ(std::memcmp(&got[i].virial, &start[i].virial, sizeof(float)), 0)
+          << what << ": particle " << i << "'s virial";
     }
     EXPECT_EQ(got[n].x, 0.0f) << what << ": the padding slot was written";
   };
-  std::vector<SoftBody::Packed> got = start;
-  s.x = got.data();
-  sweep::pullShape(s);
-  check(got, "baseline build");
-  if (sweep::haveAvx2()) {
-    std::vector<SoftBody::Packed> got8 = start;
-    s.x = got8.data();
-    sweep::pullAvx2(s);
-    check(got8, "AVX2 build");
+  for (const sweep::Kernels* build : builds()) {
+    std::vector<SoftBody::Packed> got = start;
+    s.x = got.data();
+    build->pull(s);
+    check(got, build->name);
   }
-}
-
-TEST(SoftBodyWorldContacts, ABodyFarFromEveryColliderBoxAsksTheWorldNothing) {
-  SoftBodyKnobs knobs;
-  knobs.particles = 64;
-  physics::CollisionWorld world;
-  world.add(
-      physics::testing::placed(physics::testing::sphereNode(1.0f), physics::testing::pose(Vec3(0))),
-      "ball");
-  world.refit(0.0);
-  const float dt = 1.0f / 60.0f;
-  const Vec3 g(0.0f, -9.81f, 0.0f);
-  // 3 m above the ball's box: a step reaches 2 r + |g| dt^2 + |v| dt, far less.
-  SoftBody far = test::softCube(Vec3(0, 4.5f, 0), 0.5f, knobs);
-  far.step(world, g, dt, dt);
-  EXPECT_EQ(far.counters().distanceQueries, 0u);
-  // Resting on the ball's top: every particle asks at the step's start, the touching ones
-  // each substep.
-  SoftBody near = test::softCube(Vec3(0, 1.45f, 0), 0.5f, knobs);
-  near.step(world, g, dt, dt);
-  EXPECT_GE(near.counters().distanceQueries, near.particleCount());
-  EXPECT_GT(near.counters().contacts, 0u);
 }
 
 }  // namespace

@@ -83,10 +83,14 @@
 // Particles are a structure of arrays (position, previous position, velocity); constraints
 // too (index pairs, rest values). Deterministic: fixed loop orders, no FMA contraction.
 // Speed (soft_body_solve.cpp): inside a substep the sweeps and shape matching's pull work on a
-// packed copy of the positions (x, y, z, 0), kLanes constraints or particles side by side
-// (AVX2 where the CPU has it), in batches of consecutive constraints that share no particle,
-// so they give the bits of the one-at-a-time sweep; world contacts ask only the step's
-// candidates, and no particle when the body's box misses every collider's box.
+// packed copy of the positions (x, y, z and the compaction's virial), kLanes constraints or
+// particles side by side (AVX2 or AVX-512 where the CPU has it), in batches of consecutive
+// constraints that share no particle, so they give the bits of the one-at-a-time sweep; the passes
+// over all particles (predict, velocities, damping, shape matching's sums) take four particles at
+// a time with the bits of the plain loops (soft_body_particles.h); world contacts ask only the
+// step's candidates, found block by block (a block of particles far from the world is not
+// asked about particle by particle: soft_body_candidates.cpp), and no particle when the body's
+// box misses every collider's box.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -145,9 +149,11 @@ class SoftBody {
   static constexpr std::size_t kBoxTestColliders = 256;
   /// Constraints the sweeps solve side by side (soft_body_solve.cpp) (-).
   static constexpr int kLanes = 8;
-  /// One particle's position in the sweeps' working copy: x, y, z (m) and a zero.
+  /// One particle in the sweeps' working copy: its position x, y, z (m), and on the substeps
+  /// that measure the compaction's stresses its virial so far (virial_'s, the units of
+  /// finishStress), else 0.
   struct alignas(16) Packed {
-    float x = 0.0f, y = 0.0f, z = 0.0f, zero = 0.0f;
+    float x = 0.0f, y = 0.0f, z = 0.0f, virial = 0.0f;
   };
 
   /// Everything that changes while it runs.
@@ -284,6 +290,10 @@ class SoftBody {
 
  private:
   void predict(Vec3 gravity, float h);
+  /// tetVolume() with `scratch` as the packed copy of the positions it reads.
+  float sumTetVolumes(std::vector<Packed>& scratch) const;
+  /// volume() for the tetrahedra's volume sum `tetVolume` (m^3).
+  float volumeOf(float tetVolume) const;
   /// Cuts the edges and tetrahedra into the sweeps' batches (soft_body_solve.cpp); after
   /// every change of the constraint lists (build, split).
   void prepareSolver();
@@ -306,6 +316,11 @@ class SoftBody {
   /// beginStep: false when no particle can reach a collider's box in this step (the box test
   /// of kBoxTestColliders); `fall` = |g| dt^2 (m).
   bool mayTouch(const physics::CollisionWorld& world, float fall) const;
+  /// beginStep: candidates_, the particles that could reach the world within the step, asked
+  /// at time t (soft_body_candidates.cpp).
+  void findCandidates(const physics::CollisionWorld& world, double t, float fall);
+  /// blockFirst_ / blockMembers_ from the rest positions (prepareSolver).
+  void groupParticles();
   void solveAnchors();
   /// Visco: bonds `particle` to the world's surface point it touches (budgeted, once each).
   void stick(std::uint32_t particle, Vec3 surfacePoint);
@@ -333,8 +348,8 @@ class SoftBody {
   std::vector<std::array<std::uint32_t, 8>> tetCube_;
   // The sweeps' batches (soft_body_solve.cpp), kLanes lanes each: batch b's first
   // constraint (lane l holds first + l), its particles (corner k of lane l at
-  // [(b arity + k) kLanes + l]; padding lanes: the zero slot past the last particle) and the
-  // bits of its real lanes (the first ones).
+  // [(b arity + k) kLanes + l], as byte offsets into packed_; padding lanes: the zero slot past
+  // the last particle) and the bits of its real lanes (the first ones).
   std::vector<std::uint32_t> edgeFirst_, edgeEnds_;
   std::vector<std::uint8_t> edgeMask_;
   std::vector<std::uint32_t> tetFirst_, tetEnds_;
@@ -348,6 +363,11 @@ class SoftBody {
   std::vector<Vec3> previous_;             ///< x at the substep's start (scratch)
   std::vector<Vec3> predicted_;            ///< x after the predict, before constraints
   std::vector<std::uint32_t> candidates_;  ///< particles near the world this step (scratch)
+  /// The particles in blocks of 2 x 2 x 2 rest lattice neighbours: block b's members are
+  /// blockMembers_[blockFirst_[b] .. blockFirst_[b + 1]) (findCandidates asks blocks first).
+  std::vector<std::uint32_t> blockFirst_, blockMembers_;
+  std::vector<float> reach_;           ///< findCandidates: each particle's reach (m) (scratch)
+  std::vector<std::uint8_t> unasked_;  ///< findCandidates: 1 in blocks far from the world
   /// 1 where the candidate was within reach of the world at the last substep (scratch).
   std::vector<std::uint8_t> candidateNear_;
   std::vector<float> virial_;  ///< compaction: each particle's virial this substep (scratch)

@@ -1,0 +1,279 @@
+// The scene's map() for the viewport's fixed program (scene_map_glsl.h).
+#include "scene_map_glsl.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "../field/program_impl.h"
+#include "floptle/core/field/field_glsl.h"
+#include "floptle/core/field/union_field.h"
+#include "floptle/core/render/shading_model.h"
+#include "scene_interpreter_glsl.h"
+
+namespace floptle::render {
+
+using namespace shading;
+
+/// A GLSL float literal that round-trips the float exactly (always with '.' or an exponent).
+std::string glslFloat(float v) {
+  if (!std::isfinite(v)) v = 0.0f;
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.9g", double(v));
+  std::string s = buffer;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+namespace {
+
+constexpr const char* kSceneHead = R"GLSL(
+int g_cellCount, g_unbounded, g_parts, g_grid, g_partCount, g_params, g_planes;
+// Set while a march leaves the unbounded parts (then all planes) out of map().
+bool g_skipPlanes = false;
+bool g_shadowSkipsPlanes;
+void loadSceneHeader() {
+  vec4 h0 = SD(0), h1 = SD(1);
+  g_planes = int(SD(2).w);
+  g_cellCount = int(h0.x);
+  g_unbounded = int(h0.y);
+  g_parts = int(h0.z);
+  g_grid = int(h1.x);
+  g_partCount = int(h1.y);
+  g_params = int(h1.z);
+  g_loopGuard = int(h1.w);
+  // A shadow ray leaves a plane at dot(n, sun) a metre per metre, so its soft-shadow term
+  // kShadowSharpness h / t stays at or above kShadowSharpness dot(n, sun): from 1 on, the plane
+  // never darkens it (a point behind the plane is in its shadow, which planesAhead tells).
+  g_shadowSkipsPlanes = g_planes >= 0;
+  for (int i = 0; i < g_planes; ++i)
+    if (kShadowSharpness * dot(SD(4 + 2 * i).xyz, kSunDirection) < 1.0)
+      g_shadowSkipsPlanes = false;
+}
+bool planesApart() { return g_planes >= 0; }
+bool shadowSkipsPlanes() { return g_shadowSkipsPlanes; }
+// Beyond the box of the bounded parts only the unbounded parts remain; when they are all planes
+// (g_planes >= 0) a ray is finished there in closed form. The exit distance along the ray (0
+// when it never enters the box; past every distance when the shortcut does not apply):
+float boundsExit(vec3 ro, vec3 rd) {
+  if (g_planes < 0) return 3.0e38;
+  vec4 lo = SD(2), hi = SD(3);
+  if (hi.w == 0.0) return 0.0;  // no bounded parts
+  vec3 inv = 1.0 / max(abs(rd), vec3(1e-20)) * sign(rd + vec3(1e-30));
+  vec3 t0 = (lo.xyz - ro) * inv, t1 = (hi.xyz - ro) * inv;
+  vec3 tNear = min(t0, t1), tFar = max(t0, t1);
+  float enter = max(tNear.x, max(tNear.y, tNear.z));
+  float leave = min(tFar.x, min(tFar.y, tFar.z));
+  return enter > leave ? 0.0 : max(leave, 0.0);
+}
+// The nearest plane the ray meets in [t, tMax] (a point behind a plane meets it at t).
+bool planesAhead(vec3 ro, vec3 rd, float t, float tMax, out float hitT, out float material) {
+  hitT = tMax;
+  material = 0.0;
+  bool hit = false;
+  for (int i = 0; i < g_planes; ++i) {
+    vec4 plane = SD(4 + 2 * i);
+    float height = dot(plane.xyz, ro + rd * t) - plane.w;
+    float along = dot(plane.xyz, rd);
+    float at = height <= 0.0 ? t : along < 0.0 ? t + height / -along : 3.0e38;
+    if (at < hitT) {
+      hitT = at;
+      material = SD(5 + 2 * i).x;
+      hit = true;
+    }
+  }
+  return hit;
+}
+// Float j of the parameter block.
+float fp_param(int j) { return SD(g_params + (j >> 2))[j & 3]; }
+float fp_box_distance(vec3 p, vec3 lo, vec3 hi) {
+  return length(max(max(lo - p, p - hi), vec3(0.0)));
+}
+)GLSL";
+
+/// The part functions' host: FP(i) counts from the part's own parameters (g_partParams).
+constexpr const char* kStructureHead = R"GLSL(
+int g_partParams;
+float g_time;
+float FP(int i) { return fp_param(g_partParams + i); }
+)GLSL";
+
+constexpr const char* kSceneMapLoop = R"GLSL(
+// The unbounded parts, then the candidate grid: the cell p reads (outside the grid, that of
+// its projection onto it) lists every part within its clearance; the rest are farther, so
+// min(clearance, listed parts) bounds the distance from below with the same zero set. A point
+// outside the parts' bounds is at least its distance to them from every part, hence the max.
+// Boxes no nearer than the best so far are skipped.
+vec2 map(vec3 p, float t) {
+  g_time = t;
+  vec2 best = vec2(1e30, 0.0);
+  for (int record = g_partCount - g_unbounded; record < g_partCount && !g_skipPlanes; ++record) {
+    vec2 d = evalPart(record, p);
+    if (d.x < best.x) best = d;
+  }
+  if (g_cellCount == 0) return best;
+  vec4 g0 = SD(g_grid), g1 = SD(g_grid + 1), g2 = SD(g_grid + 2);
+  ivec3 dims = ivec3(g2.xyz);
+  vec3 cellAt = clamp((p - g0.xyz) / g0.w, vec3(0.0), vec3(dims) - 0.5);
+  ivec3 c = ivec3(floor(cellAt));
+  vec4 cell = SD(g_grid + 3 + c.x + dims.x * (c.y + dims.y * c.z));
+  vec2 near = vec2(max(cell.z, fp_box_distance(p, g0.xyz, g1.xyz)), 0.0);
+  int lists = int(g1.w), first = int(cell.x), count = int(cell.y);
+  for (int i = 0; i < count; ++i) {
+    int j = lists + 2 * (first + i);
+    vec4 lo = SD(j), hi = SD(j + 1);
+    int record = int(lo.w);
+    float box = fp_box_distance(p, lo.xyz, hi.xyz);
+    if (box >= near.x) continue;
+    if (box > kRenderBoundMargin) {
+      near = vec2(box, 0.0);
+      continue;
+    }
+    vec2 d = evalPart(record, p);
+    if (d.x < near.x) near = d;
+  }
+  return near.x < best.x ? near : best;
+}
+)GLSL";
+
+}  // namespace
+
+/// log2(kSceneDataWidth): the shader's row of texel i is i >> this.
+int sceneDataWidthShift() {
+  int shift = 0;
+  while ((1 << shift) < kSceneDataWidth) ++shift;
+  return shift;
+}
+
+namespace {
+
+/// #defines of the instruction codes and the scene-data constants the interpreter reads.
+std::string sceneMapConstants() {
+  std::ostringstream s;
+  auto op = [&](const char* name, field::Op value) {
+    s << "#define " << name << " " << int(value) << "\n";
+  };
+  using field::Op;
+  op("OP_SPHERE", Op::Sphere);
+  op("OP_BOX", Op::Box);
+  op("OP_ROUND_BOX", Op::RoundBox);
+  op("OP_CAPSULE", Op::Capsule);
+  op("OP_CYLINDER", Op::Cylinder);
+  op("OP_TORUS", Op::Torus);
+  op("OP_PLANE", Op::Plane);
+  op("OP_WEDGE", Op::Wedge);
+  op("OP_STAIRS", Op::Stairs);
+  op("OP_MANDELBULB", Op::Mandelbulb);
+  op("OP_MENGER", Op::Menger);
+  op("OP_MANDELBOX", Op::Mandelbox);
+  op("OP_PUSH_TRANSFORM", Op::PushTransform);
+  op("OP_POP_TRANSFORM", Op::PopTransform);
+  op("OP_PUSH_REPEAT", Op::PushRepeat);
+  op("OP_PUSH_TWIST", Op::PushTwist);
+  op("OP_POP_TWIST", Op::PopTwist);
+  op("OP_UNION", Op::Union);
+  op("OP_INTERSECTION", Op::Intersection);
+  op("OP_SUBTRACT", Op::Subtract);
+  op("OP_SMOOTH_UNION", Op::SmoothUnion);
+  op("OP_SMOOTH_INTERSECTION", Op::SmoothIntersection);
+  op("OP_SMOOTH_SUBTRACT", Op::SmoothSubtract);
+  s << "const int kGpuValueStack = " << kGpuValueStack << ";\n"
+    << "const int kGpuPointStack = " << kGpuPointStack << ";\n"
+    << "const int kPartTexels = " << kPartTexels << ";\n"
+    << "const float kRenderBoundMargin = " << glslFloat(field::UnionField::kRenderBoundMargin)
+    << ";\n";
+  return s.str();
+}
+
+/// shadowSpan() for a scene of few parts: a shadow ray is marched only over its stretch
+/// through the bounded parts' boxes grown by kShadowMaxT / kShadowSharpness. Elsewhere on the
+/// ray every part is farther than that, so there the soft-shadow term kShadowSharpness h / t
+/// (t <= kShadowMaxT) is at least 1 and cannot darken the point.
+std::string shadowSpanGlsl(int boundedParts) {
+  return "void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {\n"
+         "  float grow = kShadowMaxT / kShadowSharpness, first = 3.0e38, last = 0.0;\n"
+         "  vec3 inv = 1.0 / max(abs(rd), vec3(1e-20)) * sign(rd + vec3(1e-30));\n"
+         "  for (int r = 0; r < " +
+         std::to_string(boundedParts) +
+         "; ++r) {\n"
+         "    int base = " +
+         std::to_string(kPartsOffset) + " + " + std::to_string(kPartTexels) +
+         " * r;\n"
+         "    vec3 t0 = (SD(base).xyz - grow - ro) * inv, t1 = (SD(base + 1).xyz + grow - ro) * "
+         "inv;\n"
+         "    vec3 tNear = min(t0, t1), tFar = max(t0, t1);\n"
+         "    float a = max(tNear.x, max(tNear.y, tNear.z)), b = min(tFar.x, min(tFar.y, "
+         "tFar.z));\n"
+         "    if (a <= b && b > 0.0) {\n      first = min(first, a);\n      last = max(last, b);\n "
+         "   }\n"
+         "  }\n"
+         "  enter = max(enter, first);\n  leave = min(leave, last);\n}\n";
+}
+
+}  // namespace
+
+/// The scene's map(): the part functions of `buffers` (or the interpreter), and the grid or,
+/// for few parts, a call of each.
+std::string sceneMapGlsl(const SceneBuffers& buffers) {
+  const bool unrolled = !buffers.unrolledRecords.empty();
+  std::string out = sceneMapConstants();
+  out += field::glslHelpers();
+  out += kSceneHead;
+  if (buffers.structures.empty()) {
+    out += sceneInterpreterGlsl();
+  } else if (unrolled) {
+    // Every index a part function reads is a constant here (the parameter block's place is
+    // fixed by the structures, which the program hash covers), so a GPU loads parameters
+    // straight from the constant bank.
+    out += "int g_partParams;\nfloat g_time;\nconst int kParams = " +
+           std::to_string(buffers.parametersOffset) +
+           ";\nfloat FP(int i) {\n  int j = g_partParams + i;\n  return SD(kParams + (j >> "
+           "2))[j & 3];\n}\n";
+    for (const std::string& function : buffers.structures) out += function;
+  } else {
+    out += kStructureHead;
+    for (const std::string& function : buffers.structures) out += function;
+    out +=
+        "vec2 evalPart(int record, vec3 p) {\n"
+        "  vec4 head = SD(g_parts + kPartTexels * record + 2);\n"
+        "  g_partParams = int(head.z);\n"
+        "  switch (int(head.y)) {\n";
+    for (std::size_t k = 0; k < buffers.structures.size(); ++k)
+      out +=
+          "    case " + std::to_string(k) + ": return fp_part" + std::to_string(k) + "(p, 0.0);\n";
+    out += "  }\n  return vec2(1e30, 0.0);\n}\n";
+  }
+  if (!unrolled) {
+    // The grid's cells already keep a shadow ray's steps to the parts near it.
+    out += "void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {}\n";
+    out += kSceneMapLoop;
+    return out;
+  }
+  out += shadowSpanGlsl(buffers.firstUnbounded);
+  // Few parts: each in turn, the unbounded ones first, the others behind their box (the same
+  // values as the grid: a part's term is its box distance beyond the margin, else its field).
+  out +=
+      "vec2 map(vec3 p, float t) {\n  vec2 best = vec2(1e30, 0.0);\n  vec2 d;\n"
+      "  float box;\n  int base;\n";
+  const int records = int(buffers.unrolledRecords.size());
+  auto call = [&](int r) {
+    const std::string k = std::to_string(buffers.unrolledRecords[std::size_t(r)]);
+    return "g_partParams = " + std::to_string(buffers.unrolledParameters[std::size_t(r)]) +
+           "; d = fp_part" + k + "(p, t); if (d.x < best.x) best = d;";
+  };
+  for (int r = buffers.firstUnbounded; r < records; ++r)
+    out += "  if (!g_skipPlanes) { " + call(r) + " }\n";
+  for (int r = 0; r < buffers.firstUnbounded; ++r) {
+    out += "  base = " + std::to_string(kPartsOffset + kPartTexels * r) + ";\n";
+    out += "  box = fp_box_distance(p, SD(base).xyz, SD(base + 1).xyz);\n";
+    out +=
+        "  if (box < best.x) {\n    if (box > kRenderBoundMargin) best = vec2(box, 0.0);\n"
+        "    else { " +
+        call(r) + " }\n  }\n";
+  }
+  out += "  return best;\n}\n";
+  return out;
+}
+
+}  // namespace floptle::render

@@ -4,6 +4,9 @@
 //     and exits as soon as the first frame is drawn; the time is spawn -> child exit.
 //   BM_ViewportFrame/...: frame time (GPU work included, glFinish) of a 1280x720 viewport on the
 //     showcase, still (full resolution) and while the camera orbits (adaptive resolution).
+//   BM_ViewportOrbitRate: frames a second while the camera orbits the showcase as a mouse drag
+//     turns it (a camera step every 8 ms, whatever the frame rate): frames drawn over two
+//     seconds of the event loop, at the adaptive resolution. The time is wall time a frame.
 //   BM_LevelToFirstFrame/N: the generated level of N spheres (tests/large_scene) from its file
 //     to the first frame of a 1280x720 viewport at the adaptive resolution, as the editor opens
 //     it: read and build the scene, compose its parts, pack the scene data, compile the fixed
@@ -13,6 +16,8 @@
 
 #include <QtCore/qtestsupport_core.h>  // QTest::qWaitFor (QtCore)
 #include <QApplication>
+#include <QEventLoop>
+#include <QTimer>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -170,6 +175,58 @@ BENCHMARK_CAPTURE(BM_ViewportFrame, showcase_1280x720_moving, true)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(20);
+
+void BM_ViewportOrbitRate(benchmark::State& state) {
+  ensureApplication();
+  static std::optional<LoadedScene> loaded = loadShowcase();
+  if (!loaded) {
+    state.SkipWithError("cannot load scenes/showcase.json");
+    return;
+  }
+  auto view = openView(*loaded, true);
+  if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000) || !view->hasShader()) {
+    state.SkipWithError("no first frame");
+    return;
+  }
+  // The still view refines to full resolution first; the drag starts from there.
+  if (!QTest::qWaitFor([&] { return view->lastResolutionScale() == 1.0f; }, 120000)) {
+    state.SkipWithError("no refined frame");
+    return;
+  }
+  render::Camera camera = loaded->camera;
+  QTimer drag;  // the mouse: one camera step every 8 ms (125 Hz), as pointer events come
+  drag.setInterval(8);
+  QObject::connect(&drag, &QTimer::timeout, [&] {
+    const Vec3 offset = camera.position - camera.lookAt;
+    const float a = 0.005f;  // (rad) a step: 0.6 rad a second
+    camera.position =
+        camera.lookAt + Vec3(offset.x * std::cos(a) - offset.z * std::sin(a), offset.y,
+                             offset.x * std::sin(a) + offset.z * std::cos(a));
+    view->setCamera(camera);
+  });
+  drag.start();
+  QTest::qWait(500);  // the resolution settles on its moving scale
+  constexpr int kWindowMs = 2000;
+  double frames = 0.0, seconds = 0.0, scaleSum = 0.0;
+  for (auto _ : state) {
+    const std::uint64_t before = view->frameCount();
+    const auto start = std::chrono::steady_clock::now();
+    QEventLoop loop;
+    QTimer::singleShot(kWindowMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    const double drawn = double(view->frameCount() - before);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(elapsed / std::max(drawn, 1.0));
+    frames += drawn;
+    seconds += elapsed;
+    scaleSum += view->lastResolutionScale();
+  }
+  state.counters["fps"] = frames / std::max(seconds, 1e-9);
+  state.counters["resolution_scale"] =
+      scaleSum / double(std::max<std::int64_t>(state.iterations(), 1));
+}
+BENCHMARK(BM_ViewportOrbitRate)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 
 void BM_LevelToFirstFrame(benchmark::State& state) {
   ensureApplication();

@@ -31,6 +31,7 @@
 #include <Qt3DRender/QRenderTargetOutput>
 #include <Qt3DRender/QRenderTargetSelector>
 #include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QSubtreeEnabler>
 #include <Qt3DRender/QTechnique>
 #include <Qt3DRender/QTechniqueFilter>
 #include <Qt3DRender/QTexture>
@@ -174,6 +175,9 @@ ViewportScene::ViewportScene(QWindow* window) {
   selectQt3dOpenGlRenderer();
   engine_ = std::make_unique<Qt3DCore::QAspectEngine>();
   engine_->registerAspect(new QRenderAspect());
+  // Frames are drawn when drawFrame asks, not on Qt 3D's animation ticks: a frame's changes
+  // are drawn at once and its read-back is in hand when drawFrame returns.
+  engine_->setRunMode(Qt3DCore::QAspectEngine::Manual);
   root_ = new Qt3DCore::QEntity;
   for (ViewportPass pass :
        {ViewportPass::GridSelection, ViewportPass::SelectionHidden, ViewportPass::TestedLines,
@@ -211,8 +215,10 @@ void ViewportScene::buildFrameGraph(QWindow* window) {
     filter->addMatch(key);
   };
 
-  // 1. Raymarch into the offscreen target (made, and remade on resize, by setFrame).
-  auto* targetSelector = new QRenderTargetSelector(viewport);
+  // 1. Raymarch into the offscreen target (made, and remade on resize, by setFrame), in the
+  // frames drawFrame asks for (marchOnce_ enabled).
+  marchOnce_ = new QSubtreeEnabler(viewport);
+  auto* targetSelector = new QRenderTargetSelector(marchOnce_);
   targetSelector_ = targetSelector;
   raymarchViewport_ = new QViewport(targetSelector);
   auto* targetClear = new QClearBuffers(raymarchViewport_);
@@ -368,8 +374,24 @@ void ViewportScene::setViewProjection(const QMatrix4x4& viewProj, const QVector3
   setParameter(meshParameters_, meshEffect_, "u_viewProj", viewProj);
 }
 
-QRenderCaptureReply* ViewportScene::requestCapture(const QRect& rect) {
-  return rect.isEmpty() ? capture_->requestCapture() : capture_->requestCapture(rect);
+QImage ViewportScene::drawFrame(bool readBack) {
+  // The read-back forces the frame's GPU work to finish inside processFrame. Qt 3D hands a
+  // read-back to its reply one frame later; a one-texel one is dropped when it comes.
+  QRenderCaptureReply* reply =
+      readBack ? capture_->requestCapture() : capture_->requestCapture(QRect(0, 0, 1, 1));
+  reply->setParent(capture_);
+  if (!readBack)
+    QObject::connect(reply, &QRenderCaptureReply::completed, reply, &QObject::deleteLater);
+  marchOnce_->setEnabled(true);
+  engine_->processFrame();
+  // The frames Qt 3D draws next without a request (it keeps a parameter change dirty for one
+  // frame more) composite this march; the next request marches again.
+  marchOnce_->setEnabled(false);
+  if (!readBack) return {};
+  engine_->processFrame();
+  QImage image = reply->isComplete() ? reply->image() : QImage();
+  delete reply;
+  return image;
 }
 
 }  // namespace floptle::editor

@@ -2,18 +2,20 @@
 // ViewportScene: the viewport's Qt 3D aspect engine, scene root and framegraph on one QWindow
 // (Qt 3D's OpenGL renderer, GLSL 330 core). One frame, in framegraph order:
 //   1. Raymarch: the full-screen field shader into an offscreen colour + depth target, in its
-//      lower-left `scale` fraction (adaptive resolution), writing gl_FragDepth.
+//      lower-left `scale` fraction (adaptive resolution), writing gl_FragDepth (left out of
+//      the extra frame that hands a read-back over: that one composites the last march).
 //   2. Composite: that region onto the window, colour upscaled, depth written, so everything
 //      after depth-tests against the field.
 //   3. Overlay meshes (depth test + write: they and the field hide each other).
 //   4. Lines: grid + selection (tested), the selection's hidden part (faint), tested named
 //      layers, on-top named layers, the gizmo; blended, no depth write.
 //   5. A QRenderCapture leaf that reads the finished window back (the whole image, or one
-//      texel as the "frame done" signal).
+//      texel, which makes the frame's GPU work finish before drawFrame returns).
 // Each framegraph leaf draws the render passes keyed with its ViewportPass (a QRenderPassFilter
-// on the "floptlePass" key); the render policy is on demand, so an idle viewport renders nothing.
+// on the "floptlePass" key). Qt 3D runs by hand (QAspectEngine::Manual): a frame is drawn when
+// drawFrame asks, so an idle viewport renders nothing.
+#include <QImage>
 #include <QMatrix4x4>
-#include <QRect>
 #include <QSize>
 #include <QString>
 #include <QVariant>
@@ -38,11 +40,11 @@ class QGeometryRenderer;
 class QMaterial;
 class QParameter;
 class QRenderCapture;
-class QRenderCaptureReply;
 class QRenderPass;
 class QRenderTarget;
 class QRenderTargetSelector;
 class QShaderProgram;
+class QSubtreeEnabler;
 class QViewport;
 }  // namespace Qt3DRender
 
@@ -111,9 +113,9 @@ class ViewportScene {
   void setFrame(QSize size, float scale);
   /// The overlays' camera: world -> clip, and the eye (m).
   void setViewProjection(const QMatrix4x4& viewProj, const QVector3D& eye);
-  /// Asks for a frame and its read-back (`rect` empty: the whole window). The reply is the
-  /// caller's to delete.
-  Qt3DRender::QRenderCaptureReply* requestCapture(const QRect& rect);
+  /// Draws a frame now, the field raymarched anew, and returns when it is drawn: with
+  /// `readBack`, the window's image (empty if Qt 3D gave none); else an empty image.
+  QImage drawFrame(bool readBack);
 
  private:
   void buildFrameGraph(QWindow* window);
@@ -125,6 +127,7 @@ class ViewportScene {
   Qt3DRender::QViewport* raymarchViewport_ = nullptr;
   Qt3DRender::QRenderCapture* capture_ = nullptr;
   Qt3DRender::QRenderTargetSelector* targetSelector_ = nullptr;
+  Qt3DRender::QSubtreeEnabler* marchOnce_ = nullptr;  ///< single shot over the raymarch branch
   Qt3DRender::QRenderTarget* target_ = nullptr;  ///< the raymarch's colour + depth, window-sized
   std::array<Qt3DRender::QEffect*, kViewportPassCount> lineEffects_{};
   Qt3DRender::QEffect* meshEffect_ = nullptr;

@@ -7,7 +7,6 @@
 #include <QVector2D>
 #include <QVector4D>
 #include <QWindow>
-#include <Qt3DRender/QRenderCaptureReply>
 #include <Qt3DRender/QTexture>
 
 #include <algorithm>
@@ -37,9 +36,9 @@ constexpr float kMinScale = 0.1f;
 /// Quiet time after the last motion before the full-resolution frame (ms).
 constexpr int kRefineDelayMs = 250;
 constexpr int kFlyIntervalMs = 16;
-/// Longest wait for a frame's read-back in captureImage (ms): a big field's first compile on a
-/// software GL takes seconds.
-constexpr int kFrameWaitMs = 120000;
+/// Draws of one frame beyond the first while Qt 3D is still compiling its programs (one
+/// suffices: Qt 3D compiles every new program in the frame that first needs it).
+constexpr int kMaxRedraws = 3;
 
 QVector3D toQt(Vec3 v) {
   return {v.x, v.y, v.z};
@@ -104,7 +103,7 @@ RaymarchView::RaymarchView(QWidget* parent)
   frameTimer_.setSingleShot(true);
   frameTimer_.setInterval(0);
   connect(&frameTimer_, &QTimer::timeout, this, [this] {
-    if (!inFlight_ && window_->isExposed()) submitFrame(false);
+    if (window_->isExposed()) drawFrame(false);
   });
   flyTimer_.setInterval(kFlyIntervalMs);
   connect(&flyTimer_, &QTimer::timeout, this, &RaymarchView::flyTick);
@@ -113,8 +112,6 @@ RaymarchView::RaymarchView(QWidget* parent)
 }
 
 RaymarchView::~RaymarchView() {
-  if (inFlight_) delete inFlight_->reply;
-  inFlight_.reset();
   overlays_.reset();
   scene_.reset();  // the aspect engine goes before the window it renders to
 }
@@ -381,9 +378,7 @@ void RaymarchView::noteMotion() {
 
 QImage RaymarchView::captureImage() {
   if (!window_->isExposed()) return {};
-  if (!waitForFrame()) return {};
-  submitFrame(true);
-  if (!waitForFrame()) return {};
+  drawFrame(true);
   return lastCapture_.convertToFormat(QImage::Format_RGBA8888);
 }
 
@@ -401,27 +396,13 @@ void RaymarchView::requestFrame() {
   if (!frameTimer_.isActive()) frameTimer_.start();
 }
 
-bool RaymarchView::waitForFrame() {
-  QElapsedTimer waited;
-  waited.start();
-  while (inFlight_ && waited.elapsed() < kFrameWaitMs) {
-    QEventLoop loop;
-    connect(inFlight_->reply, &QObject::destroyed, &loop, &QEventLoop::quit);
-    QTimer::singleShot(20, &loop, &QEventLoop::quit);
-    loop.exec();
-  }
-  return !inFlight_;
-}
-
-void RaymarchView::submitFrame(bool full, float retryScale) {
+void RaymarchView::drawFrame(bool full) {
   frameWanted_ = false;
   compilePending();
   const qreal dpr = window_->devicePixelRatio();
   const QSize size(std::max(1, int(std::lround(window_->width() * dpr))),
                    std::max(1, int(std::lround(window_->height() * dpr))));
-  const float scale = retryScale > 0.0f                 ? retryScale
-                      : (!full && moving_ && adaptive_) ? scale_
-                                                        : 1.0f;
+  const float scale = (!full && moving_ && adaptive_) ? scale_ : 1.0f;
   const float aspect = float(size.width()) / float(size.height());
   scene_->setFrame(size, scale);
 
@@ -466,39 +447,21 @@ void RaymarchView::submitFrame(bool full, float retryScale) {
   overlay.layers = layers_.get();
   const OverlayEntities::Shown shown = overlays_->sync(overlay);
 
-  FrameInFlight frame;
-  frame.scale = scale;
-  frame.full = full;
-  frame.settled = scene_->programsSettled(shown.lines, shown.meshes);
-  frame.startNs = clock_.nsecsElapsed();
-  auto* reply = scene_->requestCapture(full ? QRect() : QRect(0, 0, 1, 1));
-  connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, &RaymarchView::frameDone);
-  frame.reply = reply;
-  inFlight_ = frame;
-}
-
-void RaymarchView::frameDone() {
-  if (!inFlight_) return;
-  auto* reply = static_cast<Qt3DRender::QRenderCaptureReply*>(inFlight_->reply);
-  scene_->noteFrameFinished();
-  if (!inFlight_->settled) {
-    // Qt 3D compiled a new program during that frame and drew it without the program's
-    // entities: draw it again (the time keeps running from the first submission).
-    const bool full = inFlight_->full;
-    const float scale = inFlight_->scale;
-    const std::int64_t start = inFlight_->startNs;
-    reply->deleteLater();
-    inFlight_.reset();
-    submitFrame(full, scale);
-    inFlight_->startNs = start;  // the frame's time counts from its first submission
-    return;
+  // Qt 3D compiles a new program during the first frame that needs it and draws that frame
+  // without the program's entities: such a frame is drawn again (the time counts both).
+  const std::int64_t startNs = clock_.nsecsElapsed();
+  for (int attempt = 0;; ++attempt) {
+    const bool settled = scene_->programsSettled(shown.lines, shown.meshes);
+    QImage image = scene_->drawFrame(full);
+    scene_->noteFrameFinished();
+    if (settled || attempt == kMaxRedraws) {
+      if (full) lastCapture_ = std::move(image);
+      break;
+    }
   }
-  if (inFlight_->full) lastCapture_ = reply->image();
-  lastFrameMs_ = double(clock_.nsecsElapsed() - inFlight_->startNs) / 1e6;
-  lastScale_ = inFlight_->scale;
+  lastFrameMs_ = double(clock_.nsecsElapsed() - startNs) / 1e6;
+  lastScale_ = scale;
   ++frameCount_;
-  reply->deleteLater();
-  inFlight_.reset();
   if (lastScale_ < 1.0f) {
     // Aim the next moving frame at kTargetFrameMs: cost ~ pixel count ~ scale^2.
     const float wanted =

@@ -260,28 +260,16 @@ class RaymarchView : public QWidget {
     std::optional<field::FieldProgram> program;
   };
 
-  struct FrameInFlight {
-    QObject* reply = nullptr;  ///< the Qt3DRender::QRenderCaptureReply of the frame
-    float scale = 1.0f;        ///< (-)
-    bool full = false;         ///< read back the whole image (captureImage)
-    bool settled = true;       ///< every program it draws was compiled before it was asked
-    std::int64_t startNs = 0;  ///< clock_ at submission (ns)
-  };
-
   void compilePending();
   /// Packs sceneField_ at time_ into the scene texture (false, with shaderError, on refusal).
   bool uploadSceneData();
   /// Camera or values moved: render at reduced resolution until things are still.
   void noteMotion();
-  /// Asks for a frame (coalesced: one submission per event-loop turn, one frame in flight).
+  /// Asks for a frame (coalesced: one frame per event-loop turn).
   void requestFrame();
-  /// Pushes the current state into the Qt 3D scene and asks for the frame's read-back.
-  /// `retryScale` > 0: the scale of a frame drawn again (kept, even if the view has settled
-  /// since: a cold start's first frame must not turn into a full-resolution one).
-  void submitFrame(bool full, float retryScale = 0.0f);
-  void frameDone();
-  /// Runs the event loop until no frame is in flight (false on timeout).
-  bool waitForFrame();
+  /// Pushes the current state into the Qt 3D scene and draws the frame; `full` keeps its
+  /// image in lastCapture_. A frame in which Qt 3D compiled a program is drawn again.
+  void drawFrame(bool full);
   void flyTick();
   /// Sends the atlas's changed bricks and index, binds the textures.
   void flushBrickMaps();
@@ -292,8 +280,6 @@ class RaymarchView : public QWidget {
   std::unique_ptr<OverlayEntities> overlays_;
   std::unique_ptr<ShaderChecker> checker_;
   bool hasShader_ = false;
-  std::optional<FrameInFlight> inFlight_;
-  bool frameQueued_ = false;
   bool frameWanted_ = false;
   QImage lastCapture_;
   QElapsedTimer clock_;

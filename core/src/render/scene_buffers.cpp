@@ -177,6 +177,8 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
                        std::to_string(kGpuValueStack - 2) + " values and " +
                        std::to_string(kGpuPointStack - 1) + " points deep)"};
     const std::vector<float> values = program.parameterValues(time);
+    // Each part's block starts on a texel: a part function loads its texels whole.
+    parameters.resize((parameters.size() + 3) / 4 * 4, 0.0f);
     const int parameterStart = int(parameters.size());
     recordParameters[std::size_t(r)] = parameterStart;
     parameters.insert(parameters.end(), values.begin(), values.end());

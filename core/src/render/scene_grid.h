@@ -16,10 +16,11 @@
 namespace floptle::render {
 
 /// Most cells along one axis, and in all; the cell size grows to stay within both.
-inline constexpr int kMaxGridAxisCells = 128;
+inline constexpr int kMaxGridAxisCells = 256;
 inline constexpr int kMaxGridCells = 1 << 18;
-/// Cells per bounded part the grid aims for (a few parts per cell list).
-inline constexpr float kGridCellsPerPart = 2.0f;
+/// Cells per bounded part the grid aims for: cells about the size of a part's reach keep a
+/// cell's list to a few parts (about 3 for a level of scattered props).
+inline constexpr float kGridCellsPerPart = 8.0f;
 
 struct SceneGrid {
   /// Box the cells cover: the union of the parts' boxes, cells of `cellSize` (m) from its min.

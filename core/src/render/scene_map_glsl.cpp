@@ -1,8 +1,10 @@
 // The scene's map() for the viewport's fixed program (scene_map_glsl.h).
 #include "scene_map_glsl.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -30,6 +32,9 @@ namespace {
 
 constexpr const char* kSceneHead = R"GLSL(
 int g_cellCount, g_unbounded, g_parts, g_grid, g_partCount, g_params, g_planes;
+// The candidate grid's box (.w: cell size, lists' texel) and cell counts, read once a pixel.
+vec4 g_gridLo, g_gridHi;
+ivec3 g_gridDims;
 // Set while a march leaves the unbounded parts (then all planes) out of map().
 bool g_skipPlanes = false;
 bool g_shadowSkipsPlanes;
@@ -43,6 +48,11 @@ void loadSceneHeader() {
   g_partCount = int(h1.y);
   g_params = int(h1.z);
   g_loopGuard = int(h1.w);
+  if (g_cellCount > 0) {
+    g_gridLo = SD(g_grid);
+    g_gridHi = SD(g_grid + 1);
+    g_gridDims = ivec3(SD(g_grid + 2).xyz);
+  }
   // A shadow ray leaves a plane at dot(n, sun) a metre per metre, so its soft-shadow term
   // kShadowSharpness h / t stays at or above kShadowSharpness dot(n, sun): from 1 on, the plane
   // never darkens it (a point behind the plane is in its shadow, which planesAhead tells).
@@ -92,9 +102,10 @@ float fp_box_distance(vec3 p, vec3 lo, vec3 hi) {
 }
 )GLSL";
 
-/// The part functions' host: FP(i) counts from the part's own parameters (g_partParams).
+/// The part functions' host: FP(i) counts from the part's own parameters (g_partParams), whose
+/// block starts on texel g_partTexel (withLoadedParameters).
 constexpr const char* kStructureHead = R"GLSL(
-int g_partParams;
+int g_partParams, g_partTexel;
 float g_time;
 float FP(int i) { return fp_param(g_partParams + i); }
 )GLSL";
@@ -113,13 +124,11 @@ vec2 map(vec3 p, float t) {
     if (d.x < best.x) best = d;
   }
   if (g_cellCount == 0) return best;
-  vec4 g0 = SD(g_grid), g1 = SD(g_grid + 1), g2 = SD(g_grid + 2);
-  ivec3 dims = ivec3(g2.xyz);
-  vec3 cellAt = clamp((p - g0.xyz) / g0.w, vec3(0.0), vec3(dims) - 0.5);
+  vec3 cellAt = clamp((p - g_gridLo.xyz) / g_gridLo.w, vec3(0.0), vec3(g_gridDims) - 0.5);
   ivec3 c = ivec3(floor(cellAt));
-  vec4 cell = SD(g_grid + 3 + c.x + dims.x * (c.y + dims.y * c.z));
-  vec2 near = vec2(max(cell.z, fp_box_distance(p, g0.xyz, g1.xyz)), 0.0);
-  int lists = int(g1.w), first = int(cell.x), count = int(cell.y);
+  vec4 cell = SD(g_grid + 3 + c.x + g_gridDims.x * (c.y + g_gridDims.y * c.z));
+  vec2 near = vec2(max(cell.z, fp_box_distance(p, g_gridLo.xyz, g_gridHi.xyz)), 0.0);
+  int lists = int(g_gridHi.w), first = int(cell.x), count = int(cell.y);
   for (int i = 0; i < count; ++i) {
     int j = lists + 2 * (first + i);
     vec4 lo = SD(j), hi = SD(j + 1);
@@ -186,6 +195,36 @@ std::string sceneMapConstants() {
   return s.str();
 }
 
+/// A part function that reads each of its parameters' texels once: FP(k) (k a literal) becomes
+/// a component of fpK = SD(g_partTexel + K), loaded at the function's top, instead of a texel
+/// fetch per read. The part's parameter block starts on a texel (packSceneBuffers). A function
+/// of more than kMaxLoadedTexels texels keeps FP().
+std::string withLoadedParameters(const std::string& function) {
+  constexpr int kMaxLoadedTexels = 8;
+  static const std::regex kRead(R"(FP\((\d+)\))");
+  int texels = 0;
+  for (auto it = std::sregex_iterator(function.begin(), function.end(), kRead);
+       it != std::sregex_iterator(); ++it)
+    texels = std::max(texels, std::stoi((*it)[1].str()) / 4 + 1);
+  const std::size_t body = function.find("{\n");
+  if (texels == 0 || texels > kMaxLoadedTexels || body == std::string::npos) return function;
+  std::string prologue;
+  for (int i = 0; i < texels; ++i)
+    prologue +=
+        "  vec4 fp" + std::to_string(i) + " = SD(g_partTexel + " + std::to_string(i) + ");\n";
+  std::string out = function.substr(0, body + 2) + prologue;
+  std::string rest = function.substr(body + 2);
+  std::size_t last = 0;
+  for (auto it = std::sregex_iterator(rest.begin(), rest.end(), kRead);
+       it != std::sregex_iterator(); ++it) {
+    const int k = std::stoi((*it)[1].str());
+    out += rest.substr(last, std::size_t(it->position()) - last);
+    out += "fp" + std::to_string(k / 4) + "." + "xyzw"[k % 4];
+    last = std::size_t(it->position() + it->length());
+  }
+  return out + rest.substr(last);
+}
+
 /// shadowSpan() for a scene of few parts: a shadow ray is marched only over its stretch
 /// through the bounded parts' boxes grown by kShadowMaxT / kShadowSharpness. Elsewhere on the
 /// ray every part is farther than that, so there the soft-shadow term kShadowSharpness h / t
@@ -233,11 +272,12 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
     for (const std::string& function : buffers.structures) out += function;
   } else {
     out += kStructureHead;
-    for (const std::string& function : buffers.structures) out += function;
+    for (const std::string& function : buffers.structures) out += withLoadedParameters(function);
     out +=
         "vec2 evalPart(int record, vec3 p) {\n"
         "  vec4 head = SD(g_parts + kPartTexels * record + 2);\n"
         "  g_partParams = int(head.z);\n"
+        "  g_partTexel = g_params + (g_partParams >> 2);\n"
         "  switch (int(head.y)) {\n";
     for (std::size_t k = 0; k < buffers.structures.size(); ++k)
       out +=

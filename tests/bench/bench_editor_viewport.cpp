@@ -86,6 +86,34 @@ std::unique_ptr<editor::RaymarchView> openView(const LoadedScene& loaded, bool a
   return view;
 }
 
+/// The showcase in a 1280x720 view that has drawn its first frame, `camera` its camera; null,
+/// with the benchmark skipped, when it cannot be shown.
+std::unique_ptr<editor::RaymarchView> showcaseView(benchmark::State& state, bool adaptive,
+                                                   render::Camera& camera) {
+  ensureApplication();
+  static std::optional<LoadedScene> loaded = loadShowcase();
+  if (!loaded) {
+    state.SkipWithError("cannot load scenes/showcase.json");
+    return nullptr;
+  }
+  auto view = openView(*loaded, adaptive);
+  if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000) || !view->hasShader()) {
+    state.SkipWithError("no first frame");
+    return nullptr;
+  }
+  camera = loaded->camera;
+  return view;
+}
+
+/// `camera` turned by `angle` (rad) about the vertical through the point it looks at.
+render::Camera orbited(render::Camera camera, float angle) {
+  const Vec3 offset = camera.position - camera.lookAt;
+  camera.position =
+      camera.lookAt + Vec3(offset.x * std::cos(angle) - offset.z * std::sin(angle), offset.y,
+                           offset.x * std::sin(angle) + offset.z * std::cos(angle));
+  return camera;
+}
+
 /// The child: everything an editor start does for the viewport, up to its first frame.
 int firstFrameChild() {
   ensureApplication();
@@ -132,27 +160,14 @@ BENCHMARK(BM_ProcessStartToFirstViewportFrame)
 
 /// Frame time of the showcase at 1280x720; `moving` orbits the camera every frame.
 void BM_ViewportFrame(benchmark::State& state, bool moving) {
-  ensureApplication();
-  static std::optional<LoadedScene> loaded = loadShowcase();
-  if (!loaded) {
-    state.SkipWithError("cannot load scenes/showcase.json");
-    return;
-  }
-  auto view = openView(*loaded, moving);
-  if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000) || !view->hasShader()) {
-    state.SkipWithError("no first frame");
-    return;
-  }
-  render::Camera camera = loaded->camera;
+  render::Camera camera;
+  auto view = showcaseView(state, moving, camera);
+  if (!view) return;
   double scaleSum = 0.0;
   for (auto _ : state) {
     const std::uint64_t frames = view->frameCount();
     if (moving) {
-      const Vec3 offset = camera.position - camera.lookAt;
-      const float a = 0.02f;  // (rad) per frame
-      camera.position =
-          camera.lookAt + Vec3(offset.x * std::cos(a) - offset.z * std::sin(a), offset.y,
-                               offset.x * std::sin(a) + offset.z * std::cos(a));
+      camera = orbited(camera, 0.02f);  // (rad) a frame
       view->setCamera(camera);
     } else {
       view->update();
@@ -177,31 +192,18 @@ BENCHMARK_CAPTURE(BM_ViewportFrame, showcase_1280x720_moving, true)
     ->Iterations(20);
 
 void BM_ViewportOrbitRate(benchmark::State& state) {
-  ensureApplication();
-  static std::optional<LoadedScene> loaded = loadShowcase();
-  if (!loaded) {
-    state.SkipWithError("cannot load scenes/showcase.json");
-    return;
-  }
-  auto view = openView(*loaded, true);
-  if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000) || !view->hasShader()) {
-    state.SkipWithError("no first frame");
-    return;
-  }
+  render::Camera camera;
+  auto view = showcaseView(state, true, camera);
+  if (!view) return;
   // The still view refines to full resolution first; the drag starts from there.
   if (!QTest::qWaitFor([&] { return view->lastResolutionScale() == 1.0f; }, 120000)) {
     state.SkipWithError("no refined frame");
     return;
   }
-  render::Camera camera = loaded->camera;
   QTimer drag;  // the mouse: one camera step every 8 ms (125 Hz), as pointer events come
   drag.setInterval(8);
   QObject::connect(&drag, &QTimer::timeout, [&] {
-    const Vec3 offset = camera.position - camera.lookAt;
-    const float a = 0.005f;  // (rad) a step: 0.6 rad a second
-    camera.position =
-        camera.lookAt + Vec3(offset.x * std::cos(a) - offset.z * std::sin(a), offset.y,
-                             offset.x * std::sin(a) + offset.z * std::cos(a));
+    camera = orbited(camera, 0.005f);  // (rad) a step: 0.6 rad a second
     view->setCamera(camera);
   });
   drag.start();

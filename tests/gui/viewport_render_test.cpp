@@ -13,6 +13,7 @@
 #include "floptle/core/field/union_field.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
+#include "floptle/core/render/scene_buffers.h"
 #include "floptle/editor/raymarch_view.h"
 #include "viewport_test_support.h"
 
@@ -329,6 +330,58 @@ TEST_F(ViewportFixture, TenThousandPartsMatchTheCpuRender) {
   for (std::size_t i = 0; i < gpu.rgba.size(); i += 4)
     red += gpu.rgba[i] > gpu.rgba[i + 1] + 40 ? 1 : 0;
   EXPECT_GT(red, 50);
+}
+
+// More kinds of part than the shader has functions for (kMaxPartStructures): 40 clusters of
+// 1..40 spheres, each its own structure, drawn by the instruction interpreter through the
+// candidate grid, as the CPU reference draws them.
+TEST_F(ViewportFixture, MoreKindsOfPartThanFunctionsAreInterpretedAsTheCpuDrawsThem) {
+  std::vector<field::FieldProgram> parts;
+  parts.push_back(*viewport_testing::compileShapeJson(
+      R"({"type": "plane", "normal": [0, 1, 0], "offset": -1, "material": 1})"));
+  constexpr int kKinds = render::kMaxPartStructures + 8;
+  for (int k = 0; k < kKinds; ++k) {
+    const float angle = 6.2831853f * float(k) / float(kKinds);
+    const Vec3 at(4.0f * std::cos(angle), -0.6f, 4.0f * std::sin(angle));
+    std::string children;
+    for (int i = 0; i <= k; ++i) {
+      const float a = 6.2831853f * float(i) / float(k + 1);
+      const Vec3 c = at + Vec3(0.25f * std::cos(a), 0.02f * float(i), 0.25f * std::sin(a));
+      children += std::string(i ? ", " : "") +
+                  R"({"type": "sphere", "material": 2, "radius": 0.2, "transform": )"
+                  R"({"position": [)" +
+                  std::to_string(c.x) + ", " + std::to_string(c.y) + ", " + std::to_string(c.z) +
+                  "]}}";
+    }
+    parts.push_back(*viewport_testing::compileShapeJson(R"({"type": "union", "children": [)" +
+                                                        children + "]}"));
+  }
+  const field::UnionField field = *field::UnionField::build(std::move(parts), 0.0);
+  const auto buffers = render::packSceneBuffers(field, 0.0);
+  ASSERT_TRUE(buffers.ok()) << buffers.error().message();
+  ASSERT_TRUE(buffers->structures.empty()) << "the interpreter is not in use";
+  ASSERT_GT(buffers->gridEntries, 0) << "the grid is not in use";
+  render::Camera camera;
+  camera.position = {0.0f, 5.0f, 9.0f};
+  camera.lookAt = {0.0f, -0.6f, 0.0f};
+  view_->setCamera(camera);
+  view_->setSceneField(field);
+  const render::Image gpu = toImage(view_->captureImage());
+  ASSERT_TRUE(view_->lastShaderError().isEmpty()) << view_->lastShaderError().toStdString();
+  render::RenderSettings settings;
+  settings.width = kWidth;
+  settings.height = kHeight;
+  auto cpu = render::renderImage(field, camera, kMaterials, settings);
+  ASSERT_TRUE(cpu.ok());
+  render::writePng((outputDir() / "viewport_kinds_gpu.png").string(), gpu);
+  render::writePng((outputDir() / "viewport_kinds_cpu.png").string(), *cpu);
+  const auto [mean, fraction] = compare(gpu, *cpu, "40 kinds, viewport vs CPU");
+  EXPECT_LE(mean, 1.5);
+  EXPECT_GE(fraction, 0.98);
+  int red = 0;
+  for (std::size_t i = 0; i < gpu.rgba.size(); i += 4)
+    red += gpu.rgba[i] > gpu.rgba[i + 1] + 40 ? 1 : 0;
+  EXPECT_GT(red, 500);
 }
 
 // Moving a node changes texels only: no compile, one more upload, the sphere is elsewhere.

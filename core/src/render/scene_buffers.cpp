@@ -214,6 +214,18 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
       for (int c = 0; c < 4; ++c) record[12 + 4 * i + c] = rows[i][c];
   }
 
+  // A grid entry's part for the shader's evalEntry: structure + kMaxPartStructures * parameter
+  // texel, exact in a float while that stays below 2^24 for every part.
+  const bool entriesCarryParts =
+      specialized && std::int64_t(kMaxPartStructures) * std::int64_t(parameters.size() / 4 + 1) <=
+                         (std::int64_t(1) << 24);
+  auto entryPart = [&](std::int32_t record) {
+    return entriesCarryParts
+               ? float(recordStructure[std::size_t(record)] +
+                       kMaxPartStructures * (recordParameters[std::size_t(record)] / 4))
+               : -1.0f;
+  };
+
   // The candidate grid, for a map() that does not call every part in turn.
   const bool unrolled = specialized && partCount <= kMaxUnrolledParts;
   SceneGrid grid;
@@ -235,12 +247,13 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
     for (const SceneGrid::Cell& cell : grid.cells)
       out.push(float(cell.first), float(cell.count), cell.clearance, 0.0f);
     // Entries are part indices in leaf order, which is the record order; each carries its
-    // part's box, so the shader's list walk reads no record until a part is near.
+    // part's box and, with part functions, its structure and parameter texel, so the shader's
+    // list walk reads no record.
     for (std::int32_t record : grid.entries) {
       const Aabb& box = boxes[std::size_t(record)];
       const bool empty = box.empty();
       out.push(empty ? Vec3(0.0f) : box.min, float(record));
-      out.push(empty ? Vec3(0.0f) : box.max, 0.0f);
+      out.push(empty ? Vec3(0.0f) : box.max, entryPart(record));
     }
   }
 
@@ -276,6 +289,7 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
     buffers.uniformData = texels <= kMaxUniformTexels;
     if (buffers.uniformData) mix("uniform");
   }
+  if (cellCount > 0 && entriesCarryParts) mix("entry parts");
   if (specialized) {
     for (std::size_t k = 0; k < structures.size(); ++k) {
       // The one name per structure: fp_part -> fp_partK.
@@ -296,6 +310,7 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
   buffers.parametersOffset = parametersOffset;
   buffers.gridDims = grid.dims;
   buffers.gridEntries = int(grid.entries.size());
+  buffers.entriesCarryParts = cellCount > 0 && entriesCarryParts;
   return buffers;
 }
 

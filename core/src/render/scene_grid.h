@@ -19,8 +19,8 @@ namespace floptle::render {
 inline constexpr int kMaxGridAxisCells = 256;
 inline constexpr int kMaxGridCells = 1 << 18;
 /// Cells per bounded part the grid aims for: cells about the size of a part's reach keep a
-/// cell's list to a few parts (about 3 for a level of scattered props).
-inline constexpr float kGridCellsPerPart = 8.0f;
+/// cell's list to a few parts (2.5 on the 10,000-sphere level of tests/large_scene).
+inline constexpr float kGridCellsPerPart = 16.0f;
 
 struct SceneGrid {
   /// Box the cells cover: the union of the parts' boxes, cells of `cellSize` (m) from its min.

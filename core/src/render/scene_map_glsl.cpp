@@ -2,6 +2,7 @@
 #include "scene_map_glsl.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <regex>
@@ -110,6 +111,26 @@ float g_time;
 float FP(int i) { return fp_param(g_partParams + i); }
 )GLSL";
 
+/// A part by its record.
+constexpr const char* kRecordEval = R"GLSL(
+vec2 evalPart(int record, vec3 p) {
+  vec4 head = SD(g_parts + kPartTexels * record + 2);
+  return evalStructure(int(head.y), int(head.z) >> 2, p);
+}
+)GLSL";
+
+/// A grid entry's part: by the structure and parameter texel the entry carries
+/// (SceneBuffers::entriesCarryParts), or by its record.
+constexpr const char* kEntryPartEval = R"GLSL(
+vec2 evalEntry(int record, float entryPart, vec3 p) {
+  int part = int(entryPart);
+  return evalStructure(part & (kMaxPartStructures - 1), part >> kPartStructureBits, p);
+}
+)GLSL";
+constexpr const char* kEntryRecordEval = R"GLSL(
+vec2 evalEntry(int record, float entryPart, vec3 p) { return evalPart(record, p); }
+)GLSL";
+
 constexpr const char* kSceneMapLoop = R"GLSL(
 // The unbounded parts, then the candidate grid: the cell p reads (outside the grid, that of
 // its projection onto it) lists every part within its clearance; the rest are farther, so
@@ -139,7 +160,7 @@ vec2 map(vec3 p, float t) {
       near = vec2(box, 0.0);
       continue;
     }
-    vec2 d = evalPart(record, p);
+    vec2 d = evalEntry(record, hi.w, p);
     if (d.x < near.x) near = d;
   }
   return near.x < best.x ? near : best;
@@ -191,7 +212,9 @@ std::string sceneMapConstants() {
     << "const int kGpuPointStack = " << kGpuPointStack << ";\n"
     << "const int kPartTexels = " << kPartTexels << ";\n"
     << "const float kRenderBoundMargin = " << glslFloat(field::UnionField::kRenderBoundMargin)
-    << ";\n";
+    << ";\n"
+    << "const int kMaxPartStructures = " << kMaxPartStructures << ";\n"
+    << "const int kPartStructureBits = " << std::countr_zero(unsigned(kMaxPartStructures)) << ";\n";
   return s.str();
 }
 
@@ -273,20 +296,23 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
   } else {
     out += kStructureHead;
     for (const std::string& function : buffers.structures) out += withLoadedParameters(function);
+    // A part: its structure's function on its parameters (which start on texel `texel` of the
+    // parameter block).
     out +=
-        "vec2 evalPart(int record, vec3 p) {\n"
-        "  vec4 head = SD(g_parts + kPartTexels * record + 2);\n"
-        "  g_partParams = int(head.z);\n"
-        "  g_partTexel = g_params + (g_partParams >> 2);\n"
-        "  switch (int(head.y)) {\n";
+        "vec2 evalStructure(int structure, int texel, vec3 p) {\n"
+        "  g_partParams = texel << 2;\n"
+        "  g_partTexel = g_params + texel;\n"
+        "  switch (structure) {\n";
     for (std::size_t k = 0; k < buffers.structures.size(); ++k)
       out +=
           "    case " + std::to_string(k) + ": return fp_part" + std::to_string(k) + "(p, 0.0);\n";
     out += "  }\n  return vec2(1e30, 0.0);\n}\n";
+    out += kRecordEval;
   }
   if (!unrolled) {
     // The grid's cells already keep a shadow ray's steps to the parts near it.
     out += "void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {}\n";
+    out += buffers.entriesCarryParts ? kEntryPartEval : kEntryRecordEval;
     out += kSceneMapLoop;
     return out;
   }

@@ -22,8 +22,10 @@
 //   grid     (cellCount > 0): (bounds.min, cellSize), (bounds.max, listsOffset), (dims.xyz, 0),
 //            then one texel per cell, x fastest: (first entry, entry count, clearance, 0); the
 //            lists, two texels an entry (entry j at listsOffset + 2 j): (box.min, record),
-//            (box.max, 0).
-//   params   4 floats a texel: every part's FieldProgram::parameterValues at the packed time.
+//            (box.max, structure + kMaxPartStructures * parameter texel of the record's part
+//            when entriesCarryParts, else -1).
+//   params   4 floats a texel: every part's FieldProgram::parameterValues at the packed time,
+//            each part's block starting on a texel.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -76,6 +78,10 @@ struct SceneBuffers {
   /// the entries of its lists.
   glm::ivec3 gridDims{0};
   int gridEntries = 0;
+  /// The grid's entries carry their part's structure and parameter texel, so the shader's
+  /// list walk reads no part record; false without part functions or when the parameter
+  /// block is too large for that packing (2^24 / kMaxPartStructures texels).
+  bool entriesCarryParts = false;
   /// One GLSL function `vec2 fp_partK(vec3 p, float t)` per distinct part structure (K = its
   /// index): field::emitGlsl of the part, reading FP(i) from the part's own parameters. A part
   /// record's op field holds its structure K. Empty when the scene has more than

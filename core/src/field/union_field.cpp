@@ -244,7 +244,8 @@ FieldSample UnionField::sample(Vec3 p, double t) const {
   return parts_[std::size_t(nearestPart(p, t))].sample(p, t);
 }
 
-FieldSample UnionField::renderSample(Vec3 p, double t, bool withUnbounded) const {
+FieldSample UnionField::renderSample(Vec3 p, double t, bool withUnbounded,
+                                     float boundMargin) const {
   FieldSample best{kInf, 0};
   auto exact = [&](std::int32_t i) {
     const FieldSample s = parts_[std::size_t(i)].sample(p, t);
@@ -258,7 +259,7 @@ FieldSample UnionField::renderSample(Vec3 p, double t, bool withUnbounded) const
   visitNear(p, best.distance, [&](std::int32_t i) {
     if (stale && parts_[std::size_t(i)].animated()) return;
     const float boxDistance = boxes_[std::size_t(i)].distance(p);
-    if (boxDistance > kRenderBoundMargin) {
+    if (boxDistance > boundMargin) {
       if (boxDistance < best.distance) best = {boxDistance, 0};
       return;
     }

@@ -39,8 +39,9 @@ struct Marched {
         if (kShadowSharpness * glm::dot(plane.normal, kSunDirection) < 1.0f)
           shadowSkipsPlanes = false;
   }
-  field::FieldSample sample(Vec3 p, double time, bool withPlanes = true) const {
-    field::FieldSample s = field.renderSample(p, time, withPlanes);
+  field::FieldSample sample(Vec3 p, double time, bool withPlanes = true,
+                            float boundMargin = field::UnionField::kRenderBoundMargin) const {
+    field::FieldSample s = field.renderSample(p, time, withPlanes, boundMargin);
     if (bricks) {
       const Vec2 b = bricks->distance(p);
       if (b.x < s.distance) s = {b.x, field::MaterialIndex(b.y)};
@@ -92,6 +93,14 @@ Vec3 calcNormal(const Marched& field, Vec3 p, double time) {
   return len > 0.0f && std::isfinite(len) ? n / len : kUp;
 }
 
+/// The bound margin of a shadow ray's sample `t` (m) along it: a part's box distance stands in
+/// for the part only beyond t / kShadowSharpness, where the soft-shadow term
+/// kShadowSharpness h / t of box and part alike is at least 1. The shadow is then that of the
+/// parts themselves, not the halo their boxes would cast. The shader's g_boundMargin.
+float shadowBoundMargin(float t) {
+  return std::max(field::UnionField::kRenderBoundMargin, t / kShadowSharpness);
+}
+
 /// Soft shadow factor towards the sun (0 = fully shadowed) of a receiver `eyeDistance` (m)
 /// from the eye.
 float softShadow(const Marched& field, Vec3 ro, Vec3 rd, double time, float eyeDistance) {
@@ -105,7 +114,8 @@ float softShadow(const Marched& field, Vec3 ro, Vec3 rd, double time, float eyeD
       planesAhead(*field.planes, Ray{ro, rd}, t, kShadowMaxT, planeT, planeMaterial))
     return 0.0f;
   for (int i = 0; i < kShadowSteps && t < kShadowMaxT; ++i) {
-    const float h = field.sample(ro + rd * t, time, !field.shadowSkipsPlanes).distance;
+    const float h =
+        field.sample(ro + rd * t, time, !field.shadowSkipsPlanes, shadowBoundMargin(t)).distance;
     if (h < kHitEpsilonBase) return 0.0f;
     result = std::min(result, kShadowSharpness * h / t);
     if (result < kShadowDark) return 0.0f;

@@ -206,8 +206,10 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
     }
 
     g_skipPlanes = phase == kPhaseShadow && shadowSkipsPlanes();
+    g_boundMargin = phase == kPhaseShadow ? shadowT / kShadowSharpness : 0.0;
     float h = map(p, time).x;
     g_skipPlanes = false;
+    g_boundMargin = 0.0;
 
     if (phase == kPhaseNormal) {
       n += normalTap(step) * h;
@@ -305,11 +307,13 @@ void main() {
 
 /// The fixed scene map: the UnionField in the scene data (scene_buffers.h), read through
 /// SD(texel). Small scenes call each part in turn; larger ones read the candidate grid
-/// (scene_grid.h). Either way a part farther than kRenderBoundMargin from its box answers with
-/// the box distance, as UnionField::renderSample does.
+/// (scene_grid.h). Either way a part farther than kRenderBoundMargin (on a shadow ray, its
+/// shadowBoundMargin) from its box answers with the box distance, as UnionField::renderSample
+/// does.
 /// The one-program shaders know no bounds: every ray is marched to its end.
 constexpr const char* kNoOpenSpace = R"GLSL(
 bool g_skipPlanes = false;
+float g_boundMargin = 0.0;
 bool planesApart() { return false; }
 bool shadowSkipsPlanes() { return false; }
 void shadowSpan(vec3 ro, vec3 rd, inout float enter, inout float leave) {}

@@ -38,6 +38,9 @@ vec4 g_gridLo, g_gridHi;
 ivec3 g_gridDims;
 // Set while a march leaves the unbounded parts (then all planes) out of map().
 bool g_skipPlanes = false;
+// A shadow ray's bound margin (cpu_renderer.cpp's shadowBoundMargin), 0 elsewhere: a part whose
+// box is farther than max(this, kRenderBoundMargin) stands in by its box distance.
+float g_boundMargin = 0.0;
 bool g_shadowSkipsPlanes;
 void loadSceneHeader() {
   vec4 h0 = SD(0), h1 = SD(1);
@@ -149,6 +152,7 @@ vec2 map(vec3 p, float t) {
   ivec3 c = ivec3(floor(cellAt));
   vec4 cell = SD(g_grid + 3 + c.x + g_gridDims.x * (c.y + g_gridDims.y * c.z));
   vec2 near = vec2(max(cell.z, fp_box_distance(p, g_gridLo.xyz, g_gridHi.xyz)), 0.0);
+  float margin = max(g_boundMargin, kRenderBoundMargin);
   int lists = int(g_gridHi.w), first = int(cell.x), count = int(cell.y);
   for (int i = 0; i < count; ++i) {
     int j = lists + 2 * (first + i);
@@ -156,7 +160,7 @@ vec2 map(vec3 p, float t) {
     int record = int(lo.w);
     float box = fp_box_distance(p, lo.xyz, hi.xyz);
     if (box >= near.x) continue;
-    if (box > kRenderBoundMargin) {
+    if (box > margin) {
       near = vec2(box, 0.0);
       continue;
     }
@@ -321,7 +325,7 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
   // values as the grid: a part's term is its box distance beyond the margin, else its field).
   out +=
       "vec2 map(vec3 p, float t) {\n  vec2 best = vec2(1e30, 0.0);\n  vec2 d;\n"
-      "  float box;\n  int base;\n";
+      "  float box, margin = max(g_boundMargin, kRenderBoundMargin);\n  int base;\n";
   const int records = int(buffers.unrolledRecords.size());
   auto call = [&](int r) {
     const std::string k = std::to_string(buffers.unrolledRecords[std::size_t(r)]);
@@ -334,7 +338,7 @@ std::string sceneMapGlsl(const SceneBuffers& buffers) {
     out += "  base = " + std::to_string(kPartsOffset + kPartTexels * r) + ";\n";
     out += "  box = fp_box_distance(p, SD(base).xyz, SD(base + 1).xyz);\n";
     out +=
-        "  if (box < best.x) {\n    if (box > kRenderBoundMargin) best = vec2(box, 0.0);\n"
+        "  if (box < best.x) {\n    if (box > margin) best = vec2(box, 0.0);\n"
         "    else { " +
         call(r) + " }\n  }\n";
   }

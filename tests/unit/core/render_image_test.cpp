@@ -194,6 +194,51 @@ TEST(RenderImage, AGrazingRayMeetsTheGroundPlaneWhereTheClosedFormSays) {
   EXPECT_EQ(hit->material, 3);
 }
 
+// A part's box stands in for it only where the soft-shadow term of either is at least 1: ground
+// points whose shadow ray passes the sphere far enough for no penumbra (kShadowSharpness d / t
+// >= 1.3 everywhere along it, d the closed-form distance to the sphere) but within the halo its
+// box would cast (box distance term <= 0.7 somewhere) are lit exactly as open ground is.
+TEST(RenderImage, APartsBoxCastsNoSoftShadowOfItsOwn) {
+  using namespace render::shading;
+  const Vec3 centre(0.0f, 2.5f, 0.0f);
+  const float radius = 1.0f;
+  auto field = field::UnionField::build(
+      {compileShape(R"({"type": "plane", "normal": [0, 1, 0], "offset": 0, "material": 2})"),
+       compileShape(
+           R"({"type": "sphere", "radius": 1.0, "transform": {"position": [0, 2.5, 0]}, "material": 3})")},
+      0.0);
+  ASSERT_TRUE(field.ok()) << field.error().message();
+  const Aabb box = field->partBox(1);
+  auto minimumTerm = [&](Vec3 p, bool ofBox) {
+    float least = 1e30f;
+    for (int i = 0; i <= 6000; ++i) {
+      const float t = kShadowMinT + (kShadowMaxT - kShadowMinT) * float(i) / 6000.0f;
+      const Vec3 q = p + kSunDirection * t;
+      const float d = ofBox ? box.distance(q) : glm::length(q - centre) - radius;
+      least = std::min(least, kShadowSharpness * d / t);
+    }
+    return least;
+  };
+  const render::MaterialColors materials{
+      {0.5f, 0.5f, 0.5f}, {0.4f, 0.6f, 0.3f}, {0.8f, 0.2f, 0.2f}};
+  auto groundColour = [&](Vec3 p) {
+    float hitDistance = 0.0f;
+    return render::shadeRay(*field, Ray{p + Vec3(0.0f, 0.5f, 0.0f), {0.0f, -1.0f, 0.0f}}, 0.0,
+                            materials, hitDistance);
+  };
+  const Vec3 open = groundColour({60.0f, 0.0f, 60.0f});
+  int checked = 0;
+  for (float x = -8.0f; x <= 2.0f; x += 0.25f)
+    for (float z = -8.0f; z <= 2.0f; z += 0.25f) {
+      const Vec3 p(x, 0.0f, z);
+      if (minimumTerm(p, false) < 1.3f || minimumTerm(p, true) > 0.7f) continue;
+      ++checked;
+      const Vec3 lit = groundColour(p);
+      for (int c = 0; c < 3; ++c) ASSERT_NEAR(lit[c], open[c], 2e-3f) << x << " " << z;
+    }
+  EXPECT_GT(checked, 5) << "no ground point lies in the box's halo only";
+}
+
 TEST(RenderImage, ScenesWhoseUnboundedPartsAreNotAllPlanesAreMarchedWhole) {
   auto field = field::UnionField::build(
       {compileShape(R"({"type": "plane", "normal": [0, 1, 0], "offset": 0})"),

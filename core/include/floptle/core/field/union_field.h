@@ -48,10 +48,12 @@ class UnionField {
   /// The index of the part whose field is nearest at p (the one `sample` names).
   int nearestPart(Vec3 p, double t) const;
   /// A lower bound of distance() with the same zero set, for sphere tracing: a part whose box
-  /// is farther than kRenderBoundMargin answers with its box distance. The viewport's shader
-  /// evaluates exactly this, so the CPU reference render and the viewport draw alike.
-  /// withUnbounded false leaves the unbounded parts out (a march that traces them apart).
-  FieldSample renderSample(Vec3 p, double t, bool withUnbounded = true) const;
+  /// is farther than `boundMargin` (at least kRenderBoundMargin) answers with its box distance.
+  /// The viewport's shader evaluates exactly this, so the CPU reference render and the
+  /// viewport draw alike. withUnbounded false leaves the unbounded parts out (a march that
+  /// traces them apart).
+  FieldSample renderSample(Vec3 p, double t, bool withUnbounded = true,
+                           float boundMargin = kRenderBoundMargin) const;
   /// Outward unit normal at p (tetrahedron taps of distance(), epsilon of the nearest part).
   Vec3 normal(Vec3 p, double t) const;
 

@@ -7,6 +7,7 @@
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
 #include "scene/scene_internal.h"
+#include "scene/scene_parsed.h"
 
 namespace floptle::scene {
 namespace {
@@ -24,9 +25,11 @@ std::string megabytes(std::uintmax_t bytes) {
   return text.str();
 }
 
-/// Steps 2-4. `built` receives the Scene that step 4 built; it is buildScene's answer when no
-/// problem is returned.
-std::vector<Error> checkBuilding(const nlohmann::ordered_json& document, Scene& built) {
+/// Steps 2-4. `mirror`: the document's RapidJSON copy from step 1, for the schema step, or
+/// null to convert the document; it is emptied once used. `built` receives the Scene that
+/// step 4 built; it is buildScene's answer when no problem is returned.
+std::vector<Error> checkBuilding(const nlohmann::ordered_json& document,
+                                 rapidjson::Document* mirror, Scene& built) {
   if (!document.is_object()) {
     return {Error{"", "a scene document is a JSON object, found " + describeType(document)}};
   }
@@ -39,7 +42,15 @@ std::vector<Error> checkBuilding(const nlohmann::ordered_json& document, Scene& 
                                   std::to_string(kSceneFormatVersion) +
                                   " and older: update Floptle to open it"}};
   }
-  std::vector<Error> problems = schemaProblems(document);
+  std::vector<Error> problems;
+  if (mirror) {
+    problems = schemaProblems(static_cast<const rapidjson::Value&>(*mirror));
+    // Its memory goes back before the Scene is built, in whole pool blocks.
+    mirror->SetNull();
+    mirror->GetAllocator().Clear();
+  } else {
+    problems = schemaProblems(document);
+  }
   Problems semantic;
   built = buildSceneCollecting(document, semantic);
   for (Error& problem : semantic.list) {
@@ -57,7 +68,7 @@ std::vector<Error> checkBuilding(const nlohmann::ordered_json& document, Scene& 
 
 std::vector<Error> checkSceneDocument(const nlohmann::ordered_json& document) {
   Scene unused;
-  return checkBuilding(document, unused);
+  return checkBuilding(document, nullptr, unused);
 }
 
 Expected<LoadedScene> parseScene(std::string_view text) {
@@ -65,10 +76,10 @@ Expected<LoadedScene> parseScene(std::string_view text) {
   if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
     text.remove_prefix(kByteOrderMark.size());
   }
-  auto document = parseJsonText(text);
-  if (!document) return document.error();
-  LoadedScene loaded{std::move(*document), {}};
-  std::vector<Error> problems = checkBuilding(loaded.document, loaded.scene);
+  auto parsed = parseJsonText(text);
+  if (!parsed) return parsed.error();
+  LoadedScene loaded{std::move(parsed->document), {}};
+  std::vector<Error> problems = checkBuilding(loaded.document, &parsed->mirror, loaded.scene);
   if (!problems.empty()) return joinProblems(problems);
   return loaded;
 }

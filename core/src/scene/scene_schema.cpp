@@ -1,5 +1,6 @@
 // Step 3 of loading: the JSON Schema (resources/scene.schema.json, embedded), checked by
-// RapidJSON's schema validator.
+// RapidJSON's schema validator. A loaded text comes with its RapidJSON copy (scene_parsed.h); a
+// document edited in memory is converted first.
 //
 // RapidJSON 1.1.0's validator stops at the first problem. To report every problem the
 // document is first validated whole (the authority: a document it accepts is schema-valid);
@@ -18,6 +19,7 @@
 
 #include "floptle/core/scene/scene_io.h"
 #include "scene/scene_internal.h"
+#include "scene/scene_parsed.h"
 
 namespace floptle::scene {
 namespace {
@@ -315,11 +317,15 @@ std::vector<Error> schemaProblems(const nlohmann::ordered_json& document) {
   }
   RjDocument converted;
   toRapid(document, converted, converted.GetAllocator());
+  return schemaProblems(static_cast<const RjValue&>(converted));
+}
+
+std::vector<Error> schemaProblems(const rapidjson::Value& document) {
   Problems whole;
-  SchemaSet::instance().validate(converted, "", "", whole);
+  SchemaSet::instance().validate(document, "", "", whole);
   if (whole.empty()) return {};
   Problems each;
-  Walker(each).value(converted, "", "");
+  Walker(each).value(document, "", "");
   // The walk covers what the schema uses; should it miss a rule, the whole-document
   // validator's answer still refuses the file.
   return each.empty() ? whole.list : each.list;

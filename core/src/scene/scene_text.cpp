@@ -2,7 +2,8 @@
 // cannot overflow the stack) tracks the JSON pointer of the value being read, so that a
 // syntax error, a number beyond double range, a nesting deeper than kMaxSceneDepth or a
 // duplicate key is reported at its pointer with line and column. Only text that passes is
-// handed to nlohmann (which then cannot fail).
+// handed to nlohmann (which then cannot fail). The same pass fills the RapidJSON copy that
+// the schema step checks.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include "floptle/core/scene/scene_io.h"
 #include "scene/scene_internal.h"
+#include "scene/scene_parsed.h"
 
 namespace floptle::scene {
 namespace {
@@ -31,8 +33,11 @@ struct Frame {
 };
 
 /// Tracks the pointer of the current value; stops the parse at the first structural problem.
+/// Every event it accepts goes on to `sink`, which builds the RapidJSON copy.
 class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, PointerTracker> {
  public:
+  explicit PointerTracker(rapidjson::Document& sink) : sink_(sink) {}
+
   std::vector<Frame> stack;
   std::optional<Error> problem;
 
@@ -51,18 +56,21 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     return pointer;
   }
 
-  bool Default() { return valueDone(); }
-  bool Null() { return valueDone(); }
-  bool Bool(bool) { return valueDone(); }
-  bool Int(int) { return valueDone(); }
-  bool Uint(unsigned) { return valueDone(); }
-  bool Int64(std::int64_t) { return valueDone(); }
-  bool Uint64(std::uint64_t) { return valueDone(); }
-  bool Double(double) { return valueDone(); }
-  bool String(const char*, rapidjson::SizeType, bool) { return valueDone(); }
-  bool StartObject() { return open(false); }
-  bool StartArray() { return open(true); }
-  bool Key(const char* text, rapidjson::SizeType length, bool) {
+  // The reader reports an integer written with a minus through Int/Int64 and one without
+  // through Uint/Uint64, so the copy's integers are signed exactly where nlohmann's are.
+  bool Null() { return valueDone() && sink_.Null(); }
+  bool Bool(bool value) { return valueDone() && sink_.Bool(value); }
+  bool Int(int value) { return valueDone() && sink_.Int(value); }
+  bool Uint(unsigned value) { return valueDone() && sink_.Uint(value); }
+  bool Int64(std::int64_t value) { return valueDone() && sink_.Int64(value); }
+  bool Uint64(std::uint64_t value) { return valueDone() && sink_.Uint64(value); }
+  bool Double(double value) { return valueDone() && sink_.Double(value); }
+  bool String(const char* text, rapidjson::SizeType length, bool copy) {
+    return valueDone() && sink_.String(text, length, copy);
+  }
+  bool StartObject() { return open(false) && sink_.StartObject(); }
+  bool StartArray() { return open(true) && sink_.StartArray(); }
+  bool Key(const char* text, rapidjson::SizeType length, bool copy) {
     Frame& frame = stack.back();
     frame.key.assign(text, length);
     frame.awaitingValue = true;
@@ -70,10 +78,10 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
       problem = Error{currentPointer(true), "duplicate key \"" + frame.key + "\" in one object"};
       return false;
     }
-    return true;
+    return sink_.Key(text, length, copy);
   }
-  bool EndObject(rapidjson::SizeType) { return close(); }
-  bool EndArray(rapidjson::SizeType) { return close(); }
+  bool EndObject(rapidjson::SizeType members) { return close() && sink_.EndObject(members); }
+  bool EndArray(rapidjson::SizeType elements) { return close() && sink_.EndArray(elements); }
 
  private:
   bool open(bool isArray) {
@@ -97,6 +105,8 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     frame.awaitingValue = false;
     return true;
   }
+
+  rapidjson::Document& sink_;
 };
 
 /// 1-based line and column of a byte offset.
@@ -133,18 +143,26 @@ bool isValueError(rapidjson::ParseErrorCode code) {
 
 }  // namespace
 
-Expected<nlohmann::ordered_json> parseJsonText(std::string_view text) {
+Expected<ParsedJson> parseJsonText(std::string_view text) {
   if (text.size() > kMaxSceneFileBytes) {
     return Error{"", "the scene text is " + std::to_string(text.size()) +
                          " bytes, more than the limit of " +
                          std::to_string(kMaxSceneFileBytes / (1024 * 1024)) + " MiB"};
   }
-  PointerTracker tracker;
-  rapidjson::Reader reader;
-  rapidjson::MemoryStream stream(text.data(), text.size());
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
-                              rapidjson::kParseValidateEncodingFlag;
-  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, tracker);
+  ParsedJson parsed;
+  // Populate hands the generator parsed.mirror itself as the handler to feed.
+  PointerTracker tracker(parsed.mirror);
+  rapidjson::ParseResult result;
+  auto generate = [&](rapidjson::Document&) {
+    rapidjson::Reader reader;
+    rapidjson::MemoryStream stream(text.data(), text.size());
+    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag |
+                                rapidjson::kParseFullPrecisionFlag |
+                                rapidjson::kParseValidateEncodingFlag;
+    result = reader.Parse<kFlags>(stream, tracker);
+    return !result.IsError();
+  };
+  parsed.mirror.Populate(generate);
   if (result.IsError()) {
     const std::string where = lineColumn(text, result.Offset());
     if (tracker.problem) {
@@ -163,7 +181,8 @@ Expected<nlohmann::ordered_json> parseJsonText(std::string_view text) {
   // Structurally valid, finite, shallow enough: nlohmann agrees and cannot throw here, but a
   // library disagreement must still not escape as an exception.
   try {
-    return nlohmann::ordered_json::parse(text.begin(), text.end());
+    parsed.document = nlohmann::ordered_json::parse(text.begin(), text.end());
+    return parsed;
   } catch (const nlohmann::json::exception& e) {
     return Error{"", e.what()};
   }

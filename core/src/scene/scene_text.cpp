@@ -1,14 +1,14 @@
 // Step 1 of loading: the text itself. A RapidJSON SAX pass (iterative, so deep nesting
 // cannot overflow the stack) tracks the JSON pointer of the value being read, so that a
 // syntax error, a number beyond double range, a nesting deeper than kMaxSceneDepth or a
-// duplicate key is reported at its pointer with line and column. Only text that passes is
-// handed to nlohmann (which then cannot fail). The same pass fills the RapidJSON copy that
-// the schema step checks.
+// duplicate key is reported at its pointer with line and column. The same pass builds the
+// document (the tree nlohmann's parser would build: ordered_json_builder.h) and the RapidJSON
+// copy that the schema step checks.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <rapidjson/error/en.h>
@@ -16,6 +16,7 @@
 #include <rapidjson/reader.h>
 
 #include "floptle/core/scene/scene_io.h"
+#include "scene/ordered_json_builder.h"
 #include "scene/scene_internal.h"
 #include "scene/scene_parsed.h"
 
@@ -29,17 +30,24 @@ struct Frame {
   std::string key;
   /// Object: true between a key and the end of its value.
   bool awaitingValue = false;
-  std::set<std::string> keys;  // duplicate-key check (lookup only)
+  /// Object: its keys, for the duplicate check once it has more than kKeysScanned (an object
+  /// of fewer is checked by scanning its keys: no allocation for the common small object).
+  std::unordered_set<std::string> keys;
 };
 
+constexpr std::size_t kKeysScanned = 16;
+
 /// Tracks the pointer of the current value; stops the parse at the first structural problem.
-/// Every event it accepts goes on to `sink`, which builds the RapidJSON copy.
+/// Every event it accepts goes on to `tree` (the document) and `sink` (the RapidJSON copy).
 class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, PointerTracker> {
  public:
-  explicit PointerTracker(rapidjson::Document& sink) : sink_(sink) {}
+  PointerTracker(OrderedJsonBuilder& tree, rapidjson::Document& sink) : tree_(tree), sink_(sink) {}
 
   std::vector<Frame> stack;
   std::optional<Error> problem;
+  /// A string holds a UTF-16 surrogate on its own ("\uDC00"): the reader takes it, nlohmann
+  /// refuses the text, and so does the load, with nlohmann's message.
+  bool loneSurrogate = false;
 
   /// Pointer of the value now being read (or of the innermost container when none is).
   std::string currentPointer(bool includePending) const {
@@ -57,31 +65,70 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
   }
 
   // The reader reports an integer written with a minus through Int/Int64 and one without
-  // through Uint/Uint64, so the copy's integers are signed exactly where nlohmann's are.
-  bool Null() { return valueDone() && sink_.Null(); }
-  bool Bool(bool value) { return valueDone() && sink_.Bool(value); }
-  bool Int(int value) { return valueDone() && sink_.Int(value); }
-  bool Uint(unsigned value) { return valueDone() && sink_.Uint(value); }
-  bool Int64(std::int64_t value) { return valueDone() && sink_.Int64(value); }
-  bool Uint64(std::uint64_t value) { return valueDone() && sink_.Uint64(value); }
-  bool Double(double value) { return valueDone() && sink_.Double(value); }
+  // through Uint/Uint64: signed exactly where nlohmann's parser makes it signed.
+  bool Null() {
+    tree_.null();
+    return valueDone() && sink_.Null();
+  }
+  bool Bool(bool value) {
+    tree_.boolean(value);
+    return valueDone() && sink_.Bool(value);
+  }
+  bool Int(int value) {
+    tree_.integer(value);
+    return valueDone() && sink_.Int(value);
+  }
+  bool Uint(unsigned value) {
+    tree_.unsignedInteger(value);
+    return valueDone() && sink_.Uint(value);
+  }
+  bool Int64(std::int64_t value) {
+    tree_.integer(value);
+    return valueDone() && sink_.Int64(value);
+  }
+  bool Uint64(std::uint64_t value) {
+    tree_.unsignedInteger(value);
+    return valueDone() && sink_.Uint64(value);
+  }
+  bool Double(double value) {
+    tree_.number(value);
+    return valueDone() && sink_.Double(value);
+  }
   bool String(const char* text, rapidjson::SizeType length, bool copy) {
+    noteLoneSurrogate(text, length);
+    tree_.string({text, length});
     return valueDone() && sink_.String(text, length, copy);
   }
-  bool StartObject() { return open(false) && sink_.StartObject(); }
-  bool StartArray() { return open(true) && sink_.StartArray(); }
+  bool StartObject() {
+    if (!open(false)) return false;
+    tree_.startObject();
+    return sink_.StartObject();
+  }
+  bool StartArray() {
+    if (!open(true)) return false;
+    tree_.startArray();
+    return sink_.StartArray();
+  }
   bool Key(const char* text, rapidjson::SizeType length, bool copy) {
     Frame& frame = stack.back();
     frame.key.assign(text, length);
     frame.awaitingValue = true;
-    if (!frame.keys.insert(frame.key).second) {
+    if (isDuplicate(frame)) {
       problem = Error{currentPointer(true), "duplicate key \"" + frame.key + "\" in one object"};
       return false;
     }
+    noteLoneSurrogate(text, length);
+    tree_.key({text, length});
     return sink_.Key(text, length, copy);
   }
-  bool EndObject(rapidjson::SizeType members) { return close() && sink_.EndObject(members); }
-  bool EndArray(rapidjson::SizeType elements) { return close() && sink_.EndArray(elements); }
+  bool EndObject(rapidjson::SizeType members) {
+    tree_.end();
+    return close() && sink_.EndObject(members);
+  }
+  bool EndArray(rapidjson::SizeType elements) {
+    tree_.end();
+    return close() && sink_.EndArray(elements);
+  }
 
  private:
   bool open(bool isArray) {
@@ -98,6 +145,24 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     stack.pop_back();
     return valueDone();
   }
+  /// Whether frame.key is already a key of the innermost object (the tree holds its keys so far).
+  bool isDuplicate(Frame& frame) {
+    const std::span<const std::string> earlier = tree_.openObjectKeys();
+    if (earlier.size() < kKeysScanned) {
+      return std::find(earlier.begin(), earlier.end(), frame.key) != earlier.end();
+    }
+    if (frame.keys.empty()) frame.keys.insert(earlier.begin(), earlier.end());
+    return !frame.keys.insert(frame.key).second;
+  }
+  /// The reader turns "\uD800".."\uDFFF" without its pair into the bytes ED A0..BF xx, which
+  /// valid UTF-8 text (checked as it is read) cannot hold otherwise.
+  void noteLoneSurrogate(const char* text, rapidjson::SizeType length) {
+    for (rapidjson::SizeType i = 0; i + 1 < length; ++i) {
+      const auto lead = static_cast<unsigned char>(text[i]);
+      const auto next = static_cast<unsigned char>(text[i + 1]);
+      if (lead == 0xED && next >= 0xA0) loneSurrogate = true;
+    }
+  }
   bool valueDone() {
     if (stack.empty()) return true;
     Frame& frame = stack.back();
@@ -106,6 +171,7 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     return true;
   }
 
+  OrderedJsonBuilder& tree_;
   rapidjson::Document& sink_;
 };
 
@@ -150,8 +216,9 @@ Expected<ParsedJson> parseJsonText(std::string_view text) {
                          std::to_string(kMaxSceneFileBytes / (1024 * 1024)) + " MiB"};
   }
   ParsedJson parsed;
+  OrderedJsonBuilder tree;
   // Populate hands the generator parsed.mirror itself as the handler to feed.
-  PointerTracker tracker(parsed.mirror);
+  PointerTracker tracker(tree, parsed.mirror);
   rapidjson::ParseResult result;
   auto generate = [&](rapidjson::Document&) {
     rapidjson::Reader reader;
@@ -178,8 +245,12 @@ Expected<ParsedJson> parseJsonText(std::string_view text) {
     if (!what.empty() && what.back() == '.') what.pop_back();
     return Error{tracker.currentPointer(isValueError(code)), where + ": " + what};
   }
-  // Structurally valid, finite, shallow enough: nlohmann agrees and cannot throw here, but a
-  // library disagreement must still not escape as an exception.
+  if (!tracker.loneSurrogate) {
+    parsed.document = std::move(tree.root());
+    return parsed;
+  }
+  // nlohmann refuses a lone surrogate; its own parse says how, and a library disagreement
+  // must still not escape as an exception.
   try {
     parsed.document = nlohmann::ordered_json::parse(text.begin(), text.end());
     return parsed;

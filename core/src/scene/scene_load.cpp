@@ -25,11 +25,11 @@ std::string megabytes(std::uintmax_t bytes) {
   return text.str();
 }
 
-/// Steps 2-4. `mirror`: the document's RapidJSON copy from step 1, for the schema step, or
-/// null to convert the document; it is emptied once used. `built` receives the Scene that
-/// step 4 built; it is buildScene's answer when no problem is returned.
-std::vector<Error> checkBuilding(const nlohmann::ordered_json& document,
-                                 rapidjson::Document* mirror, Scene& built) {
+/// Steps 2-4. `schemaValid`: true when step 1 found the document meets the whole schema (then
+/// step 3 has nothing to add); false to check it here. `built` receives the Scene that step 4
+/// built; it is buildScene's answer when no problem is returned.
+std::vector<Error> checkBuilding(const nlohmann::ordered_json& document, bool schemaValid,
+                                 Scene& built) {
   if (!document.is_object()) {
     return {Error{"", "a scene document is a JSON object, found " + describeType(document)}};
   }
@@ -43,14 +43,7 @@ std::vector<Error> checkBuilding(const nlohmann::ordered_json& document,
                                   " and older: update Floptle to open it"}};
   }
   std::vector<Error> problems;
-  if (mirror) {
-    problems = schemaProblems(static_cast<const rapidjson::Value&>(*mirror));
-    // Its memory goes back before the Scene is built, in whole pool blocks.
-    mirror->SetNull();
-    mirror->GetAllocator().Clear();
-  } else {
-    problems = schemaProblems(document);
-  }
+  if (!schemaValid) problems = schemaProblems(document);
   Problems semantic;
   built = buildSceneCollecting(document, semantic);
   for (Error& problem : semantic.list) {
@@ -68,7 +61,7 @@ std::vector<Error> checkBuilding(const nlohmann::ordered_json& document,
 
 std::vector<Error> checkSceneDocument(const nlohmann::ordered_json& document) {
   Scene unused;
-  return checkBuilding(document, nullptr, unused);
+  return checkBuilding(document, false, unused);
 }
 
 Expected<LoadedScene> parseScene(std::string_view text) {
@@ -79,7 +72,7 @@ Expected<LoadedScene> parseScene(std::string_view text) {
   auto parsed = parseJsonText(text);
   if (!parsed) return parsed.error();
   LoadedScene loaded{std::move(parsed->document), {}};
-  std::vector<Error> problems = checkBuilding(loaded.document, &parsed->mirror, loaded.scene);
+  std::vector<Error> problems = checkBuilding(loaded.document, parsed->schemaValid, loaded.scene);
   if (!problems.empty()) return joinProblems(problems);
   return loaded;
 }

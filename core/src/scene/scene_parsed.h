@@ -1,28 +1,29 @@
 #pragma once
-// Step 1 of loading hands the schema step (3) its own RapidJSON copy of the document, built in
-// the same pass over the text, so the schema check needs no conversion of the nlohmann tree.
+// Step 1 of loading also runs step 3's whole-document check: RapidJSON's schema validator is
+// itself a handler of the reader's events, so a valid text needs no copy of the document for
+// the schema. Only a document it refuses is converted and walked for every problem
+// (schemaProblems).
+#include <memory>
 #include <string_view>
-#include <vector>
 
-#include <rapidjson/document.h>
+#include <rapidjson/schema.h>
 #include <nlohmann/json.hpp>
 
 #include "floptle/core/expected.h"
 
 namespace floptle::scene {
 
-/// One parsed text: the document, and the same values as RapidJSON holds them (objects in
-/// the text's key order, integers without a minus as unsigned, as nlohmann reads them).
+/// One parsed text: the document, and whether it meets the whole schema.
 struct ParsedJson {
   nlohmann::ordered_json document;
-  rapidjson::Document mirror;
+  bool schemaValid = false;
 };
 
-/// Step 1 (scene_text.cpp): size, depth, duplicate keys, syntax, finite numbers.
+/// Step 1 (scene_text.cpp): size, depth, duplicate keys, syntax, finite numbers; and the
+/// whole-document schema check on the way.
 Expected<ParsedJson> parseJsonText(std::string_view text);
 
-/// Step 3 (scene_schema.cpp) on a RapidJSON document already known to be no deeper than
-/// kMaxSceneDepth: every problem found.
-std::vector<Error> schemaProblems(const rapidjson::Value& document);
+/// A validator of the whole scene schema (scene_schema.cpp), to be fed one document's events.
+std::unique_ptr<rapidjson::SchemaValidator> wholeSchemaValidator();
 
 }  // namespace floptle::scene

@@ -1,6 +1,7 @@
 // Step 3 of loading: the JSON Schema (resources/scene.schema.json, embedded), checked by
-// RapidJSON's schema validator. A loaded text comes with its RapidJSON copy (scene_parsed.h); a
-// document edited in memory is converted first.
+// RapidJSON's schema validator. A text being loaded is checked whole as it is read (the
+// validator takes the reader's events: scene_parsed.h); a document it refuses, and a document
+// edited in memory, are converted to RapidJSON values and checked here.
 //
 // RapidJSON 1.1.0's validator stops at the first problem. To report every problem the
 // document is first validated whole (the authority: a document it accepts is schema-valid);
@@ -159,6 +160,13 @@ class SchemaSet {
     return value ? *value : empty_;
   }
 
+  /// The compiled whole schema, for a validator fed events as a text is read. A compiled
+  /// schema is never changed or dropped, and validators may share it.
+  const rapidjson::SchemaDocument& whole() {
+    std::lock_guard lock(mutex_);
+    return compiled("");
+  }
+
   /// Validates `value` against the schema at `schemaPointer` ("" = the whole schema).
   /// Problems are reported at `where` + the pointer inside `value`.
   void validate(const RjValue& value, const std::string& schemaPointer, const std::string& where,
@@ -310,6 +318,10 @@ std::string_view sceneSchemaText() {
   return detail::kSceneSchemaText;
 }
 
+std::unique_ptr<rapidjson::SchemaValidator> wholeSchemaValidator() {
+  return std::make_unique<rapidjson::SchemaValidator>(SchemaSet::instance().whole());
+}
+
 std::vector<Error> schemaProblems(const nlohmann::ordered_json& document) {
   if (auto deep = findTooDeep(document, kMaxSceneDepth)) {
     return {Error{*deep, "nesting deeper than " + std::to_string(kMaxSceneDepth) +
@@ -317,15 +329,11 @@ std::vector<Error> schemaProblems(const nlohmann::ordered_json& document) {
   }
   RjDocument converted;
   toRapid(document, converted, converted.GetAllocator());
-  return schemaProblems(static_cast<const RjValue&>(converted));
-}
-
-std::vector<Error> schemaProblems(const rapidjson::Value& document) {
   Problems whole;
-  SchemaSet::instance().validate(document, "", "", whole);
+  SchemaSet::instance().validate(converted, "", "", whole);
   if (whole.empty()) return {};
   Problems each;
-  Walker(each).value(document, "", "");
+  Walker(each).value(converted, "", "");
   // The walk covers what the schema uses; should it miss a rule, the whole-document
   // validator's answer still refuses the file.
   return each.empty() ? whole.list : each.list;

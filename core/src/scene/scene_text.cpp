@@ -2,8 +2,8 @@
 // cannot overflow the stack) tracks the JSON pointer of the value being read, so that a
 // syntax error, a number beyond double range, a nesting deeper than kMaxSceneDepth or a
 // duplicate key is reported at its pointer with line and column. The same pass builds the
-// document (the tree nlohmann's parser would build: ordered_json_builder.h) and the RapidJSON
-// copy that the schema step checks.
+// document (the tree nlohmann's parser would build: ordered_json_builder.h) and checks it
+// against the whole schema (step 3's first answer: scene_parsed.h).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -38,16 +38,20 @@ struct Frame {
 constexpr std::size_t kKeysScanned = 16;
 
 /// Tracks the pointer of the current value; stops the parse at the first structural problem.
-/// Every event it accepts goes on to `tree` (the document) and `sink` (the RapidJSON copy).
+/// Every event it accepts goes on to `tree` (the document) and to `schema`, the whole-schema
+/// validator, until that first refuses one.
 class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, PointerTracker> {
  public:
-  PointerTracker(OrderedJsonBuilder& tree, rapidjson::Document& sink) : tree_(tree), sink_(sink) {}
+  PointerTracker(OrderedJsonBuilder& tree, rapidjson::SchemaValidator& schema)
+      : tree_(tree), schema_(schema) {}
 
   std::vector<Frame> stack;
   std::optional<Error> problem;
   /// A string holds a UTF-16 surrogate on its own ("\uDC00"): the reader takes it, nlohmann
   /// refuses the text, and so does the load, with nlohmann's message.
   bool loneSurrogate = false;
+  /// The schema validator refused an event: the document breaks the schema somewhere.
+  bool schemaRefused = false;
 
   /// Pointer of the value now being read (or of the innermost container when none is).
   std::string currentPointer(bool includePending) const {
@@ -68,46 +72,56 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
   // through Uint/Uint64: signed exactly where nlohmann's parser makes it signed.
   bool Null() {
     tree_.null();
-    return valueDone() && sink_.Null();
+    toSchema([&](auto& schema) { return schema.Null(); });
+    return valueDone();
   }
   bool Bool(bool value) {
     tree_.boolean(value);
-    return valueDone() && sink_.Bool(value);
+    toSchema([&](auto& schema) { return schema.Bool(value); });
+    return valueDone();
   }
   bool Int(int value) {
     tree_.integer(value);
-    return valueDone() && sink_.Int(value);
+    toSchema([&](auto& schema) { return schema.Int(value); });
+    return valueDone();
   }
   bool Uint(unsigned value) {
     tree_.unsignedInteger(value);
-    return valueDone() && sink_.Uint(value);
+    toSchema([&](auto& schema) { return schema.Uint(value); });
+    return valueDone();
   }
   bool Int64(std::int64_t value) {
     tree_.integer(value);
-    return valueDone() && sink_.Int64(value);
+    toSchema([&](auto& schema) { return schema.Int64(value); });
+    return valueDone();
   }
   bool Uint64(std::uint64_t value) {
     tree_.unsignedInteger(value);
-    return valueDone() && sink_.Uint64(value);
+    toSchema([&](auto& schema) { return schema.Uint64(value); });
+    return valueDone();
   }
   bool Double(double value) {
     tree_.number(value);
-    return valueDone() && sink_.Double(value);
+    toSchema([&](auto& schema) { return schema.Double(value); });
+    return valueDone();
   }
   bool String(const char* text, rapidjson::SizeType length, bool copy) {
     noteLoneSurrogate(text, length);
     tree_.string({text, length});
-    return valueDone() && sink_.String(text, length, copy);
+    toSchema([&](auto& schema) { return schema.String(text, length, copy); });
+    return valueDone();
   }
   bool StartObject() {
     if (!open(false)) return false;
     tree_.startObject();
-    return sink_.StartObject();
+    toSchema([](auto& schema) { return schema.StartObject(); });
+    return true;
   }
   bool StartArray() {
     if (!open(true)) return false;
     tree_.startArray();
-    return sink_.StartArray();
+    toSchema([](auto& schema) { return schema.StartArray(); });
+    return true;
   }
   bool Key(const char* text, rapidjson::SizeType length, bool copy) {
     Frame& frame = stack.back();
@@ -119,15 +133,18 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     }
     noteLoneSurrogate(text, length);
     tree_.key({text, length});
-    return sink_.Key(text, length, copy);
+    toSchema([&](auto& schema) { return schema.Key(text, length, copy); });
+    return true;
   }
   bool EndObject(rapidjson::SizeType members) {
     tree_.end();
-    return close() && sink_.EndObject(members);
+    toSchema([&](auto& schema) { return schema.EndObject(members); });
+    return close();
   }
   bool EndArray(rapidjson::SizeType elements) {
     tree_.end();
-    return close() && sink_.EndArray(elements);
+    toSchema([&](auto& schema) { return schema.EndArray(elements); });
+    return close();
   }
 
  private:
@@ -144,6 +161,11 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
   bool close() {
     stack.pop_back();
     return valueDone();
+  }
+  /// Passes one event to the schema validator, until it first refuses one.
+  template <typename Event>
+  void toSchema(const Event& event) {
+    if (!schemaRefused) schemaRefused = !event(schema_);
   }
   /// Whether frame.key is already a key of the innermost object (the tree holds its keys so far).
   bool isDuplicate(Frame& frame) {
@@ -172,7 +194,7 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
   }
 
   OrderedJsonBuilder& tree_;
-  rapidjson::Document& sink_;
+  rapidjson::SchemaValidator& schema_;
 };
 
 /// 1-based line and column of a byte offset.
@@ -217,19 +239,13 @@ Expected<ParsedJson> parseJsonText(std::string_view text) {
   }
   ParsedJson parsed;
   OrderedJsonBuilder tree;
-  // Populate hands the generator parsed.mirror itself as the handler to feed.
-  PointerTracker tracker(tree, parsed.mirror);
-  rapidjson::ParseResult result;
-  auto generate = [&](rapidjson::Document&) {
-    rapidjson::Reader reader;
-    rapidjson::MemoryStream stream(text.data(), text.size());
-    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag |
-                                rapidjson::kParseFullPrecisionFlag |
-                                rapidjson::kParseValidateEncodingFlag;
-    result = reader.Parse<kFlags>(stream, tracker);
-    return !result.IsError();
-  };
-  parsed.mirror.Populate(generate);
+  const std::unique_ptr<rapidjson::SchemaValidator> schema = wholeSchemaValidator();
+  PointerTracker tracker(tree, *schema);
+  rapidjson::Reader reader;
+  rapidjson::MemoryStream stream(text.data(), text.size());
+  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+                              rapidjson::kParseValidateEncodingFlag;
+  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, tracker);
   if (result.IsError()) {
     const std::string where = lineColumn(text, result.Offset());
     if (tracker.problem) {
@@ -245,6 +261,7 @@ Expected<ParsedJson> parseJsonText(std::string_view text) {
     if (!what.empty() && what.back() == '.') what.pop_back();
     return Error{tracker.currentPointer(isValueError(code)), where + ": " + what};
   }
+  parsed.schemaValid = !tracker.schemaRefused && schema->IsValid();
   if (!tracker.loneSurrogate) {
     parsed.document = std::move(tree.root());
     return parsed;

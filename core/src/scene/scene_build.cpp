@@ -37,6 +37,7 @@ class SceneBuilder {
     settings();
     cameras();
     if (const auto nodes = array("nodes", "")) {
+      nodeNames_.reserve(nodes->size());
       for (std::size_t i = 0; i < nodes->size(); ++i) {
         node((*nodes)[i], "/nodes/" + std::to_string(i), -1, Transform::identity());
       }

@@ -237,28 +237,18 @@ std::int32_t ColliderBvh::buildRange(std::span<BuildItem> items, int depth,
   if (depth < kSahDepth) {
     double bestCost = std::numeric_limits<double>::infinity();
     int bestAxis = -1, bestPlane = 0;
-    // All three axes' bins are filled in one pass over the items (one read of a large range
-    // instead of three), then each axis is swept in turn as before.
-    struct Bin {
-      Aabb box;
-      std::size_t count = 0;
-    };
-    Bin binsByAxis[3][kBins];
-    float scales[3] = {0.0f, 0.0f, 0.0f};
-    for (int axis = 0; axis < 3; ++axis) {
-      if (extent[axis] > 0.0f) scales[axis] = static_cast<float>(kBins) / extent[axis];
-    }
-    for (const BuildItem& it : items) {
-      for (int axis = 0; axis < 3; ++axis) {
-        if (!(extent[axis] > 0.0f)) continue;
-        Bin& bin = binsByAxis[axis][binOf(it.key, centres, axis, scales[axis])];
-        bin.box.expand(it.box);
-        ++bin.count;
-      }
-    }
     for (int axis = 0; axis < 3; ++axis) {
       if (!(extent[axis] > 0.0f)) continue;
-      const Bin* bins = binsByAxis[axis];
+      const float scale = static_cast<float>(kBins) / extent[axis];
+      struct Bin {
+        Aabb box;
+        std::size_t count = 0;
+      } bins[kBins];
+      for (const BuildItem& it : items) {
+        const int b = binOf(it.key, centres, axis, scale);
+        bins[b].box.expand(it.box);
+        ++bins[b].count;
+      }
       double rightArea[kBins];
       std::size_t rightCount[kBins];
       Aabb acc;

@@ -37,6 +37,8 @@ class SceneBuilder {
     settings();
     cameras();
     if (const auto nodes = array("nodes", "")) {
+      // The top level's count: all of a flat level's nodes (children only add to it).
+      scene_.nodes.reserve(nodes->size());
       nodeNames_.reserve(nodes->size());
       for (std::size_t i = 0; i < nodes->size(); ++i) {
         node((*nodes)[i], "/nodes/" + std::to_string(i), -1, Transform::identity());

@@ -63,14 +63,12 @@ Expected<BrickMap> bakeInput(const std::filesystem::path& input, const std::stri
       progress(kImportShare + f * (1.0f - kImportShare), stage);
     });
   }
-  auto document = scene::loadSceneFile(input);
-  if (!document) return document.error();
-  auto model = scene::buildScene(document.value());
-  if (!model) return model.error();
+  auto loaded = scene::loadScene(input);
+  if (!loaded) return loaded.error();
   physics::MeshColliderCache meshCache;  // this run's
   physics::ColliderBuildOptions colliders;
   colliders.meshCache = &meshCache;
-  auto world = physics::buildCollisionWorld(model.value(), input.parent_path(), colliders);
+  auto world = physics::buildCollisionWorld(loaded->scene, input.parent_path(), colliders);
   if (!world) return world.error();
   std::optional<physics::ColliderId> id;
   if (!nodeName.empty()) {

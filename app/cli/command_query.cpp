@@ -19,18 +19,13 @@ int runQuery(Args args) {
     return 2;
   }
   const std::filesystem::path path{std::string(args[0])};
-  auto document = scene::loadSceneFile(path);
-  if (!document) {
-    std::fprintf(stderr, "floptle query: %s\n", document.error().message().c_str());
-    return 1;
-  }
-  auto model = scene::buildScene(document.value());
-  if (!model) {
-    std::fprintf(stderr, "floptle query: %s\n", model.error().message().c_str());
+  auto loaded = scene::loadScene(path);
+  if (!loaded) {
+    std::fprintf(stderr, "floptle query: %s\n", loaded.error().message().c_str());
     return 1;
   }
   physics::MeshColliderCache meshCache;  // this run's
-  auto session = runtime::QuerySession::open(model.value(), path.parent_path(), &meshCache);
+  auto session = runtime::QuerySession::open(loaded->scene, path.parent_path(), &meshCache);
   if (!session) {
     std::fprintf(stderr, "floptle query: %s\n", session.error().message().c_str());
     return 1;

@@ -195,24 +195,19 @@ int runRender(Args args) {
   RenderArgs r;
   if (auto code = parseArgs(args, r)) return *code;
 
-  auto document = scene::loadSceneFile(r.scene);
-  if (!document) {
+  auto loaded = scene::loadScene(r.scene);
+  if (!loaded) {
     std::fprintf(stderr, "%s: invalid scene\n%s\n", r.scene.c_str(),
-                 document.error().message().c_str());
+                 loaded.error().message().c_str());
     return 1;
   }
-  auto built = scene::buildScene(*document);
-  if (!built) {
-    std::fprintf(stderr, "%s: invalid scene\n%s\n", r.scene.c_str(),
-                 built.error().message().c_str());
-    return 1;
-  }
+  const scene::Scene& built = loaded->scene;
   // The scene's parts under their hierarchy (a scene without shapes: sky, and its baked
   // fields).
   Expected<field::UnionField> field = Error{"", ""};
-  if (scene::shapedNodes(*built).empty()) {
+  if (scene::shapedNodes(built).empty()) {
     field = scene::emptySceneField(r.time);
-  } else if (auto composed = scene::compileSceneUnion(*built, r.time)) {
+  } else if (auto composed = scene::compileSceneUnion(built, r.time)) {
     field = std::move(composed->field);
   } else {
     field = composed.error();
@@ -226,7 +221,7 @@ int runRender(Args args) {
   render::Camera camera;
   std::string cameraName;
   if (r.camera) {
-    auto named = render::namedCamera(*built, *r.camera);
+    auto named = render::namedCamera(built, *r.camera);
     if (!named) {
       std::fprintf(stderr, "floptle render: %s\n", named.error().message().c_str());
       return 1;
@@ -238,9 +233,9 @@ int runRender(Args args) {
     camera.lookAt = *r.lookAt;
     cameraName = "look-from/look-at";
   } else {
-    camera = render::defaultCamera(*built, r.time);
+    camera = render::defaultCamera(built, r.time);
     cameraName =
-        built->cameras.empty() ? "framing the scene" : "'" + built->cameras.front().name + "'";
+        built.cameras.empty() ? "framing the scene" : "'" + built.cameras.front().name + "'";
   }
   if (r.fov) camera.fovYDegrees = *r.fov;
   if (auto valid = camera.validate(); !valid) {
@@ -248,7 +243,7 @@ int runRender(Args args) {
     return r.lookFrom ? 2 : 1;
   }
 
-  const render::MaterialColors colors = render::materialColors(*built);
+  const render::MaterialColors colors = render::materialColors(built);
   if (!r.shaderOut.empty()) {
     std::ofstream shader(r.shaderOut, std::ios::binary | std::ios::trunc);
     if (r.shaderData.empty()) {
@@ -276,7 +271,7 @@ int runRender(Args args) {
     }
   }
 
-  auto atlas = bakedFieldAtlas(*built, std::filesystem::absolute(r.scene).parent_path());
+  auto atlas = bakedFieldAtlas(built, std::filesystem::absolute(r.scene).parent_path());
   if (!atlas) {
     std::fprintf(stderr, "%s: %s\n", r.scene.c_str(), atlas.error().message().c_str());
     return 1;

@@ -158,7 +158,7 @@ int runSimulate(Args args) {
   if (parsed->session) {
     if (parsed->trace) return fail(Error{"--trace", "with --session only a .csv trace"});
     std::string csvLines;
-    return runSession(*parsed, *scene, csvLines);
+    return runSession(*parsed, scene->document, csvLines);
   }
 
   physics::MeshColliderCache meshCache;  // this run's
@@ -166,6 +166,7 @@ int runSimulate(Args args) {
   options.meshCache = &meshCache;
   options.ticks = parsed->ticks;
   options.sceneName = parsed->scene;
+  options.scene = &scene->scene;
   std::optional<nlohmann::json> inputs;
   if (parsed->inputs) {
     auto inputsJson = runtime::readInputsFile(*parsed->inputs);
@@ -184,7 +185,7 @@ int runSimulate(Args args) {
     };
   }
   const std::filesystem::path dir = std::filesystem::path(parsed->scene).parent_path();
-  auto result = runtime::replay(*scene, dir, options);
+  auto result = runtime::replay(scene->document, dir, options);
   if (!result) return fail(result.error());
   return finish(*parsed, traceLines, csvLines, *result);
 }

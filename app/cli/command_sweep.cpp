@@ -113,11 +113,12 @@ int runSweep(Args args) {
     std::fputs(kUsage, stderr);
     return 1;
   }
-  auto document = loadSceneArgument(parsed->scene);
-  if (!document) return fail(document.error());
+  auto loaded = loadSceneArgument(parsed->scene);
+  if (!loaded) return fail(loaded.error());
+  const nlohmann::ordered_json& document = loaded->document;
   std::vector<runtime::SweepParameter> parameters;
   for (const std::string& set : parsed->sets) {
-    auto parameter = runtime::SweepPlan::parseSet(set, *document);
+    auto parameter = runtime::SweepPlan::parseSet(set, document);
     if (!parameter) return fail(parameter.error());
     parameters.push_back(std::move(*parameter));
   }
@@ -151,7 +152,7 @@ int runSweep(Args args) {
   std::ofstream out(parsed->out, std::ios::binary | std::ios::trunc);
   if (!out) return fail(Error{parsed->out, "cannot write the file"});
   runtime::SweepCsvWriter writer(*plan, shard.begin == 0);
-  auto swept = runtime::runSweep(*plan, *document, options,
+  auto swept = runtime::runSweep(*plan, document, options,
                                  [&](const runtime::SweepRow& row) -> Expected<void> {
                                    auto text = writer.text(row);
                                    if (!text) return text.error();

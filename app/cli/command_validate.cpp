@@ -59,28 +59,23 @@ int runValidate(Args args) {
     std::fputs(kUsage, help && !usage ? stdout : stderr);
     return help && !usage ? 0 : 2;
   }
-  auto document = scene::loadSceneFile(path);
-  if (!document) {
-    std::fprintf(stderr, "%s: invalid scene\n%s\n", path.c_str(),
-                 document.error().message().c_str());
+  auto loaded = scene::loadScene(path);
+  if (!loaded) {
+    std::fprintf(stderr, "%s: invalid scene\n%s\n", path.c_str(), loaded.error().message().c_str());
     return 1;
   }
-  auto built = scene::buildScene(*document);
-  if (!built) {  // loadSceneFile already ran these checks; kept for safety
-    std::fprintf(stderr, "%s: invalid scene\n%s\n", path.c_str(), built.error().message().c_str());
-    return 1;
-  }
+  const scene::Scene& built = loaded->scene;
   // The files its nodes name (meshes, baked fields), relative to the scene's folder.
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  const auto missing = scene::missingReferencedFiles(*built, folder);
+  const auto missing = scene::missingReferencedFiles(built, folder);
   if (!missing.empty()) {
     std::fprintf(stderr, "%s: invalid scene\n", path.c_str());
     for (const Error& problem : missing) std::fprintf(stderr, "%s\n", problem.message().c_str());
   } else {
-    std::printf("%s: ok (%zu nodes, %zu materials)\n", path.c_str(), built->nodes.size(),
-                built->materials.size());
+    std::printf("%s: ok (%zu nodes, %zu materials)\n", path.c_str(), built.nodes.size(),
+                built.materials.size());
   }
-  if (warnings) printWarnings(*built, folder);
+  if (warnings) printWarnings(built, folder);
   return missing.empty() ? 0 : 1;
 }
 

@@ -10,10 +10,11 @@
 
 namespace floptle::cli {
 
-inline Expected<nlohmann::ordered_json> loadSceneArgument(const std::string& path) {
-  auto scene = scene::loadSceneFile(path);
-  if (scene) return scene;
-  const Error& e = scene.error();
+/// The document and the Scene its checks built (scene::loadScene).
+inline Expected<scene::LoadedScene> loadSceneArgument(const std::string& path) {
+  auto loaded = scene::loadScene(path);
+  if (loaded) return loaded;
+  const Error& e = loaded.error();
   if (e.where == path) return e;
   return Error{path + (e.where.empty() ? "" : ": " + e.where), e.what};
 }

@@ -55,6 +55,10 @@ ColliderId CollisionWorld::add(std::unique_ptr<CollisionShape> shape, std::strin
 std::vector<ColliderId> CollisionWorld::addMany(std::vector<NewCollider> colliders) {
   std::vector<ColliderId> added;
   added.reserve(colliders.size());
+  // Room for all of them at once: a level of 100,000 colliders would otherwise regrow and
+  // move these arrays some 17 times.
+  colliders_.reserve(colliders_.size() + colliders.size());
+  boxes_.reserve(boxes_.size() + colliders.size());
   for (NewCollider& c : colliders) added.push_back(place(std::move(c)));
   std::vector<std::uint32_t> items;
   std::vector<Aabb> boxes;

@@ -123,6 +123,7 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
                                              const ColliderBuildOptions& options) {
   const std::map<int, std::vector<int>> blended = blendedParts(scene);
   std::vector<CollisionWorld::NewCollider> colliders;
+  colliders.reserve(scene.nodes.size());
   const float share =
       scene.nodes.empty() ? 1.0f : 1.0f / float(scene.nodes.size());  // per node (-)
   for (std::size_t i = 0; i < scene.nodes.size(); ++i) {

@@ -47,12 +47,16 @@ Expected<nlohmann::ordered_json> replayPhysics(const nlohmann::ordered_json& doc
     if (!parsed) return in(options.inputsName, parsed.error());
     events = std::move(*parsed);
   }
-  auto scene = scene::buildScene(document);
-  if (!scene) return in(options.sceneName, scene.error());
+  Expected<scene::Scene> built = scene::Scene{};
+  if (!options.scene) {
+    built = scene::buildScene(document);
+    if (!built) return in(options.sceneName, built.error());
+  }
+  const scene::Scene& model = options.scene ? *options.scene : built.value();
   BuildOptions build;
   build.sceneDir = sceneDir;
   build.meshCache = options.meshCache;
-  auto runtime = SceneRuntime::build(document, scene.value(), build);
+  auto runtime = SceneRuntime::build(document, model, build);
   if (!runtime) return in(options.sceneName, runtime.error());
   physics::Simulation& sim = *runtime->physics();
   for (std::size_t i = 0; i < events.size(); ++i) {

@@ -1,13 +1,13 @@
 // Large levels (issue 25) and issue 21's "Scale and load": the generated level of
 // tests/large_scene (a ground plane and N static spheres over 400 x 400 m) at N = 10,000 and
 // 100,000, timed through the same calls the CLI makes:
-//   BM_LoadAndValidate        read + parse + schema + semantic checks + typed scene
-//                             (`floptle validate`);
+//   BM_LoadAndValidate        read + parse + schema + semantic checks, which build the typed
+//                             scene (scene::loadScene, as `floptle validate`);
 //   BM_CollisionWorldBuild    physics::buildCollisionWorld on the typed scene;
 //   BM_SimulateTenTicks       runtime::replay of the loaded document for 10 ticks, the build
 //                             included (`floptle simulate --ticks 10` after reading the file);
 //                             the level has 16 dynamic balls so the ticks do work;
-//   BM_FirstQueryAnswer       file -> typed scene -> runtime::QuerySession -> one raycast
+//   BM_FirstQueryAnswer       file -> loadScene -> runtime::QuerySession -> one raycast
 //                             answer (`floptle query`'s first answer), timed up to the answer;
 //   BM_OpenTenMegabyteScene   BM_LoadAndValidate on a generated level of at least 10 MB;
 //   BM_ImportMillionTriangles asset::importMesh of a 1,000,000-triangle OBJ grid.
@@ -38,24 +38,21 @@ using floptle::bench::largeSceneFile;
 constexpr int kBalls = 16;
 
 scene::Scene loadedScene(const std::filesystem::path& path) {
-  auto document = scene::loadSceneFile(path);
-  if (!document) std::abort();
-  auto model = scene::buildScene(*document);
-  if (!model) std::abort();
-  return std::move(*model);
+  auto loaded = scene::loadScene(path);
+  if (!loaded) std::abort();
+  return std::move(loaded->scene);
 }
 
 void BM_LoadAndValidate(benchmark::State& state) {
   const auto path = largeSceneFile(static_cast<int>(state.range(0)));
   bench::resetPeakMemory();
   for (auto _ : state) {
-    auto document = scene::loadSceneFile(path);
-    if (!document) {
-      state.SkipWithError(document.error().message().c_str());
+    auto loaded = scene::loadScene(path);
+    if (!loaded) {
+      state.SkipWithError(loaded.error().message().c_str());
       return;
     }
-    auto model = scene::buildScene(*document);
-    benchmark::DoNotOptimize(model);
+    benchmark::DoNotOptimize(loaded);
   }
   bench::reportPeakMemory(state);
   state.counters["file_MiB"] = double(std::filesystem::file_size(path)) / (1024.0 * 1024.0);
@@ -115,18 +112,13 @@ void BM_FirstQueryAnswer(benchmark::State& state) {
   for (auto _ : state) {
     // Timed up to the answer, as `floptle query` prints it; the teardown after is not.
     const auto start = std::chrono::steady_clock::now();
-    auto document = scene::loadSceneFile(path);
-    if (!document) {
-      state.SkipWithError(document.error().message().c_str());
-      return;
-    }
-    auto model = scene::buildScene(*document);
-    if (!model) {
-      state.SkipWithError(model.error().message().c_str());
+    auto loaded = scene::loadScene(path);
+    if (!loaded) {
+      state.SkipWithError(loaded.error().message().c_str());
       return;
     }
     physics::MeshColliderCache cache;
-    auto session = runtime::QuerySession::open(*model, path.parent_path(), &cache);
+    auto session = runtime::QuerySession::open(loaded->scene, path.parent_path(), &cache);
     if (!session) {
       state.SkipWithError(session.error().message().c_str());
       return;
@@ -158,13 +150,12 @@ void BM_OpenTenMegabyteScene(benchmark::State& state) {
   }
   bench::resetPeakMemory();
   for (auto _ : state) {
-    auto document = scene::loadSceneFile(path);
-    if (!document) {
-      state.SkipWithError(document.error().message().c_str());
+    auto loaded = scene::loadScene(path);
+    if (!loaded) {
+      state.SkipWithError(loaded.error().message().c_str());
       return;
     }
-    auto model = scene::buildScene(*document);
-    benchmark::DoNotOptimize(model);
+    benchmark::DoNotOptimize(loaded);
   }
   bench::reportPeakMemory(state);
   state.counters["file_MiB"] = mebibytes;

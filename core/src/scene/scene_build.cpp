@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "floptle/core/field/field_json.h"
 #include "floptle/core/field/morph.h"
@@ -36,6 +37,9 @@ class SceneBuilder {
     settings();
     cameras();
     if (const auto nodes = array("nodes", "")) {
+      // The top level's count: all of a flat level's nodes (children only add to it).
+      scene_.nodes.reserve(nodes->size());
+      nodeNames_.reserve(nodes->size());
       for (std::size_t i = 0; i < nodes->size(); ++i) {
         node((*nodes)[i], "/nodes/" + std::to_string(i), -1, Transform::identity());
       }
@@ -291,10 +295,12 @@ class SceneBuilder {
     if (!item.contains("name")) problems_.add(at + "/name", "is required but missing");
     if (const auto in = open(item, "node", at)) note(problems_, in->string("name", node.name));
     if (!node.name.empty()) {
-      const auto [first, inserted] = nodeNames_.emplace(node.name, at);
+      const auto [first, inserted] =
+          nodeNames_.emplace(node.name, static_cast<int>(scene_.nodes.size()));
       if (!inserted) {
-        problems_.add(at + "/name", "duplicate node name \"" + node.name + "\" (first used by " +
-                                        first->second + ")");
+        problems_.add(at + "/name",
+                      "duplicate node name \"" + node.name + "\" (first used by " +
+                          scene_.nodes[static_cast<std::size_t>(first->second)].pointer + ")");
       }
     }
     node.local = readTransform(item, at, problems_);
@@ -348,7 +354,9 @@ class SceneBuilder {
   Problems& problems_;
   Scene scene_;
   std::map<std::string, MaterialIndex> materialIndex_;
-  std::map<std::string, std::string> nodeNames_;
+  /// Node name -> index in scene_.nodes of the first node so named (hashed: a level has
+  /// 100,000 names, and an ordered map's compares would grow with the log of that).
+  std::unordered_map<std::string, int> nodeNames_;
 };
 
 }  // namespace

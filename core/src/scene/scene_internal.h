@@ -16,9 +16,6 @@ namespace detail {
 extern const char* const kSceneSchemaText;
 }  // namespace detail
 
-/// Step 1 of loading (scene_text.cpp): size, depth, duplicate keys, syntax, finite numbers.
-Expected<nlohmann::ordered_json> parseJsonText(std::string_view text);
-
 /// The pointer of the first array/object nested deeper than `maxDepth`, or nullopt.
 /// Iterative, so an arbitrarily deep document cannot overflow the stack.
 std::optional<std::string> findTooDeep(const nlohmann::ordered_json& document, int maxDepth);

@@ -7,6 +7,7 @@
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_io.h"
 #include "scene/scene_internal.h"
+#include "scene/scene_parsed.h"
 
 namespace floptle::scene {
 namespace {
@@ -24,9 +25,11 @@ std::string megabytes(std::uintmax_t bytes) {
   return text.str();
 }
 
-}  // namespace
-
-std::vector<Error> checkSceneDocument(const nlohmann::ordered_json& document) {
+/// Steps 2-4. `schemaValid`: true when step 1 found the document meets the whole schema (then
+/// step 3 has nothing to add); false to check it here. `built` receives the Scene that step 4
+/// built; it is buildScene's answer when no problem is returned.
+std::vector<Error> checkBuilding(const nlohmann::ordered_json& document, bool schemaValid,
+                                 Scene& built) {
   if (!document.is_object()) {
     return {Error{"", "a scene document is a JSON object, found " + describeType(document)}};
   }
@@ -39,9 +42,10 @@ std::vector<Error> checkSceneDocument(const nlohmann::ordered_json& document) {
                                   std::to_string(kSceneFormatVersion) +
                                   " and older: update Floptle to open it"}};
   }
-  std::vector<Error> problems = schemaProblems(document);
+  std::vector<Error> problems;
+  if (!schemaValid) problems = schemaProblems(document);
   Problems semantic;
-  buildSceneCollecting(document, semantic);
+  built = buildSceneCollecting(document, semantic);
   for (Error& problem : semantic.list) {
     bool known = false;
     for (const Error& reported : problems) {
@@ -53,19 +57,33 @@ std::vector<Error> checkSceneDocument(const nlohmann::ordered_json& document) {
   return problems;
 }
 
-Expected<nlohmann::ordered_json> parseSceneText(std::string_view text) {
+}  // namespace
+
+std::vector<Error> checkSceneDocument(const nlohmann::ordered_json& document) {
+  Scene unused;
+  return checkBuilding(document, false, unused);
+}
+
+Expected<LoadedScene> parseScene(std::string_view text) {
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
   if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
     text.remove_prefix(kByteOrderMark.size());
   }
-  auto document = parseJsonText(text);
-  if (!document) return document;
-  std::vector<Error> problems = checkSceneDocument(*document);
+  auto parsed = parseJsonText(text);
+  if (!parsed) return parsed.error();
+  LoadedScene loaded{std::move(parsed->document), {}};
+  std::vector<Error> problems = checkBuilding(loaded.document, parsed->schemaValid, loaded.scene);
   if (!problems.empty()) return joinProblems(problems);
-  return document;
+  return loaded;
 }
 
-Expected<nlohmann::ordered_json> loadSceneFile(const std::filesystem::path& path) {
+Expected<nlohmann::ordered_json> parseSceneText(std::string_view text) {
+  auto loaded = parseScene(text);
+  if (!loaded) return loaded.error();
+  return std::move(loaded->document);
+}
+
+Expected<LoadedScene> loadScene(const std::filesystem::path& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (error || !std::filesystem::exists(status)) {
@@ -88,7 +106,13 @@ Expected<nlohmann::ordered_json> loadSceneFile(const std::filesystem::path& path
   if (file.gcount() != static_cast<std::streamsize>(size)) {
     return Error{path.string(), "cannot read the scene: the read stopped early"};
   }
-  return parseSceneText(text);
+  return parseScene(text);
+}
+
+Expected<nlohmann::ordered_json> loadSceneFile(const std::filesystem::path& path) {
+  auto loaded = loadScene(path);
+  if (!loaded) return loaded.error();
+  return std::move(loaded->document);
 }
 
 }  // namespace floptle::scene

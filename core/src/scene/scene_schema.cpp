@@ -1,5 +1,7 @@
 // Step 3 of loading: the JSON Schema (resources/scene.schema.json, embedded), checked by
-// RapidJSON's schema validator.
+// RapidJSON's schema validator. A text being loaded is checked whole as it is read (the
+// validator takes the reader's events: scene_parsed.h); a document it refuses, and a document
+// edited in memory, are converted to RapidJSON values and checked here.
 //
 // RapidJSON 1.1.0's validator stops at the first problem. To report every problem the
 // document is first validated whole (the authority: a document it accepts is schema-valid);
@@ -18,6 +20,7 @@
 
 #include "floptle/core/scene/scene_io.h"
 #include "scene/scene_internal.h"
+#include "scene/scene_parsed.h"
 
 namespace floptle::scene {
 namespace {
@@ -155,6 +158,13 @@ class SchemaSet {
   const RjValue& at(const std::string& pointer) const {
     const RjValue* value = rapidjson::Pointer(pointer.c_str()).Get(source_);
     return value ? *value : empty_;
+  }
+
+  /// The compiled whole schema, for a validator fed events as a text is read. A compiled
+  /// schema is never changed or dropped, and validators may share it.
+  const rapidjson::SchemaDocument& whole() {
+    std::lock_guard lock(mutex_);
+    return compiled("");
   }
 
   /// Validates `value` against the schema at `schemaPointer` ("" = the whole schema).
@@ -306,6 +316,10 @@ class Walker {
 
 std::string_view sceneSchemaText() {
   return detail::kSceneSchemaText;
+}
+
+std::unique_ptr<rapidjson::SchemaValidator> wholeSchemaValidator() {
+  return std::make_unique<rapidjson::SchemaValidator>(SchemaSet::instance().whole());
 }
 
 std::vector<Error> schemaProblems(const nlohmann::ordered_json& document) {

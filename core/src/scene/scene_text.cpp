@@ -1,13 +1,14 @@
 // Step 1 of loading: the text itself. A RapidJSON SAX pass (iterative, so deep nesting
 // cannot overflow the stack) tracks the JSON pointer of the value being read, so that a
 // syntax error, a number beyond double range, a nesting deeper than kMaxSceneDepth or a
-// duplicate key is reported at its pointer with line and column. Only text that passes is
-// handed to nlohmann (which then cannot fail).
+// duplicate key is reported at its pointer with line and column. The same pass builds the
+// document (the tree nlohmann's parser would build: ordered_json_builder.h) and checks it
+// against the whole schema (step 3's first answer: scene_parsed.h).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <rapidjson/error/en.h>
@@ -15,7 +16,9 @@
 #include <rapidjson/reader.h>
 
 #include "floptle/core/scene/scene_io.h"
+#include "scene/ordered_json_builder.h"
 #include "scene/scene_internal.h"
+#include "scene/scene_parsed.h"
 
 namespace floptle::scene {
 namespace {
@@ -27,14 +30,28 @@ struct Frame {
   std::string key;
   /// Object: true between a key and the end of its value.
   bool awaitingValue = false;
-  std::set<std::string> keys;  // duplicate-key check (lookup only)
+  /// Object: its keys, for the duplicate check once it has more than kKeysScanned (an object
+  /// of fewer is checked by scanning its keys: no allocation for the common small object).
+  std::unordered_set<std::string> keys;
 };
 
+constexpr std::size_t kKeysScanned = 16;
+
 /// Tracks the pointer of the current value; stops the parse at the first structural problem.
+/// Every event it accepts goes on to `tree` (the document) and to `schema`, the whole-schema
+/// validator, until that first refuses one.
 class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, PointerTracker> {
  public:
+  PointerTracker(OrderedJsonBuilder& tree, rapidjson::SchemaValidator& schema)
+      : tree_(tree), schema_(schema) {}
+
   std::vector<Frame> stack;
   std::optional<Error> problem;
+  /// A string holds a UTF-16 surrogate on its own ("\uDC00"): the reader takes it, nlohmann
+  /// refuses the text, and so does the load, with nlohmann's message.
+  bool loneSurrogate = false;
+  /// The schema validator refused an event: the document breaks the schema somewhere.
+  bool schemaRefused = false;
 
   /// Pointer of the value now being read (or of the innermost container when none is).
   std::string currentPointer(bool includePending) const {
@@ -51,29 +68,84 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     return pointer;
   }
 
-  bool Default() { return valueDone(); }
-  bool Null() { return valueDone(); }
-  bool Bool(bool) { return valueDone(); }
-  bool Int(int) { return valueDone(); }
-  bool Uint(unsigned) { return valueDone(); }
-  bool Int64(std::int64_t) { return valueDone(); }
-  bool Uint64(std::uint64_t) { return valueDone(); }
-  bool Double(double) { return valueDone(); }
-  bool String(const char*, rapidjson::SizeType, bool) { return valueDone(); }
-  bool StartObject() { return open(false); }
-  bool StartArray() { return open(true); }
-  bool Key(const char* text, rapidjson::SizeType length, bool) {
+  // The reader reports an integer written with a minus through Int/Int64 and one without
+  // through Uint/Uint64: signed exactly where nlohmann's parser makes it signed.
+  bool Null() {
+    tree_.null();
+    toSchema([&](auto& schema) { return schema.Null(); });
+    return valueDone();
+  }
+  bool Bool(bool value) {
+    tree_.boolean(value);
+    toSchema([&](auto& schema) { return schema.Bool(value); });
+    return valueDone();
+  }
+  bool Int(int value) {
+    tree_.integer(value);
+    toSchema([&](auto& schema) { return schema.Int(value); });
+    return valueDone();
+  }
+  bool Uint(unsigned value) {
+    tree_.unsignedInteger(value);
+    toSchema([&](auto& schema) { return schema.Uint(value); });
+    return valueDone();
+  }
+  bool Int64(std::int64_t value) {
+    tree_.integer(value);
+    toSchema([&](auto& schema) { return schema.Int64(value); });
+    return valueDone();
+  }
+  bool Uint64(std::uint64_t value) {
+    tree_.unsignedInteger(value);
+    toSchema([&](auto& schema) { return schema.Uint64(value); });
+    return valueDone();
+  }
+  bool Double(double value) {
+    tree_.number(value);
+    toSchema([&](auto& schema) { return schema.Double(value); });
+    return valueDone();
+  }
+  bool String(const char* text, rapidjson::SizeType length, bool copy) {
+    noteLoneSurrogate(text, length);
+    tree_.string({text, length});
+    toSchema([&](auto& schema) { return schema.String(text, length, copy); });
+    return valueDone();
+  }
+  bool StartObject() {
+    if (!open(false)) return false;
+    tree_.startObject();
+    toSchema([](auto& schema) { return schema.StartObject(); });
+    return true;
+  }
+  bool StartArray() {
+    if (!open(true)) return false;
+    tree_.startArray();
+    toSchema([](auto& schema) { return schema.StartArray(); });
+    return true;
+  }
+  bool Key(const char* text, rapidjson::SizeType length, bool copy) {
     Frame& frame = stack.back();
     frame.key.assign(text, length);
     frame.awaitingValue = true;
-    if (!frame.keys.insert(frame.key).second) {
+    if (isDuplicate(frame)) {
       problem = Error{currentPointer(true), "duplicate key \"" + frame.key + "\" in one object"};
       return false;
     }
+    noteLoneSurrogate(text, length);
+    tree_.key({text, length});
+    toSchema([&](auto& schema) { return schema.Key(text, length, copy); });
     return true;
   }
-  bool EndObject(rapidjson::SizeType) { return close(); }
-  bool EndArray(rapidjson::SizeType) { return close(); }
+  bool EndObject(rapidjson::SizeType members) {
+    tree_.end();
+    toSchema([&](auto& schema) { return schema.EndObject(members); });
+    return close();
+  }
+  bool EndArray(rapidjson::SizeType elements) {
+    tree_.end();
+    toSchema([&](auto& schema) { return schema.EndArray(elements); });
+    return close();
+  }
 
  private:
   bool open(bool isArray) {
@@ -90,6 +162,29 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     stack.pop_back();
     return valueDone();
   }
+  /// Passes one event to the schema validator, until it first refuses one.
+  template <typename Event>
+  void toSchema(const Event& event) {
+    if (!schemaRefused) schemaRefused = !event(schema_);
+  }
+  /// Whether frame.key is already a key of the innermost object (the tree holds its keys so far).
+  bool isDuplicate(Frame& frame) {
+    const std::span<const std::string> earlier = tree_.openObjectKeys();
+    if (earlier.size() < kKeysScanned) {
+      return std::find(earlier.begin(), earlier.end(), frame.key) != earlier.end();
+    }
+    if (frame.keys.empty()) frame.keys.insert(earlier.begin(), earlier.end());
+    return !frame.keys.insert(frame.key).second;
+  }
+  /// The reader turns "\uD800".."\uDFFF" without its pair into the bytes ED A0..BF xx, which
+  /// valid UTF-8 text (checked as it is read) cannot hold otherwise.
+  void noteLoneSurrogate(const char* text, rapidjson::SizeType length) {
+    for (rapidjson::SizeType i = 0; i + 1 < length; ++i) {
+      const auto lead = static_cast<unsigned char>(text[i]);
+      const auto next = static_cast<unsigned char>(text[i + 1]);
+      if (lead == 0xED && next >= 0xA0) loneSurrogate = true;
+    }
+  }
   bool valueDone() {
     if (stack.empty()) return true;
     Frame& frame = stack.back();
@@ -97,6 +192,9 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     frame.awaitingValue = false;
     return true;
   }
+
+  OrderedJsonBuilder& tree_;
+  rapidjson::SchemaValidator& schema_;
 };
 
 /// 1-based line and column of a byte offset.
@@ -133,13 +231,16 @@ bool isValueError(rapidjson::ParseErrorCode code) {
 
 }  // namespace
 
-Expected<nlohmann::ordered_json> parseJsonText(std::string_view text) {
+Expected<ParsedJson> parseJsonText(std::string_view text) {
   if (text.size() > kMaxSceneFileBytes) {
     return Error{"", "the scene text is " + std::to_string(text.size()) +
                          " bytes, more than the limit of " +
                          std::to_string(kMaxSceneFileBytes / (1024 * 1024)) + " MiB"};
   }
-  PointerTracker tracker;
+  ParsedJson parsed;
+  OrderedJsonBuilder tree;
+  const std::unique_ptr<rapidjson::SchemaValidator> schema = wholeSchemaValidator();
+  PointerTracker tracker(tree, *schema);
   rapidjson::Reader reader;
   rapidjson::MemoryStream stream(text.data(), text.size());
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
@@ -160,10 +261,16 @@ Expected<nlohmann::ordered_json> parseJsonText(std::string_view text) {
     if (!what.empty() && what.back() == '.') what.pop_back();
     return Error{tracker.currentPointer(isValueError(code)), where + ": " + what};
   }
-  // Structurally valid, finite, shallow enough: nlohmann agrees and cannot throw here, but a
-  // library disagreement must still not escape as an exception.
+  parsed.schemaValid = !tracker.schemaRefused && schema->IsValid();
+  if (!tracker.loneSurrogate) {
+    parsed.document = std::move(tree.root());
+    return parsed;
+  }
+  // nlohmann refuses a lone surrogate; its own parse says how, and a library disagreement
+  // must still not escape as an exception.
   try {
-    return nlohmann::ordered_json::parse(text.begin(), text.end());
+    parsed.document = nlohmann::ordered_json::parse(text.begin(), text.end());
+    return parsed;
   } catch (const nlohmann::json::exception& e) {
     return Error{"", e.what()};
   }

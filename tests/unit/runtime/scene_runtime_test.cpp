@@ -191,6 +191,39 @@ TEST(Replay, EqualsStepping) {
   EXPECT_EQ((*result)["tick"], 90);
 }
 
+TEST(Replay, RunsTheSceneTheCallerHandsItInsteadOfBuildingOne) {
+  ReplayOptions options;
+  options.ticks = 60;
+  options.sceneName = "drop.json";
+  // The drop scene, made whole for the schema a loaded file meets.
+  Json document = dropScene();
+  document["interactions"] = Json::array();
+  document["materials"][0]["bulk_modulus"] = 1e9;
+  document["materials"][0]["yield_strength"] = 1e6;
+  auto plain = replay(document, ".", options);
+  ASSERT_TRUE(plain) << plain.error().message();
+  // The Scene that loading built (what `floptle simulate` hands over): the same run.
+  auto loaded = scene::parseScene(document.dump());
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  options.scene = &loaded->scene;
+  auto given = replay(loaded->document, ".", options);
+  ASSERT_TRUE(given) << given.error().message();
+  EXPECT_EQ((*given)["hash"], (*plain)["hash"]);
+  // A Scene with the ball higher up is the one that runs: the hash of that scene's own replay.
+  Json higher = document;
+  higher["nodes"][1]["transform"]["position"][1] = 9.0;
+  auto higherScene = scene::buildScene(higher);
+  ASSERT_TRUE(higherScene) << higherScene.error().message();
+  options.scene = &*higherScene;
+  auto moved = replay(document, ".", options);
+  ASSERT_TRUE(moved) << moved.error().message();
+  options.scene = nullptr;
+  auto higherPlain = replay(higher, ".", options);
+  ASSERT_TRUE(higherPlain) << higherPlain.error().message();
+  EXPECT_EQ((*moved)["hash"], (*higherPlain)["hash"]);
+  EXPECT_NE((*moved)["hash"], (*plain)["hash"]);
+}
+
 TEST(Replay, AnInputForAnUnknownNodeNamesTheInputsFile) {
   const nlohmann::json inputs =
       nlohmann::json::parse(R"([{"tick": 0, "node": "nobody", "jump": true}])");

@@ -19,6 +19,10 @@ class MeshColliderCache;
 class Simulation;
 }  // namespace floptle::physics
 
+namespace floptle::scene {
+struct Scene;
+}  // namespace floptle::scene
+
 namespace floptle::runtime {
 
 class SceneRuntime;
@@ -34,6 +38,9 @@ struct ReplayOptions {
   /// When set, the trace is appended: one JSON line per tick for physics scenes
   /// (physics::Simulation::resultJson after that tick), the event trace for Drift scenes.
   std::string* traceLines = nullptr;
+  /// The document's typed Scene when the caller already has it (scene::loadScene builds it
+  /// while checking the file); null: replay builds it from the document. Not owned.
+  const scene::Scene* scene = nullptr;
   /// The mesh collider cache the build goes through (null: none). Not owned.
   physics::MeshColliderCache* meshCache = nullptr;
   /// When set, called after each tick with the simulation and the wall time that tick's step

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floptle/core/expected.h"
+#include "floptle/core/scene/scene.h"
 
 namespace floptle::scene {
 
@@ -31,12 +32,26 @@ inline constexpr std::size_t kMaxSceneFileBytes = 32u * 1024u * 1024u;
 /// Deepest nesting of arrays and objects accepted (the document root is depth 1).
 inline constexpr int kMaxSceneDepth = 200;
 
+/// A checked scene document and the typed Scene that its semantic checks (step 4) built:
+/// `scene` is what buildScene(document) returns.
+struct LoadedScene {
+  nlohmann::ordered_json document;
+  Scene scene;
+};
+
 /// Reads, parses and checks a scene file. Errors for the file itself (missing, unreadable,
 /// too big) have the path as `where`.
 Expected<nlohmann::ordered_json> loadSceneFile(const std::filesystem::path& path);
 
+/// loadSceneFile, keeping the Scene its checks built: a caller that needs the typed model
+/// builds it once instead of calling buildScene again on the document.
+Expected<LoadedScene> loadScene(const std::filesystem::path& path);
+
 /// Parses and checks scene text (steps 1-4 above).
 Expected<nlohmann::ordered_json> parseSceneText(std::string_view text);
+
+/// parseSceneText, keeping the Scene its checks built (as loadScene).
+Expected<LoadedScene> parseScene(std::string_view text);
 
 /// Steps 2-4 on an already parsed document (the editor checks its edited JSON with this).
 /// Returns every problem; empty when the document is valid.

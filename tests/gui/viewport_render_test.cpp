@@ -301,6 +301,34 @@ std::pair<double, double> compare(const render::Image& gpu, const render::Image&
   return {mean.ok() ? *mean : 255.0, fraction};
 }
 
+/// Draws `field` from `camera` in `view`, checks the image against the CPU render (the
+/// tolerance above; both written as viewport_NAME_{gpu,cpu}.png) and returns how many of the
+/// viewport's pixels are red (the spheres' material), -1 when either image is missing.
+int drawnAsTheCpuDraws(editor::RaymarchView& view, const field::UnionField& field,
+                       const render::Camera& camera, const std::string& name) {
+  view.setCamera(camera);
+  view.setSceneField(field);
+  const render::Image gpu = toImage(view.captureImage());
+  EXPECT_TRUE(view.lastShaderError().isEmpty()) << view.lastShaderError().toStdString();
+  render::RenderSettings settings;
+  settings.width = kWidth;
+  settings.height = kHeight;
+  auto cpu = render::renderImage(field, camera, kMaterials, settings);
+  if (!cpu.ok() || gpu.rgba.empty()) {
+    ADD_FAILURE() << name << ": no image";
+    return -1;
+  }
+  render::writePng((outputDir() / ("viewport_" + name + "_gpu.png")).string(), gpu);
+  render::writePng((outputDir() / ("viewport_" + name + "_cpu.png")).string(), *cpu);
+  const auto [mean, fraction] = compare(gpu, *cpu, (name + ", viewport vs CPU").c_str());
+  EXPECT_LE(mean, 1.5) << name;
+  EXPECT_GE(fraction, 0.98) << name;
+  int red = 0;
+  for (std::size_t i = 0; i < gpu.rgba.size(); i += 4)
+    red += gpu.rgba[i] > gpu.rgba[i + 1] + 40 ? 1 : 0;
+  return red;
+}
+
 }  // namespace
 
 // 10,000 spheres: the fixed program walks the hierarchy in the scene texture and draws what
@@ -311,25 +339,8 @@ TEST_F(ViewportFixture, TenThousandPartsMatchTheCpuRender) {
   camera.position = {-30.0f, 6.0f, 25.0f};
   camera.lookAt = {0.0f, 0.0f, 0.0f};
   camera.fovYDegrees = 60.0f;
-  view_->setCamera(camera);
-  view_->setSceneField(field);
-  const render::Image gpu = toImage(view_->captureImage());
-  ASSERT_TRUE(view_->lastShaderError().isEmpty()) << view_->lastShaderError().toStdString();
-  render::RenderSettings settings;
-  settings.width = kWidth;
-  settings.height = kHeight;
-  auto cpu = render::renderImage(field, camera, kMaterials, settings);
-  ASSERT_TRUE(cpu.ok());
-  render::writePng((outputDir() / "viewport_10k_gpu.png").string(), gpu);
-  render::writePng((outputDir() / "viewport_10k_cpu.png").string(), *cpu);
-  const auto [mean, fraction] = compare(gpu, *cpu, "10k parts, viewport vs CPU");
-  EXPECT_LE(mean, 1.5);
-  EXPECT_GE(fraction, 0.98);
   // Red sphere pixels exist: the comparison is not of two empty skies.
-  int red = 0;
-  for (std::size_t i = 0; i < gpu.rgba.size(); i += 4)
-    red += gpu.rgba[i] > gpu.rgba[i + 1] + 40 ? 1 : 0;
-  EXPECT_GT(red, 50);
+  EXPECT_GT(drawnAsTheCpuDraws(*view_, field, camera, "10k"), 50);
 }
 
 // More kinds of part than the shader has functions for (kMaxPartStructures): 40 clusters of
@@ -364,24 +375,7 @@ TEST_F(ViewportFixture, MoreKindsOfPartThanFunctionsAreInterpretedAsTheCpuDrawsT
   render::Camera camera;
   camera.position = {0.0f, 5.0f, 9.0f};
   camera.lookAt = {0.0f, -0.6f, 0.0f};
-  view_->setCamera(camera);
-  view_->setSceneField(field);
-  const render::Image gpu = toImage(view_->captureImage());
-  ASSERT_TRUE(view_->lastShaderError().isEmpty()) << view_->lastShaderError().toStdString();
-  render::RenderSettings settings;
-  settings.width = kWidth;
-  settings.height = kHeight;
-  auto cpu = render::renderImage(field, camera, kMaterials, settings);
-  ASSERT_TRUE(cpu.ok());
-  render::writePng((outputDir() / "viewport_kinds_gpu.png").string(), gpu);
-  render::writePng((outputDir() / "viewport_kinds_cpu.png").string(), *cpu);
-  const auto [mean, fraction] = compare(gpu, *cpu, "40 kinds, viewport vs CPU");
-  EXPECT_LE(mean, 1.5);
-  EXPECT_GE(fraction, 0.98);
-  int red = 0;
-  for (std::size_t i = 0; i < gpu.rgba.size(); i += 4)
-    red += gpu.rgba[i] > gpu.rgba[i + 1] + 40 ? 1 : 0;
-  EXPECT_GT(red, 500);
+  EXPECT_GT(drawnAsTheCpuDraws(*view_, field, camera, "kinds"), 500);
 }
 
 // Moving a node changes texels only: no compile, one more upload, the sphere is elsewhere.

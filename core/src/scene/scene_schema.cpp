@@ -160,8 +160,8 @@ class SchemaSet {
     return value ? *value : empty_;
   }
 
-  /// The compiled whole schema, for a validator fed events as a text is read. A compiled
-  /// schema is never changed or dropped, and validators may share it.
+  /// The compiled whole schema, for a validator fed events as a text is read. Compiled schemas
+  /// live as long as this set and are read-only, so validators may share the reference.
   const rapidjson::SchemaDocument& whole() {
     std::lock_guard lock(mutex_);
     return compiled("");

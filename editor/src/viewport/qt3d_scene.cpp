@@ -375,8 +375,9 @@ void ViewportScene::setViewProjection(const QMatrix4x4& viewProj, const QVector3
 }
 
 QImage ViewportScene::drawFrame(bool readBack) {
-  // The read-back forces the frame's GPU work to finish inside processFrame. Qt 3D hands a
-  // read-back to its reply one frame later; a one-texel one is dropped when it comes.
+  // The read-back makes the frame's GPU work finish inside processFrame. Qt 3D hands a
+  // read-back to its reply in the processFrame after the one that took it: a whole-window one
+  // is collected by a second processFrame here, a one-texel one deletes itself on arrival.
   QRenderCaptureReply* reply =
       readBack ? capture_->requestCapture() : capture_->requestCapture(QRect(0, 0, 1, 1));
   reply->setParent(capture_);
@@ -384,8 +385,8 @@ QImage ViewportScene::drawFrame(bool readBack) {
     QObject::connect(reply, &QRenderCaptureReply::completed, reply, &QObject::deleteLater);
   marchOnce_->setEnabled(true);
   engine_->processFrame();
-  // The frames Qt 3D draws next without a request (it keeps a parameter change dirty for one
-  // frame more) composite this march; the next request marches again.
+  // Any processFrame until the next drawFrame (Qt 3D keeps a parameter change dirty for one
+  // frame more, and a read-back needs one) composites this march instead of marching again.
   marchOnce_->setEnabled(false);
   if (!readBack) return {};
   engine_->processFrame();

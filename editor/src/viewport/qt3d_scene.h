@@ -98,7 +98,7 @@ class ViewportScene {
   /// frame. Qt 3D compiles a new program during the first frame that needs it and draws that
   /// frame without the program's entities (QShaderProgram::status() does not tell, it stays
   /// NotReady on the frontend in Qt 6.4), so such a frame is drawn again.
-  /// Also remembers what the frame about to be asked for draws (one frame in flight).
+  /// Also remembers what the frame about to be drawn draws.
   bool programsSettled(bool lines, bool meshes);
   /// The frame asked for last finished: its programs are compiled from now on.
   void noteFrameFinished();

@@ -1,7 +1,6 @@
 #include "floptle/editor/raymarch_view.h"
 
 #include <QCoreApplication>
-#include <QEventLoop>
 #include <QSurfaceFormat>
 #include <QVBoxLayout>
 #include <QVector2D>
@@ -36,8 +35,9 @@ constexpr float kMinScale = 0.1f;
 /// Quiet time after the last motion before the full-resolution frame (ms).
 constexpr int kRefineDelayMs = 250;
 constexpr int kFlyIntervalMs = 16;
-/// Draws of one frame beyond the first while Qt 3D is still compiling its programs (one
-/// suffices: Qt 3D compiles every new program in the frame that first needs it).
+/// Most draws of one frame beyond the first while Qt 3D is still compiling its programs. It
+/// compiles every new program in the frame that first needs it, so one is the rule; the bound
+/// keeps a driver that never reports them settled from drawing without end.
 constexpr int kMaxRedraws = 3;
 
 QVector3D toQt(Vec3 v) {

@@ -8,7 +8,10 @@
 #      are suppressed by packaging/lsan-suppressions.txt, everything else is reported);
 #      package.deb alone is left out: it packages the build's programs, and a sanitized
 #      package tests nothing the ordinary suite has not.
-#   2. every fuzz harness for FUZZ_SECONDS (default 120), two at a time (tests/fuzz/run.sh).
+#   2. every fuzz harness for FUZZ_SECONDS (default 120), two at a time (tests/fuzz/run.sh),
+#      from the seed corpora with libFuzzer's seed fixed (FLOPTLE_FUZZ_SEED, default 1): a
+#      find of a fresh draw would fail CI on luck; longer runs with drawn seeds belong before
+#      a change lands (tests/fuzz/run.sh 3600), and their finds join the corpora.
 # Prints the wall time of each part. FLOPTLE_JOBS (default 2) as in ./test.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 FUZZ_SECONDS="${1:-120}"
@@ -48,6 +51,7 @@ echo "==> Fuzzing, ${FUZZ_SECONDS} s a harness"
 fuzz_rc=0
 # The harnesses keep their own sanitizer options (tests/fuzz/run.sh).
 env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u LSAN_OPTIONS FLOPTLE_FUZZ_BUILD="$ASAN_BUILD" \
+  FLOPTLE_FUZZ_SEED="${FLOPTLE_FUZZ_SEED:-1}" \
   "$FLOPTLE_ROOT/tests/fuzz/run.sh" "$FUZZ_SECONDS" \
   scene_load query_line simulate_inputs vdb_read mesh_glb mesh_obj mesh_fbx || fuzz_rc=$?
 t3=$(date +%s)

@@ -7,10 +7,10 @@
 #include "fuzz_allocation_limit.h"
 #include "fuzz_support.h"
 
-// readBrickMapVdb checks every size, count and offset the file declares up to a grid's root
-// table before OpenVDB reads it, and gives OpenVDB a stream on which a read past the end
-// throws. Below the root OpenVDB still allocates what a compressed block declares before
-// reading it (io::bloscFromStream, io::unzipFromStream): fuzz_allocation_limit.h.
+// readBrickMapVdb checks every size, count and offset the file declares, down to each block of
+// a node's values, before OpenVDB reads it, and gives OpenVDB a stream on which a read past
+// the end throws. OpenVDB still allocates what a compressed block declares before reading it
+// (io::bloscFromStream, io::unzipFromStream), at most the file's size: fuzz_allocation_limit.h.
 // OpenVDB 10 leaks the nodes of a tree whose reading throws half-way (RootNode::readTopology
 // allocates a child before reading it): not ours to fix. Leaks of memory allocated outside
 // OpenVDB's calls are still reported.

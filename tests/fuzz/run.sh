@@ -9,6 +9,8 @@
 #   tests/fuzz/run.sh             # the bounded CI run: every harness for 60 s
 #   tests/fuzz/run.sh 3600        # a longer run: every harness for an hour
 #   tests/fuzz/run.sh 600 scene_load query_line
+# FLOPTLE_FUZZ_SEED=N fixes libFuzzer's seed (CI's run, packaging/ci-sanitize.sh: the same
+# inputs every time, so CI passes or fails on the tree, not on the draw); unset, each run draws.
 # Replay one reproducer:  build-asan/tests/fuzz/fuzz_<name> path/to/crash-...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -51,8 +53,10 @@ fuzz_one() {
   cp -n "$seeds"/* "$corpus"/
   local t0
   t0=$(date +%s)
+  local seed=()
+  if [ -n "${FLOPTLE_FUZZ_SEED:-}" ]; then seed=(-seed="$FLOPTLE_FUZZ_SEED"); fi
   if "$binary" "$corpus" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
-       -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1; then
+       "${seed[@]}" -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1; then
     echo "ok $name: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" |
       grep -o '[0-9]*$') runs, $(( $(date +%s) - t0 )) s, corpus $(ls "$corpus" | wc -l) files" \
       >"$result"

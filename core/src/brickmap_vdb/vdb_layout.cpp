@@ -11,80 +11,17 @@
 //           uint32 child count, the tiles (3 int32 + value + bool), the children.
 #include "vdb_layout.h"
 
-#include <array>
 #include <cstring>
+
+#include "vdb_cursor.h"
+#include "vdb_tree.h"
 
 namespace floptle::vdb {
 namespace {
 
-/// Reads within the file's `size` bytes; every read past it is an error naming what the file
-/// declared there.
-class Cursor {
- public:
-  Cursor(std::istream& in, std::uint64_t size, std::string where)
-      : in_(in), size_(size), where_(std::move(where)) {}
-
-  std::uint64_t pos() const { return pos_; }
-  std::uint64_t left() const { return size_ - pos_; }
-
-  Error error(const std::string& what) const {
-    return Error{where_, "not a readable OpenVDB file: " + what};
-  }
-  Error pastEnd(const std::string& what, std::uint64_t bytes) const {
-    return error(what + " at byte " + std::to_string(pos_) + " declares " + std::to_string(bytes) +
-                 " bytes, past the file's end (" + std::to_string(size_) + " bytes)");
-  }
-
-  Expected<void> seek(std::uint64_t to, const std::string& what) {
-    if (to > size_)
-      return error(what + " is at byte " + std::to_string(to) + ", past the file's end (" +
-                   std::to_string(size_) + " bytes)");
-    in_.clear();
-    in_.seekg(static_cast<std::streamoff>(to));
-    if (!in_) return error("cannot seek to " + what);
-    pos_ = to;
-    return {};
-  }
-  Expected<void> read(void* out, std::uint64_t bytes, const std::string& what) {
-    if (bytes > left()) return pastEnd(what, bytes);
-    in_.read(static_cast<char*>(out), static_cast<std::streamsize>(bytes));
-    if (static_cast<std::uint64_t>(in_.gcount()) != bytes) return error("cannot read " + what);
-    pos_ += bytes;
-    return {};
-  }
-  Expected<void> skip(std::uint64_t bytes, const std::string& what) {
-    if (bytes > left()) return pastEnd(what, bytes);
-    return seek(pos_ + bytes, what);
-  }
-  template <class T>
-  Expected<T> value(const std::string& what) {
-    if (sizeof(T) > left())
-      return error("the file ends at byte " + std::to_string(size_) + ", inside " + what);
-    T v{};
-    if (auto r = read(&v, sizeof(T), what); !r) return r.error();
-    return v;
-  }
-  /// OpenVDB's readString: a uint32 length, then as many characters.
-  Expected<std::string> string(const std::string& what) {
-    auto length = value<std::uint32_t>(what);
-    if (!length) return length.error();
-    if (*length > left()) return pastEnd(what, *length);
-    std::string s(*length, '\0');
-    if (auto r = read(s.data(), *length, what); !r) return r.error();
-    return s;
-  }
-
- private:
-  std::istream& in_;
-  std::uint64_t size_;
-  std::uint64_t pos_ = 0;
-  std::string where_;
-};
-
 constexpr std::int64_t kMagic = 0x56444220;  // " BDV"
 constexpr std::size_t kUuidChars = 36;
 constexpr std::uint32_t kNoCompressedSizes = 0xffffffffu;
-constexpr std::uint64_t kBloscHeaderBytes = 16;
 /// Every leaf of a tree stores its 8^3-bit value mask: a file of n bytes has at most n / 64.
 constexpr std::uint64_t kLeafMaskBytes = 64;
 /// A root tile: its origin (3 int32), a float value, an active flag.
@@ -99,17 +36,12 @@ constexpr std::uint64_t kChildBytes = 3 * 4 + 2 * (32 * 32 * 32 / 8);
 Expected<void> delayedLoadBlock(Cursor& c, std::uint32_t compressed, std::uint64_t raw,
                                 const std::string& what) {
   if (compressed == 0) return c.skip(raw, what);
-  if (compressed < kBloscHeaderBytes)
-    return c.error(what + " declares " + std::to_string(compressed) +
-                   " compressed bytes, fewer than a Blosc header");
-  std::array<unsigned char, kBloscHeaderBytes> header{};
-  if (auto r = c.read(header.data(), header.size(), what); !r) return r;
-  const std::uint32_t unpacked = std::uint32_t(header[4]) | std::uint32_t(header[5]) << 8 |
-                                 std::uint32_t(header[6]) << 16 | std::uint32_t(header[7]) << 24;
-  if (unpacked > 2 * raw + 1024)
-    return c.error(what + " unpacks to " + std::to_string(unpacked) + " bytes, far more than the " +
-                   std::to_string(raw) + " its count declares");
-  return c.skip(compressed - kBloscHeaderBytes, what);
+  auto header = c.bloscHeader(compressed, what);
+  if (!header) return header.error();
+  if (header->unpacked > 2 * raw + 1024)
+    return c.error(what + " unpacks to " + std::to_string(header->unpacked) +
+                   " bytes, far more than the " + std::to_string(raw) + " its count declares");
+  return c.skip(compressed - Cursor::kBloscHeaderBytes, what);
 }
 
 /// io::DelayedLoadMetadata of `bytes` bytes: uint32 leaf count, a mask byte per leaf, maybe a
@@ -138,9 +70,14 @@ Expected<void> delayedLoad(Cursor& c, std::uint32_t bytes, std::uint64_t fileSiz
   return {};
 }
 
-/// A metadata map (MetaMap::readMeta): each value as OpenVDB reads it.
+/// GridBase::META_SAVE_HALF_FLOAT: the grid's values are stored as 16-bit floats.
+constexpr const char* kSavedAsHalf = "is_saved_as_half_float";
+
+/// A metadata map (MetaMap::readMeta): each value as OpenVDB reads it. `savedAsHalf`, when
+/// given, receives the value of kSavedAsHalf (false when absent), which must be a bool.
 Expected<void> metadataMap(Cursor& c, std::uint64_t fileSize, const std::string& owner,
-                           FixedMetadataBytes fixedBytes) {
+                           FixedMetadataBytes fixedBytes, bool* savedAsHalf = nullptr) {
+  if (savedAsHalf) *savedAsHalf = false;
   auto count = c.value<std::uint32_t>("the metadata count of " + owner);
   if (!count) return count.error();
   // An entry is at least its two string lengths and its value's size (3 x 4 bytes).
@@ -156,7 +93,15 @@ Expected<void> metadataMap(Cursor& c, std::uint64_t fileSize, const std::string&
     if (!type) return type.error();
     auto bytes = c.value<std::uint32_t>("the size of " + what);
     if (!bytes) return bytes.error();
-    if (*type == "__delayedload") {
+    if (savedAsHalf && *name == kSavedAsHalf) {
+      if (*type != "bool" || *bytes != 1)
+        return c.error(what + " is a " + *type + " of " + std::to_string(*bytes) +
+                       " bytes; OpenVDB writes a bool");
+      auto flag = c.value<std::uint8_t>(what);
+      if (!flag) return flag.error();
+      if (*flag > 1) return c.error(what + " is " + std::to_string(*flag) + ", not 0 or 1");
+      *savedAsHalf = *flag == 1;
+    } else if (*type == "__delayedload") {
       if (auto r = delayedLoad(c, *bytes, fileSize, what); !r) return r;
     } else if (const std::uint32_t fixed = *type == "string" ? 0 : fixedBytes(*type)) {
       if (*bytes != fixed)
@@ -268,8 +213,21 @@ Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
                                         FixedMetadataBytes fixedBytes) {
   Cursor c(in, size, where);
   if (auto r = c.seek(grid.gridPos, "the grid"); !r) return r;
-  if (auto r = c.skip(4, "the grid's compression flags"); !r) return r;
-  if (auto r = metadataMap(c, size, "the grid", fixedBytes); !r) return r;
+  TreeFormat format;
+  auto compression = c.value<std::uint32_t>("the grid's compression flags");
+  if (!compression) return compression.error();
+  format.compression = *compression;
+  if (auto r = metadataMap(c, size, "the grid", fixedBytes, &format.half); !r) return r;
+  // OpenVDB takes the value size from the metadata; its writer states it in both places, and
+  // a file whose two disagree is refused rather than read by either.
+  static const std::string halfSuffix = "_HalfFloat";
+  const bool halfType =
+      grid.type.size() > halfSuffix.size() &&
+      grid.type.compare(grid.type.size() - halfSuffix.size(), halfSuffix.size(), halfSuffix) == 0;
+  if (halfType != format.half)
+    return c.error(std::string("the grid's type ") + (halfType ? "says" : "does not say") +
+                   " its values are half floats and its '" + kSavedAsHalf + "' metadata " +
+                   (format.half ? "says" : "does not say") + " so");
   auto map = c.string("the grid's transform type");
   if (!map) return map.error();
   if (*map == "NonlinearFrustumMap")
@@ -278,12 +236,8 @@ Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
   if (mapBytes == 0) return c.error("the grid's transform is of an unknown type '" + *map + "'");
   if (auto r = c.skip(mapBytes, "the grid's transform"); !r) return r;
 
-  auto buffers = c.value<std::int32_t>("the grid's tree");
-  if (!buffers) return buffers.error();
-  if (*buffers != 1)
-    return c.error("the grid's tree declares " + std::to_string(*buffers) +
-                   " buffers; OpenVDB files have 1");
-  if (auto r = c.skip(4, "the grid's background"); !r) return r;
+  const std::uint64_t tree = c.pos();
+  if (auto r = c.skip(4 + 4, "the grid's tree"); !r) return r;  // buffer count, background
   auto tiles = c.value<std::uint32_t>("the grid's root table");
   auto children = c.value<std::uint32_t>("the grid's root table");
   if (!tiles || !children) return c.error("the grid's root table is cut short");
@@ -294,7 +248,8 @@ Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
                    std::to_string(*children) + " child nodes, at least " + std::to_string(needed) +
                    " bytes, but the grid has " + std::to_string(room) +
                    " bytes before its voxel data");
-  return {};
+  if (auto r = c.seek(tree, "the grid's tree"); !r) return r;
+  return checkFloatTree(c, format);
 }
 
 }  // namespace floptle::vdb

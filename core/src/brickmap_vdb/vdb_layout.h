@@ -8,10 +8,9 @@
 // readVdbLayout walks the container structure the way OpenVDB reads it (file format 222 on,
 // written by openvdb::io::File): the header, the file's metadata, and each grid's descriptor,
 // checking every length, count and offset against the file's size. checkVdbGridDeclarations
-// walks one grid's own part up to its tree: compression flags, metadata, transform, and the
-// root node's tile and child counts, which must fit in the bytes before the grid's buffers.
-// What lies below the root (node masks, compressed blocks) is read by OpenVDB from a stream
-// that fails at the file's end (brick_map_vdb.cpp), so each node it builds costs file bytes.
+// walks one grid's own part: compression flags, metadata, transform, the root node's tile and
+// child counts (which must fit in the bytes before the grid's buffers), then the whole tree,
+// every block of values against what its node holds (vdb_tree.h).
 //
 // Errors name the file, the part and the byte offset. No OpenVDB type crosses this header.
 #include <cstdint>
@@ -49,7 +48,7 @@ using FixedMetadataBytes = std::uint32_t (*)(const std::string& type);
 Expected<Layout> readVdbLayout(std::istream& in, std::uint64_t size,
                                const std::filesystem::path& path, FixedMetadataBytes fixedBytes);
 
-/// The declarations of the float grid `grid` of that file up to its root table (see the header
+/// The declarations of the float grid `grid` of that file, its tree's included (see the header
 /// comment); errors name `where` (the file and the grid).
 Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
                                         const std::string& where, const GridEntry& grid,

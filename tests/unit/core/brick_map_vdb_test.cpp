@@ -5,7 +5,9 @@
 // degenerate band is read promptly.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -63,6 +65,16 @@ bool inBrick(const BrickMap& map, Vec3 p) {
       glm::ivec3(glm::floor((p - map.origin()) / (map.cellSize() * BrickMap::kCells)));
   return glm::all(glm::greaterThanEqual(c, glm::ivec3(0))) &&
          glm::all(glm::lessThan(c, map.dims())) && map.brickAt(c) >= 0;
+}
+
+std::string fileBytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeBytes(const fs::path& file, const std::string& bytes) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), std::streamsize(bytes.size()));
 }
 
 TEST(BrickMapVdb, RoundTripKeepsEveryStoredSample) {
@@ -327,20 +339,13 @@ TEST(BrickMapVdb, ARootTableLargerThanItsGridIsRefusedBeforeOpenVdbReadsIt) {
   auto read = readBrickMapVdb(file);
   ASSERT_FALSE(read.ok());
   EXPECT_NE(read.error().what.find("no voxels"), std::string::npos) << read.error().message();
-  std::string bytes;
-  {
-    std::ifstream in(file, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  std::string bytes = fileBytes(file);
   const std::uint32_t tiles = 3'500'000'000u, children = 0;
   ASSERT_GT(bytes.size(), 8u);
   ASSERT_EQ(bytes.compare(bytes.size() - 8, 8, std::string(8, '\0')), 0) << "no empty root";
   bytes.replace(bytes.size() - 8, 4, reinterpret_cast<const char*>(&tiles), 4);
   bytes.replace(bytes.size() - 4, 4, reinterpret_cast<const char*>(&children), 4);
-  {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << bytes;
-  }
+  writeBytes(file, bytes);
   read = readBrickMapVdb(file);
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().where, file.string() + ": grid 'surface'");
@@ -372,11 +377,7 @@ TEST(BrickMapVdb, AFileOverTheSizeLimitIsRefusedUnread) {
 TEST(BrickMapVdb, AFileCutShortAnywhereIsAnErrorNamingIt) {
   const fs::path whole = tempDir() / "whole.vdb";
   ASSERT_TRUE(writeBrickMapVdb(bakedSphere(), whole).ok());
-  std::string bytes;
-  {
-    std::ifstream in(whole, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  const std::string bytes = fileBytes(whole);
   ASSERT_GT(bytes.size(), 1000u);
   const fs::path cut = tempDir() / "cut.vdb";
   constexpr int kCuts = 64;
@@ -392,6 +393,128 @@ TEST(BrickMapVdb, AFileCutShortAnywhereIsAnErrorNamingIt) {
     EXPECT_NE(read.error().what.find("not a readable OpenVDB file"), std::string::npos)
         << "cut at " << length << ": " << read.error().message();
   }
+}
+
+// Every compression OpenVDB writes (none, Zip, Blosc, each with and without active-value
+// masks), in full and half floats: the tree walk that checks each block before OpenVDB reads it
+// takes each of them, and the sphere reads back within its storage's precision.
+TEST(BrickMapVdb, ReadsEveryCompressionAndHalfFloats) {
+  openvdb::initialize();
+  const float R = 0.6f, voxel = 0.05f;
+  using openvdb::io::COMPRESS_ACTIVE_MASK, openvdb::io::COMPRESS_BLOSC, openvdb::io::COMPRESS_ZIP;
+  const std::uint32_t compressions[] = {openvdb::io::COMPRESS_NONE,
+                                        COMPRESS_ZIP,
+                                        COMPRESS_BLOSC,
+                                        COMPRESS_ACTIVE_MASK,
+                                        COMPRESS_ZIP | COMPRESS_ACTIVE_MASK,
+                                        COMPRESS_BLOSC | COMPRESS_ACTIVE_MASK};
+  for (const std::uint32_t compression : compressions) {
+    for (const bool half : {false, true}) {
+      SCOPED_TRACE("compression " + openvdb::io::compressionToString(compression) +
+                   (half ? ", half floats" : ", floats"));
+      auto sphere = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(
+          R, openvdb::Vec3f(0.0f), voxel, 3.0f);
+      sphere->setName("surface");
+      sphere->setSaveFloatAsHalf(half);
+      const fs::path file = tempDir() / "compressed.vdb";
+      openvdb::io::File out(file.string());
+      out.setCompression(compression);
+      out.write(openvdb::GridPtrVec{sphere});
+      out.close();
+      auto read = readBrickMapVdb(file);
+      ASSERT_TRUE(read.ok()) << read.error().message();
+      for (const Vec3 dir : {Vec3(1, 0, 0), Vec3(0, -1, 0), glm::normalize(Vec3(1, 1, -1))})
+        for (const float s : {-0.04f, 0.0f, 0.06f})
+          EXPECT_NEAR(read->distance(dir * (R + s)), s, 0.5f * voxel);
+    }
+  }
+}
+
+/// A level set of one leaf of 512 active voxels whose values do not compress (random bits,
+/// any finite float), so that Zip stores them plain: a block of -2048 (bytes) then the floats.
+/// OpenVDB's writer never zips a level set: the grid is written as a staggered grid and its
+/// class renamed in the file (the two names are as long).
+fs::path oneNoisyLeaf(const std::string& name) {
+  openvdb::initialize();
+  auto grid = openvdb::FloatGrid::create(0.3f);
+  grid->setGridClass(openvdb::GRID_STAGGERED);
+  grid->setName("surface");
+  std::mt19937 rng(9);
+  auto noise = [&] {
+    while (true) {
+      const std::uint32_t bits = rng();
+      float v;
+      std::memcpy(&v, &bits, sizeof v);
+      if (std::isfinite(v)) return v;
+    }
+  };
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j)
+      for (int k = 0; k < 8; ++k) grid->tree().setValue(openvdb::Coord(i, j, k), noise());
+  const fs::path file = tempDir() / name;
+  openvdb::io::File out(file.string());
+  out.setCompression(openvdb::io::COMPRESS_ZIP);
+  out.write(openvdb::GridPtrVec{grid});
+  out.close();
+  std::string bytes = fileBytes(file);
+  const std::size_t cls = bytes.find("staggered");
+  EXPECT_NE(cls, std::string::npos);
+  if (cls != std::string::npos) bytes.replace(cls, 9, "level set");
+  writeBytes(file, bytes);
+  return file;
+}
+
+// OpenVDB 10 copies a plain block into its node's buffer before comparing the block's size
+// with the buffer's (io::bloscFromStream), so a block declaring more bytes than its leaf holds
+// wrote past a heap buffer (found by fuzz_vdb_read: FuzzFoundInputs.VdbWithAPlainBlock...).
+// Here the leaf's block declares 6144 bytes where the leaf holds 2048, and the file has those
+// bytes: only the tree walk's size check stands between them and the leaf's buffer.
+TEST(BrickMapVdb, AValueBlockLargerThanItsNodeIsRefusedBeforeOpenVdbReadsIt) {
+  const fs::path file = oneNoisyLeaf("oversized_block.vdb");
+  ASSERT_TRUE(readBrickMapVdb(file).ok());
+  std::string bytes = fileBytes(file);
+  const std::int64_t plain = -2048, oversized = -6144;
+  const std::string marker(reinterpret_cast<const char*>(&plain), 8);
+  const std::size_t at = bytes.find(marker);
+  ASSERT_NE(at, std::string::npos) << "no plain 2048-byte block";
+  ASSERT_EQ(bytes.find(marker, at + 1), std::string::npos) << "more than one such block";
+  bytes.replace(at, 8, reinterpret_cast<const char*>(&oversized), 8);
+  bytes.append(4096, '\0');
+  writeBytes(file, bytes);
+  auto read = readBrickMapVdb(file);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().where, file.string() + ": grid 'surface'");
+  EXPECT_NE(read.error().what.find("the values of leaf 0 at byte " + std::to_string(at) +
+                                   " declares -6144 bytes of plain values; its node holds 2048"),
+            std::string::npos)
+      << read.error().what;
+}
+
+// The value size (float or half) comes from the grid's metadata; OpenVDB's writer states it in
+// the grid's type too, and a file whose two disagree could size a block for the one and be
+// read as the other: refused.
+TEST(BrickMapVdb, AGridWhoseTypeAndMetadataDisagreeOnHalfFloatsIsRefused) {
+  openvdb::initialize();
+  auto sphere =
+      openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(0.5f, openvdb::Vec3f(0.0f), 0.1f);
+  sphere->setName("surface");
+  sphere->setSaveFloatAsHalf(true);
+  const fs::path file = tempDir() / "half_mismatch.vdb";
+  openvdb::io::File(file.string()).write(openvdb::GridPtrVec{sphere});
+  ASSERT_TRUE(readBrickMapVdb(file).ok());
+  std::string bytes = fileBytes(file);
+  // The entry: its name, then "bool" (a uint32 length and 4 characters), a uint32 size of 1,
+  // and the value byte.
+  const std::size_t name = bytes.find("is_saved_as_half_float");
+  ASSERT_NE(name, std::string::npos);
+  const std::size_t value = name + std::strlen("is_saved_as_half_float") + 4 + 4 + 4;
+  ASSERT_EQ(bytes.compare(value - 8, 4, "bool"), 0);
+  ASSERT_EQ(bytes[value], 1);
+  bytes[value] = 0;
+  writeBytes(file, bytes);
+  expectRefused(file,
+                "the grid's type says its values are half floats and its "
+                "'is_saved_as_half_float' metadata does not say so");
 }
 
 TEST(BrickMapVdb, WriteRefusesAnEmptyMapAndAnUnwritablePath) {

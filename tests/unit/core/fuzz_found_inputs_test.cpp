@@ -81,5 +81,19 @@ TEST(FuzzFoundInputs, VdbWithARootTableLargerThanTheFileIsAnErrorNamingTheFile) 
       << map.error().what;
 }
 
+// A 78 KB .vdb (Blosc, active-value masks) one of whose value blocks declares more plain bytes
+// than its node holds: OpenVDB 10 copied them into the node's heap buffer before comparing the
+// two sizes (a heap-buffer-overflow under ASan). The tree walk checks every block first;
+// BrickMapVdb.AValueBlockLargerThanItsNodeIsRefusedBeforeOpenVdbReadsIt has the same in a file
+// made for it.
+TEST(FuzzFoundInputs, VdbWithAPlainBlockLargerThanItsNodeIsAnErrorNamingTheFile) {
+  const auto file = kFuzzData / "openvdb_plain_block_overflow.vdb";
+  auto map = readBrickMapVdb(file);
+  ASSERT_FALSE(map.ok());
+  EXPECT_EQ(map.error().where, file.string() + ": grid 'surface'");
+  EXPECT_NE(map.error().what.find("bytes of plain values; its node holds"), std::string::npos)
+      << map.error().what;
+}
+
 }  // namespace
 }  // namespace floptle::asset

@@ -87,6 +87,11 @@ std::string constantsBlock() {
 constexpr const char* kShadingBody = R"GLSL(
 float hitEpsilon(float t) { return kHitEpsilonBase + kHitEpsilonPerMeter * t; }
 
+vec3 primaryRay(vec2 uv, vec3 right, vec3 up, vec3 forward, float tanHalfFovY, float aspect) {
+  vec2 ndc = uv * 2.0 - 1.0;
+  return normalize(forward + right * (ndc.x * tanHalfFovY * aspect) + up * (ndc.y * tanHalfFovY));
+}
+
 // The tetrahedron of the normal's taps.
 vec3 normalTap(int i) {
   return i == 0   ? vec3(1.0, -1.0, -1.0)
@@ -112,15 +117,17 @@ vec3 skyColor(vec3 rd) {
 // other parts alone (map() leaves the planes out while g_skipPlanes is set) and ends at the
 // nearest plane the ray meets, found in closed form: the same first hit of the union, without
 // the short steps a ray grazing a ground plane takes.
+// A primary ray starts at g_startT where the coarse pass has cleared the way (coarseStart).
+float g_startT = 0.0;
 bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) {
-  float t = kNearDistance;
+  float t = max(kNearDistance, g_startT);
   float previousT = t, previousD = 0.0;
   float omega = kRelaxation;
   hitT = 0.0;
   material = 0.0;
   float exitT = boundsExit(ro, rd);
   float planeT = 3.0e38, planeMaterial = 0.0;
-  if (planesApart()) planesAhead(ro, rd, t, kMaxDistance, planeT, planeMaterial);
+  if (planesApart()) planesAhead(ro, rd, kNearDistance, kMaxDistance, planeT, planeMaterial);
   g_skipPlanes = planesApart();
   bool hit = false;
   for (int i = 0; i < kMaxSteps; ++i) {
@@ -161,6 +168,46 @@ bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) 
   }
   g_skipPlanes = false;
   return hit;
+}
+
+// The coarse pass (a program built with FLOPTLE_COARSE_PASS) draws a texel for each
+// kCoarseTile x kCoarseTile pixels of the frame: how far the cone around the tile's rays runs
+// clear of every part but the planes (which the full pass finds in closed form, pixel by
+// pixel). The full pass (FLOPTLE_COARSE_INPUT) starts each primary ray there: the steps that
+// every ray of a tile would take alike are taken once. A point at distance t along the axis
+// with the field's lower bound d clears the cone (radius t * slope there) a further
+// (d - t slope) / (1 + slope) along the axis; a ray of the cone at parameter s lies at most s
+// along the axis, so it is clear up to the returned distance too.
+#ifndef FLOPTLE_COARSE_TILE
+#define FLOPTLE_COARSE_TILE 8.0
+#endif
+const float kCoarseTile = FLOPTLE_COARSE_TILE;
+float coneClearance(vec3 ro, vec3 axis, float slope, float time) {
+  g_skipPlanes = planesApart();
+  float exitT = boundsExit(ro, axis);
+  float t = kNearDistance;
+  for (int i = 0; i < kMaxSteps && t < exitT && t < kMaxDistance; ++i) {
+    float gap = map(ro + axis * t, time).x - t * slope;
+    if (gap < hitEpsilon(t)) break;
+    t += kStepScale * gap / (1.0 + slope);
+  }
+  g_skipPlanes = false;
+  return t;
+}
+
+// The tile's cone: its axis through the tile's centre, its slope the widest of its corners'.
+float coarseStart(vec2 tile, vec2 frame, vec3 ro, vec3 right, vec3 up, vec3 forward,
+                  float tanHalfFovY, float aspect, float time) {
+  vec2 lo = tile * kCoarseTile, hi = lo + kCoarseTile;
+  vec3 axis = primaryRay(0.5 * (lo + hi) / frame, right, up, forward, tanHalfFovY, aspect);
+  float cosine = 1.0;
+  for (int i = 0; i < 4; ++i) {
+    vec2 corner = vec2((i & 1) == 0 ? lo.x : hi.x, (i & 2) == 0 ? lo.y : hi.y);
+    cosine = min(cosine, dot(axis, primaryRay(corner / frame, right, up, forward, tanHalfFovY,
+                                             aspect)));
+  }
+  float slope = sqrt(max(1.0 - cosine * cosine, 0.0)) / max(cosine, 1e-3);
+  return coneClearance(ro, axis, slope * 1.001 + 1e-6, time);
 }
 
 const int kPhaseNormal = 0;
@@ -261,10 +308,6 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
   return pow(max(color, vec3(0.0)), vec3(1.0 / kGamma));
 }
 
-vec3 primaryRay(vec2 uv, vec3 right, vec3 up, vec3 forward, float tanHalfFovY, float aspect) {
-  vec2 ndc = uv * 2.0 - 1.0;
-  return normalize(forward + right * (ndc.x * tanHalfFovY * aspect) + up * (ndc.y * tanHalfFovY));
-}
 )GLSL";
 
 constexpr const char* kViewportMain = R"GLSL(
@@ -290,8 +333,19 @@ void main() {
 /// primary ray's hit instead of a colour: (distance (m), material, 0, 1), or (-1, -1, 0, 1) for
 /// sky; tests compare the geometry with another shader's that way.
 constexpr const char* kStandaloneMain = R"GLSL(
+#if defined(FLOPTLE_COARSE_INPUT)
+uniform sampler2D u_coarse;
+#endif
 void main() {
   loadSceneHeader();
+#if defined(FLOPTLE_COARSE_PASS)
+  fragColor = vec4(coarseStart(floor(gl_FragCoord.xy), iResolution, kCamPos, kCamRight, kCamUp,
+                               kCamForward, kTanHalfFovY, iResolution.x / iResolution.y, iTime),
+                   0.0, 0.0, 1.0);
+  return;
+#elif defined(FLOPTLE_COARSE_INPUT)
+  g_startT = 0.999 * texelFetch(u_coarse, ivec2(gl_FragCoord.xy / kCoarseTile), 0).x;
+#endif
   vec3 rd = primaryRay(vUv, kCamRight, kCamUp, kCamForward, kTanHalfFovY,
                        iResolution.x / iResolution.y);
 #ifdef FLOPTLE_OUTPUT_HIT

@@ -3,7 +3,11 @@
  * so that the viewport's scene shader is timed as the editor runs it (data in a texture, not
  * in a constant array).
  *
- *   gpu_scene_bench FRAG [--data TEXELS.bin] [--size WxH]... [--seconds S]
+ *   gpu_scene_bench FRAG [--data TEXELS.bin] [--size WxH]... [--seconds S] [--coarse [--tile N]]
+ *
+ * --coarse draws each frame with the coarse pass (raymarch_glsl.cpp): FRAG built with
+ * FLOPTLE_COARSE_PASS into an R32F target of a texel per tile of --tile (8) pixels square, then
+ * FRAG built with FLOPTLE_COARSE_INPUT reading it as `uniform sampler2D u_coarse` (unit 2).
  *
  * FRAG: `#version 330 core`, `in vec2 vUv`, `out vec4 fragColor`, optional `uniform vec2
  * iResolution` and `uniform float iTime`. TEXELS.bin: float32 RGBA texels, 1024 a row
@@ -70,6 +74,38 @@ static GLuint shader(GLenum kind, const char* source) {
   return id;
 }
 
+/* FRAG with `#define NAME` after its #version line (none when NAME is NULL), linked. */
+static GLuint program(const char* fragSource, const char* define) {
+  const char* line = strchr(fragSource, '\n');
+  const size_t head = line ? (size_t)(line - fragSource) + 1 : 0;
+  char* source = malloc(strlen(fragSource) + 256);
+  memcpy(source, fragSource, head);
+  source[head] = 0;
+  if (define) sprintf(source + head, "#define %s\n", define);
+  strcat(source, fragSource + head);
+  GLuint id = glCreateProgram();
+  glAttachShader(id, shader(GL_VERTEX_SHADER, kVertexSource));
+  glAttachShader(id, shader(GL_FRAGMENT_SHADER, source));
+  glLinkProgram(id);
+  free(source);
+  return id;
+}
+
+/* A w x h texture of `format` on texture unit `unit`, nearest-filtered, as the colour of a new
+ * framebuffer (left bound). */
+static void renderTarget(GLenum unit, GLenum format, int w, int h, GLuint* framebuffer,
+                         GLuint* texture) {
+  glGenFramebuffers(1, framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, *framebuffer);
+  glGenTextures(1, texture);
+  glActiveTexture(unit);
+  glBindTexture(GL_TEXTURE_2D, *texture);
+  glTexStorage2D(GL_TEXTURE_2D, 1, format, w, h);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, *texture, 0);
+}
+
 static EGLDisplay display(void) {
   PFNEGLQUERYDEVICESEXTPROC devices =
       (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
@@ -94,10 +130,15 @@ int main(int argc, char** argv) {
   const char* fragPath = NULL;
   const char* dataPath = NULL;
   double runSeconds = 2.0;
+  int coarse = 0, coarseTile = 8;
   int sizes[16][2];
   int sizeCount = 0;
   for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--data") && i + 1 < argc) {
+    if (!strcmp(argv[i], "--coarse")) {
+      coarse = 1;
+    } else if (!strcmp(argv[i], "--tile") && i + 1 < argc) {
+      coarseTile = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--data") && i + 1 < argc) {
       dataPath = argv[++i];
     } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
       runSeconds = atof(argv[++i]);
@@ -140,11 +181,11 @@ int main(int argc, char** argv) {
 
   long fragSize = 0;
   char* fragSource = readFile(fragPath, &fragSize);
-  GLuint program = glCreateProgram();
-  glAttachShader(program, shader(GL_VERTEX_SHADER, kVertexSource));
-  glAttachShader(program, shader(GL_FRAGMENT_SHADER, fragSource));
-  glLinkProgram(program);
-  glUseProgram(program);
+  char fineDefines[128], tileDefines[128];
+  sprintf(fineDefines, "FLOPTLE_COARSE_INPUT\n#define FLOPTLE_COARSE_TILE %d.0", coarseTile);
+  sprintf(tileDefines, "FLOPTLE_COARSE_PASS\n#define FLOPTLE_COARSE_TILE %d.0", coarseTile);
+  const GLuint fine = program(fragSource, coarse ? fineDefines : NULL);
+  const GLuint tiles = coarse ? program(fragSource, tileDefines) : 0;
   GLuint vao = 0;
   glGenVertexArrays(1, &vao);
   glBindVertexArray(vao);
@@ -166,38 +207,52 @@ int main(int argc, char** argv) {
                     GL_FLOAT, texels);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glUniform1i(glGetUniformLocation(program, "u_sceneData"), 0);
   }
-  const GLint resolution = glGetUniformLocation(program, "iResolution");
-  const GLint time = glGetUniformLocation(program, "iTime");
+  const GLuint programs[2] = {fine, tiles};
+  for (int p = 0; p < 1 + coarse; ++p) {
+    glUseProgram(programs[p]);
+    glUniform1i(glGetUniformLocation(programs[p], "u_sceneData"), 0);
+    glUniform1i(glGetUniformLocation(programs[p], "u_coarse"), 2);
+    glUniform1f(glGetUniformLocation(programs[p], "iTime"), 0.0f);
+  }
 
   for (int s = 0; s < sizeCount; ++s) {
     const int w = sizes[s][0], h = sizes[s][1];
     GLuint framebuffer = 0, target = 0;
-    glGenFramebuffers(1, &framebuffer);
-    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-    glGenTextures(1, &target);
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, target);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target, 0);
+    renderTarget(GL_TEXTURE1, GL_RGBA8, w, h, &framebuffer, &target);
+    // The coarse pass's target: a float per tile, read by the full pass on unit 2.
+    const int tw = (w + coarseTile - 1) / coarseTile, th = (h + coarseTile - 1) / coarseTile;
+    GLuint tileBuffer = 0, tileTarget = 0;
+    if (coarse) renderTarget(GL_TEXTURE2, GL_R32F, tw, th, &tileBuffer, &tileTarget);
     glActiveTexture(GL_TEXTURE0);
-    glViewport(0, 0, w, h);
-    glUniform2f(resolution, (float)w, (float)h);
-    glUniform1f(time, 0.0f);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glFinish();  // the first frame pays for the driver's compile
-    int frames = 0;
-    const double start = seconds();
-    while (seconds() - start < runSeconds && frames < 5000) {
+    for (int p = 0; p < 1 + coarse; ++p) {
+      glUseProgram(programs[p]);
+      glUniform2f(glGetUniformLocation(programs[p], "iResolution"), (float)w, (float)h);
+    }
+    int frames = -1;  // the first frame pays for the driver's compile
+    double start = 0.0;
+    while (frames < 0 || (seconds() - start < runSeconds && frames < 5000)) {
+      if (coarse) {
+        glBindFramebuffer(GL_FRAMEBUFFER, tileBuffer);
+        glViewport(0, 0, tw, th);
+        glUseProgram(tiles);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+      }
+      glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+      glViewport(0, 0, w, h);
+      glUseProgram(fine);
       glDrawArrays(GL_TRIANGLES, 0, 3);
       glFinish();
-      ++frames;
+      if (++frames == 0) start = seconds();
     }
     const double ms = 1e3 * (seconds() - start) / frames;
     printf("%dx%d %.3f ms/frame %.1f fps (%d frames)\n", w, h, ms, 1e3 / ms, frames);
     glDeleteFramebuffers(1, &framebuffer);
     glDeleteTextures(1, &target);
+    if (coarse) {
+      glDeleteFramebuffers(1, &tileBuffer);
+      glDeleteTextures(1, &tileTarget);
+    }
   }
   return 0;
 }

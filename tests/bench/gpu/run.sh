@@ -8,7 +8,8 @@
 #
 #   tests/bench/gpu/run.sh write [OUT]   # floptle render --shader-out for the reference scene
 #                                        # and the sample scenes (no GPU needed)
-#   tests/bench/gpu/run.sh time [OUT]    # builds gpu-shader-bench and times every shader in OUT
+#   tests/bench/gpu/run.sh time [OUT]    # builds gpu-shader-bench and times every shader in OUT,
+#                                        # each emitted one also with the coarse pass (--coarse)
 #   tests/bench/gpu/run.sh [all] [OUT]   # both
 #
 # OUT defaults to build/gpu-bench. FLOPTLE (default build/app/floptle) and GPU_SHADER_BENCH
@@ -63,13 +64,18 @@ time_shaders() {
       [ -f "$out/$frag.frag" ] || continue
       data=()
       [ -f "$out/$frag.bin" ] && data=(--data "$out/$frag.bin")
-      line="$("$out/gpu_scene_bench" "$out/$frag.frag" "${data[@]}" --size "$size" --seconds "$seconds" |
-        grep -E "^[0-9]+x[0-9]+ " | tail -1)"
-      ms="$(echo "$line" | awk '{print $2}')"
-      [ "$frag" = reference ] && ref="$ms"
-      ratio="$(awk -v a="$ms" -v b="$ref" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
-      fps="$(awk -v a="$ms" 'BEGIN { printf "%.1f", 1000 / a }')"
-      printf "| %s | %s | %s | %s | %s |\n" "$frag" "$size" "$ms" "$fps" "$ratio"
+      # The emitted shaders also with the coarse pass (gpu_scene_bench --coarse).
+      modes=("")
+      [ "$frag" != reference ] && modes+=(--coarse)
+      for mode in "${modes[@]}"; do
+        line="$("$out/gpu_scene_bench" "$out/$frag.frag" "${data[@]}" --size "$size" \
+          --seconds "$seconds" $mode | grep -E "^[0-9]+x[0-9]+ " | tail -1)"
+        ms="$(echo "$line" | awk '{print $2}')"
+        [ "$frag" = reference ] && ref="$ms"
+        ratio="$(awk -v a="$ms" -v b="$ref" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+        fps="$(awk -v a="$ms" 'BEGIN { printf "%.1f", 1000 / a }')"
+        printf "| %s | %s | %s | %s | %s |\n" "$frag${mode:+ (coarse pass)}" "$size" "$ms" "$fps" "$ratio"
+      done
     done
   done
 }

@@ -31,7 +31,9 @@
 #include <string>
 #include <vector>
 
+#include "../../large_scene/large_scene.h"
 #include "floptle/core/render/raymarch_glsl.h"
+#include "floptle/core/render/scene_buffers.h"
 #include "floptle/core/render/scene_render.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/core/scene/scene_io.h"
@@ -70,6 +72,13 @@ struct HitImage {
   std::vector<float> distance, shape;
 };
 
+/// An RGBA float texture a shader reads as `uniform sampler2D NAME`.
+struct Input {
+  const char* name = "";
+  const std::vector<float>* rgba = nullptr;
+  int width = 0, height = 0;
+};
+
 /// A full-screen fragment shader (gpu-shader-bench's interface: vUv, iResolution, iTime,
 /// fragColor) rendered into a float target.
 class FragmentRenderer {
@@ -92,28 +101,45 @@ class FragmentRenderer {
     return true;
   }
 
-  /// The RGBA floats the shader writes, or an empty vector with `log` set.
-  std::vector<float> render(const std::string& fragment, std::string& log) {
+  /// The RGBA floats the shader writes into a width x height target (kWidth x kHeight by
+  /// default) with iResolution set to kWidth x kHeight, or an empty vector with `log` set.
+  std::vector<float> render(const std::string& fragment, std::string& log, int width = kWidth,
+                            int height = kHeight, const std::vector<Input>& inputs = {}) {
     GLuint program = link(render::fullscreenVertexShader(), fragment, log);
     if (!program) return {};
     GLuint target = 0, fbo = 0, vao = 0;
+    std::vector<GLuint> inputTextures(inputs.size());
+    gl_->glUseProgram(program);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      gl_->glActiveTexture(GLenum(GL_TEXTURE1 + i));
+      gl_->glGenTextures(1, &inputTextures[i]);
+      gl_->glBindTexture(GL_TEXTURE_2D, inputTextures[i]);
+      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, inputs[i].width, inputs[i].height, 0, GL_RGBA,
+                        GL_FLOAT, inputs[i].rgba->data());
+      gl_->glUniform1i(gl_->glGetUniformLocation(program, inputs[i].name), GLint(1 + i));
+    }
+    gl_->glActiveTexture(GL_TEXTURE0);
     gl_->glGenTextures(1, &target);
     gl_->glBindTexture(GL_TEXTURE_2D, target);
     gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kWidth, kHeight, 0, GL_RGBA, GL_FLOAT, nullptr);
+    gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, width, height, 0, GL_RGBA, GL_FLOAT, nullptr);
     gl_->glGenFramebuffers(1, &fbo);
     gl_->glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     gl_->glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target, 0);
     gl_->glGenVertexArrays(1, &vao);
     gl_->glBindVertexArray(vao);
-    gl_->glViewport(0, 0, kWidth, kHeight);
+    gl_->glViewport(0, 0, width, height);
     gl_->glUseProgram(program);
     gl_->glUniform2f(gl_->glGetUniformLocation(program, "iResolution"), float(kWidth),
                      float(kHeight));
     gl_->glUniform1f(gl_->glGetUniformLocation(program, "iTime"), 0.0f);
     gl_->glDrawArrays(GL_TRIANGLES, 0, 3);
-    std::vector<float> pixels(std::size_t(kWidth) * kHeight * 4);
-    gl_->glReadPixels(0, 0, kWidth, kHeight, GL_RGBA, GL_FLOAT, pixels.data());
+    std::vector<float> pixels(std::size_t(width) * height * 4);
+    gl_->glReadPixels(0, 0, width, height, GL_RGBA, GL_FLOAT, pixels.data());
+    if (!inputTextures.empty())
+      gl_->glDeleteTextures(GLsizei(inputTextures.size()), inputTextures.data());
     gl_->glBindFramebuffer(GL_FRAMEBUFFER, context_->defaultFramebufferObject());
     gl_->glDeleteVertexArrays(1, &vao);
     gl_->glDeleteFramebuffers(1, &fbo);
@@ -247,4 +273,83 @@ TEST(ReferenceShaderImage, TheEmittedReferenceSceneSeesWhatTheHandWrittenShaderS
   for (int c = 0; c < 4; ++c) EXPECT_GT(counts[c], int(pixels) / 50) << "class " << c - 1;
   EXPECT_GE(sameShape, 0.98 * pixels);
   EXPECT_GE(sameDistance, 0.98 * bothHit);
+}
+
+// The coarse pass (raymarch_glsl.cpp, FLOPTLE_COARSE_PASS) clears each 8 x 8 tile's cone of every
+// part but the planes, and the full pass (FLOPTLE_COARSE_INPUT) starts the tile's primary rays
+// there. On a level of exact distances (a ground plane and 400 spheres on 45 x 45 m, seen low
+// across it, where rays graze many spheres) every tile's start lies before every hit of its
+// pixels in the one-pass image, the two passes see the same shapes at the same distances, and the
+// start is far enough to save steps: over half the tiles start past 5 m.
+TEST(ReferenceShaderImage, TheCoarsePassStartsEveryRayBeforeItsHitAndChangesNothing) {
+  FragmentRenderer renderer;
+  std::string why;
+  if (!renderer.init(why)) GTEST_SKIP() << why;
+  test::LargeSceneSpec spec;
+  spec.spheres = 400;
+  spec.side = 45.0;
+  auto built = scene::buildScene(test::largeScene(spec));
+  ASSERT_TRUE(built.ok()) << built.error().message();
+  auto composed = scene::compileSceneUnion(*built, 0.0);
+  ASSERT_TRUE(composed.ok()) << composed.error().message();
+  render::Camera camera;
+  camera.position = Vec3(-30.0f, 4.0f, 25.0f);
+  camera.lookAt = Vec3(0.0f, 1.0f, 0.0f);
+  // The scene in a texture, as the viewport reads it (a constant array of its thousands of
+  // texels takes Mesa minutes to compile).
+  auto buffers = render::packSceneBuffers(composed->field, 0.0);
+  ASSERT_TRUE(buffers.ok()) << buffers.error().message();
+  const Input scene{"u_sceneData", &buffers->texels, render::kSceneDataWidth, buffers->height};
+  const std::string shader =
+      render::standaloneSceneShader(*buffers, camera, render::materialColors(*built), false);
+  auto variant = [&](const char* defines) { return withLineAfterVersion(shader, defines); };
+
+  constexpr int kTile = 8;
+  const int tilesW = (kWidth + kTile - 1) / kTile, tilesH = (kHeight + kTile - 1) / kTile;
+  std::string log;
+  const std::vector<float> onePass =
+      renderer.render(variant("#define FLOPTLE_OUTPUT_HIT"), log, kWidth, kHeight, {scene});
+  ASSERT_FALSE(onePass.empty()) << log;
+  const std::vector<float> tiles =
+      renderer.render(variant("#define FLOPTLE_COARSE_PASS"), log, tilesW, tilesH, {scene});
+  ASSERT_FALSE(tiles.empty()) << log;
+  const std::vector<float> twoPass =
+      renderer.render(variant("#define FLOPTLE_COARSE_INPUT\n#define FLOPTLE_OUTPUT_HIT"), log,
+                      kWidth, kHeight, {scene, {"u_coarse", &tiles, tilesW, tilesH}});
+  ASSERT_FALSE(twoPass.empty()) << log;
+
+  // Materials: ground 1, stone 2 (the spheres). The coarse pass leaves the ground plane out,
+  // so only sphere hits must lie past their tile's start.
+  constexpr float kStone = 2.0f;
+  const HitImage one = hitsOf(onePass, 0.0f), two = hitsOf(twoPass, 0.0f);
+  std::vector<float> nearestStone(std::size_t(tilesW) * tilesH, 1e30f);
+  int stoneHits = 0, startsBeforeHit = 0, same = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x) {
+      const std::size_t i = std::size_t(y) * kWidth + x,
+                        tile = std::size_t(y / kTile) * tilesW + x / kTile;
+      const bool bothSky = one.shape[i] < 0.0f && two.shape[i] < 0.0f;
+      same += bothSky ||
+              (one.shape[i] == two.shape[i] &&
+               std::abs(one.distance[i] - two.distance[i]) <= 0.01f * one.distance[i] + 0.005f);
+      if (one.shape[i] != kStone) continue;
+      ++stoneHits;
+      startsBeforeHit += tiles[4 * tile] <= one.distance[i];
+      nearestStone[tile] = std::min(nearestStone[tile], one.distance[i]);
+    }
+  // Tiles that see a sphere, and those whose start is past half the way to the nearest.
+  int stoneTiles = 0, farTiles = 0;
+  for (std::size_t t = 0; t < nearestStone.size(); ++t) {
+    if (nearestStone[t] > 1e29f) continue;
+    ++stoneTiles;
+    farTiles += tiles[4 * t] > 0.5f * nearestStone[t];
+  }
+  std::printf(
+      "coarse pass: %d of %d sphere hits past their tile's start, %d of %d pixels the "
+      "same, %d of %d tiles seeing a sphere start past half the way to it\n",
+      startsBeforeHit, stoneHits, same, kWidth * kHeight, farTiles, stoneTiles);
+  ASSERT_GT(stoneHits, kWidth * kHeight / 10);
+  EXPECT_EQ(startsBeforeHit, stoneHits);
+  EXPECT_GE(same, 0.995 * kWidth * kHeight);
+  EXPECT_GT(farTiles, stoneTiles / 2);
 }

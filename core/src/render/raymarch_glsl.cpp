@@ -34,6 +34,8 @@ std::string constantsBlock() {
   auto v3 = [&](const char* name, Vec3 v) {
     s << "const vec3 " << name << " = " << glslVec3(v) << ";\n";
   };
+  // A host may set another tile (gpu_scene_bench --tile); the viewport uses kCoarseTile.
+  s << "#ifndef FLOPTLE_COARSE_TILE\n#define FLOPTLE_COARSE_TILE " << kCoarseTile << ".0\n#endif\n";
   i("kMaxSteps", kMaxSteps);
   f("kNearDistance", kNearDistance);
   f("kMaxDistance", kMaxDistance);
@@ -178,9 +180,6 @@ bool marchRay(vec3 ro, vec3 rd, float time, out float hitT, out float material) 
 // with the field's lower bound d clears the cone (radius t * slope there) a further
 // (d - t slope) / (1 + slope) along the axis; a ray of the cone at parameter s lies at most s
 // along the axis, so it is clear up to the returned distance too.
-#ifndef FLOPTLE_COARSE_TILE
-#define FLOPTLE_COARSE_TILE 8.0
-#endif
 const float kCoarseTile = FLOPTLE_COARSE_TILE;
 float coneClearance(vec3 ro, vec3 axis, float slope, float time) {
   g_skipPlanes = planesApart();
@@ -311,8 +310,21 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
 )GLSL";
 
 constexpr const char* kViewportMain = R"GLSL(
+#if defined(FLOPTLE_COARSE_PASS)
+uniform vec2 u_frame;
+#elif defined(FLOPTLE_COARSE_INPUT)
+uniform sampler2D u_coarse;
+#endif
 void main() {
   loadSceneHeader();
+#if defined(FLOPTLE_COARSE_PASS)
+  fragColor = vec4(coarseStart(floor(gl_FragCoord.xy), u_frame, u_camPos, u_camRight, u_camUp,
+                               u_camForward, u_tanHalfFovY, u_aspect, u_time),
+                   0.0, 0.0, 1.0);
+  return;
+#elif defined(FLOPTLE_COARSE_INPUT)
+  g_startT = 0.999 * texelFetch(u_coarse, ivec2(gl_FragCoord.xy / kCoarseTile), 0).x;
+#endif
   vec3 rd = primaryRay(vUv, u_camRight, u_camUp, u_camForward, u_tanHalfFovY, u_aspect);
   float t;
   vec3 color = shadeRay(u_camPos, rd, u_time, t);
@@ -399,6 +411,12 @@ std::string standaloneConstants(const Camera& camera, const MaterialColors& mate
 }
 
 }  // namespace
+
+std::string withDefine(const std::string& shader, const std::string& name) {
+  const std::size_t end = shader.find('\n');
+  if (end == std::string::npos) return shader + "\n#define " + name + "\n";
+  return shader.substr(0, end + 1) + "#define " + name + "\n" + shader.substr(end + 1);
+}
 
 std::string fullscreenVertexShader() {
   return "#version 330 core\n"

@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "floptle/core/render/raymarch_glsl.h"
 #include "viewport/scene_data_texture.h"
 #include "viewport/viewport_shaders.h"
 
@@ -84,6 +85,8 @@ PassStates passStates(ViewportPass pass) {
       return {D::Always, false, Blend::Alpha};
     case ViewportPass::Gizmo:
       return {D::Always, false, Blend::Alpha};
+    case ViewportPass::Coarse:  // a colour target alone
+      return {D::Always, false, Blend::Off};
   }
   return {D::LessOrEqual, true, Blend::Off};
 }
@@ -129,6 +132,17 @@ void selectQt3dOpenGlRenderer() {
   if (!qEnvironmentVariableIsSet("QT3D_RENDERER")) qputenv("QT3D_RENDERER", "opengl");
 }
 
+/// A pass of `technique` keyed to the framegraph leaf of `passKind`, with its states.
+QRenderPass* keyedPass(QTechnique* technique, ViewportPass passKind) {
+  auto* pass = new QRenderPass(technique);
+  auto* passKey = new QFilterKey(pass);
+  passKey->setName(kPassKey);
+  passKey->setValue(int(passKind));
+  pass->addFilterKey(passKey);
+  addPassStates(pass, passStates(passKind));
+  return pass;
+}
+
 QEffect* makeEffect(const std::string& vertex, const std::string& fragment, ViewportPass passKind,
                     Qt3DCore::QNode* parent) {
   auto* effect = new QEffect(parent);
@@ -141,12 +155,7 @@ QEffect* makeEffect(const std::string& vertex, const std::string& fragment, View
   key->setName(kFilterName);
   key->setValue(kFilterValue);
   technique->addFilterKey(key);
-  auto* pass = new QRenderPass(technique);
-  auto* passKey = new QFilterKey(pass);
-  passKey->setName(kPassKey);
-  passKey->setValue(int(passKind));
-  pass->addFilterKey(passKey);
-  addPassStates(pass, passStates(passKind));
+  auto* pass = keyedPass(technique, passKind);
   auto* program = new QShaderProgram(pass);
   program->setVertexShaderCode(QByteArray::fromStdString(vertex));
   program->setFragmentShaderCode(QByteArray::fromStdString(fragment));
@@ -215,9 +224,15 @@ void ViewportScene::buildFrameGraph(QWindow* window) {
     filter->addMatch(key);
   };
 
-  // 1. Raymarch into the offscreen target (made, and remade on resize, by setFrame), in the
-  // frames drawFrame asks for (marchOnce_ enabled).
+  // 1. Raymarch into the offscreen targets (made, and remade on resize, by setFrame), in the
+  // frames drawFrame asks for (marchOnce_ enabled): the coarse pass, then the full one.
   marchOnce_ = new QSubtreeEnabler(viewport);
+  coarseSelector_ = new QRenderTargetSelector(marchOnce_);
+  coarseViewport_ = new QViewport(coarseSelector_);
+  auto* coarseClear = new QClearBuffers(coarseViewport_);
+  coarseClear->setBuffers(QClearBuffers::ColorBuffer);
+  coarseClear->setClearColor(QColor(Qt::black));  // a start of 0: the near distance
+  filterLeaf(coarseClear, ViewportPass::Coarse);
   auto* targetSelector = new QRenderTargetSelector(marchOnce_);
   targetSelector_ = targetSelector;
   raymarchViewport_ = new QViewport(targetSelector);
@@ -267,8 +282,11 @@ void ViewportScene::buildFullscreenEntities() {
   raymarchMaterial_ = new QMaterial(root_);
   auto* raymarchEffect = makeEffect(viewport_shaders::kFullscreenVertex, "", ViewportPass::Raymarch,
                                     raymarchMaterial_);
-  raymarchPass_ = raymarchEffect->techniques().front()->renderPasses().front();
+  QTechnique* raymarchTechnique = raymarchEffect->techniques().front();
+  raymarchPass_ = raymarchTechnique->renderPasses().front();
   delete raymarchPass_->shaderProgram();  // none until the first good field shader
+  coarsePass_ = keyedPass(raymarchTechnique, ViewportPass::Coarse);
+  raymarchTechnique->addRenderPass(coarsePass_);
   raymarchMaterial_->setEffect(raymarchEffect);
   raymarchEntity_ = new Qt3DCore::QEntity(root_);
   raymarchEntity_->addComponent(triangle);
@@ -286,12 +304,17 @@ void ViewportScene::buildFullscreenEntities() {
 }
 
 void ViewportScene::setRaymarchShader(const std::string& fragment) {
-  QShaderProgram* old = raymarchProgram_;
-  raymarchProgram_ = new QShaderProgram(raymarchPass_);
-  raymarchProgram_->setVertexShaderCode(viewport_shaders::kFullscreenVertex);
-  raymarchProgram_->setFragmentShaderCode(QByteArray::fromStdString(fragment));
-  raymarchPass_->setShaderProgram(raymarchProgram_);
-  delete old;
+  auto replace = [](QRenderPass* pass, QShaderProgram*& program, const std::string& source) {
+    QShaderProgram* old = program;
+    program = new QShaderProgram(pass);
+    program->setVertexShaderCode(viewport_shaders::kFullscreenVertex);
+    program->setFragmentShaderCode(QByteArray::fromStdString(source));
+    pass->setShaderProgram(program);
+    delete old;
+  };
+  replace(raymarchPass_, raymarchProgram_,
+          render::withDefine(fragment, render::kCoarseInputDefine));
+  replace(coarsePass_, coarseProgram_, render::withDefine(fragment, render::kCoarsePassDefine));
   raymarchCompiled_ = false;
   raymarchEntity_->setEnabled(true);
 }
@@ -338,6 +361,14 @@ void ViewportScene::setFrame(QSize size, float scale) {
   const float w = float(renderedW) / float(size.width()),
               h = float(renderedH) / float(size.height());
   raymarchViewport_->setNormalizedRect(QRectF(0.0, 1.0 - double(h), double(w), double(h)));
+  // The coarse pass: the tiles of the rendered region, in the lower-left of its target.
+  const auto tiles = [](int pixels) {
+    return (pixels + render::kCoarseTile - 1) / render::kCoarseTile;
+  };
+  const double tw = double(tiles(renderedW)) / coarseSize_.width(),
+               th = double(tiles(renderedH)) / coarseSize_.height();
+  coarseViewport_->setNormalizedRect(QRectF(0.0, 1.0 - th, tw, th));
+  setRaymarchUniform("u_frame", QVector2D(float(renderedW), float(renderedH)));
   setParameter(compositeParameters_, compositeMaterial_, "u_rendered",
                QVector2D(float(renderedW), float(renderedH)));
   setParameter(compositeParameters_, compositeMaterial_, "u_exact",
@@ -363,6 +394,20 @@ void ViewportScene::makeTarget(QSize size) {
   setParameter(compositeParameters_, compositeMaterial_, "u_depth", QVariant::fromValue(depth));
   delete target_;  // with its textures
   target_ = target;
+
+  coarseSize_ = QSize((size.width() + render::kCoarseTile - 1) / render::kCoarseTile,
+                      (size.height() + render::kCoarseTile - 1) / render::kCoarseTile);
+  auto* coarse = new QRenderTarget(root_);
+  auto* starts =
+      targetTexture(coarse, QAbstractTexture::R32F, QAbstractTexture::Nearest, coarseSize_);
+  auto* output = new QRenderTargetOutput(coarse);
+  output->setAttachmentPoint(QRenderTargetOutput::Color0);
+  output->setTexture(starts);
+  coarse->addOutput(output);
+  coarseSelector_->setTarget(coarse);
+  setRaymarchUniform("u_coarse", QVariant::fromValue(starts));
+  delete coarseTarget_;
+  coarseTarget_ = coarse;
 }
 
 void ViewportScene::setViewProjection(const QMatrix4x4& viewProj, const QVector3D& eye) {

@@ -59,8 +59,10 @@ enum class ViewportPass {
   TestedLines,
   OnTopLines,
   Gizmo,
+  /// The raymarch's coarse pass (render::kCoarsePassDefine), before Raymarch.
+  Coarse,
 };
-inline constexpr int kViewportPassCount = 8;
+inline constexpr int kViewportPassCount = 9;
 
 /// Selects Qt 3D's OpenGL renderer (GLSL 330 core) unless QT3D_RENDERER is already set; must
 /// run before the first render aspect exists (RaymarchView calls it in its constructor).
@@ -91,7 +93,9 @@ class ViewportScene {
   }
   Qt3DRender::QEffect* meshEffect() const { return meshEffect_; }
 
-  /// Replaces the raymarch fragment shader (the caller checked that it compiles).
+  /// Replaces the raymarch fragment shader (the caller checked that it compiles): it is drawn
+  /// in two passes, render::withDefine(fragment, kCoarsePassDefine) into the coarse target,
+  /// then with kCoarseInputDefine into the raymarch target.
   void setRaymarchShader(const std::string& fragment);
   bool hasRaymarchShader() const { return raymarchProgram_ != nullptr; }
   /// True when every program a frame with these overlays draws has been through a finished
@@ -129,11 +133,18 @@ class ViewportScene {
   Qt3DRender::QRenderTargetSelector* targetSelector_ = nullptr;
   Qt3DRender::QSubtreeEnabler* marchOnce_ = nullptr;  ///< single shot over the raymarch branch
   Qt3DRender::QRenderTarget* target_ = nullptr;  ///< the raymarch's colour + depth, window-sized
+  Qt3DRender::QRenderTargetSelector* coarseSelector_ = nullptr;
+  Qt3DRender::QViewport* coarseViewport_ = nullptr;
+  /// The coarse pass's R32F target: a texel per render::kCoarseTile pixels of the window.
+  Qt3DRender::QRenderTarget* coarseTarget_ = nullptr;
+  QSize coarseSize_;
   std::array<Qt3DRender::QEffect*, kViewportPassCount> lineEffects_{};
   Qt3DRender::QEffect* meshEffect_ = nullptr;
   Qt3DCore::QEntity* raymarchEntity_ = nullptr;
   Qt3DRender::QRenderPass* raymarchPass_ = nullptr;
   Qt3DRender::QShaderProgram* raymarchProgram_ = nullptr;
+  Qt3DRender::QRenderPass* coarsePass_ = nullptr;
+  Qt3DRender::QShaderProgram* coarseProgram_ = nullptr;
   Qt3DRender::QMaterial* raymarchMaterial_ = nullptr;
   Qt3DRender::QMaterial* compositeMaterial_ = nullptr;
   std::map<QString, Qt3DRender::QParameter*> raymarchParameters_;

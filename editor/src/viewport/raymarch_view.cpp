@@ -286,7 +286,13 @@ void RaymarchView::compilePending() {
   if (!pending_) return;
   PendingShader next = std::move(*pending_);
   pending_.reset();
-  const QString log = checker_->check(viewport_shaders::kFullscreenVertex, next.source);
+  // Both passes' programs (ViewportScene::setRaymarchShader).
+  QString log;
+  for (const char* define : {render::kCoarsePassDefine, render::kCoarseInputDefine}) {
+    log = checker_->check(viewport_shaders::kFullscreenVertex,
+                          render::withDefine(next.source, define));
+    if (!log.isEmpty()) break;
+  }
   if (!log.isEmpty()) {
     // Keep the shown shader and its parameters: the image stays the last good one.
     lastShaderError_ = log;

@@ -15,6 +15,18 @@ namespace floptle::render {
 /// fragment shader `vec2 vUv` in [0, 1]^2 (0 = bottom-left).
 std::string fullscreenVertexShader();
 
+/// The two passes of a raymarch shader (any of those below): the coarse pass, drawn first into
+/// an R32F target of a texel per kCoarseTile x kCoarseTile pixels of the frame, writes how far
+/// each tile's cone of rays runs clear of every part but the planes; the full pass starts its
+/// primary rays there (`uniform sampler2D u_coarse`). Without either define a shader draws in
+/// one pass. The viewport's shaders also read `uniform vec2 u_frame`: the frame's pixels.
+inline constexpr const char* kCoarsePassDefine = "FLOPTLE_COARSE_PASS";
+inline constexpr const char* kCoarseInputDefine = "FLOPTLE_COARSE_INPUT";
+inline constexpr int kCoarseTile = 8;
+
+/// `shader` with `#define name` after its first line (its #version).
+std::string withDefine(const std::string& shader, const std::string& name);
+
 /// Number of vec4 slots holding `parameterCount` packed floats (at least 1).
 int packedParameterSlots(int parameterCount);
 

@@ -36,15 +36,6 @@ std::string gridWhere(const std::filesystem::path& file, const std::string& grid
   return file.string() + ": grid '" + grid + "'";
 }
 
-/// A descriptor's grid type without the suffix of a grid saved as half floats, which
-/// GridDescriptor::read strips (its HALF_FLOAT_TYPENAME_SUFFIX, not in its header).
-std::string treeType(const std::string& stored) {
-  static const std::string half = "_HalfFloat";
-  const bool halfFloat = stored.size() > half.size() &&
-                         stored.compare(stored.size() - half.size(), half.size(), half) == 0;
-  return halfFloat ? stored.substr(0, stored.size() - half.size()) : stored;
-}
-
 /// The bytes OpenVDB reads for a value of registered metadata type `type` when that is fixed
 /// (TypedMetadata<T> reads sizeof(T), whatever size the file states); 0 otherwise.
 std::uint32_t fixedMetadataBytes(const std::string& type) {
@@ -138,7 +129,7 @@ Expected<const vdb::GridEntry*> chooseGrid(const vdb::Layout& layout,
   const vdb::GridEntry *firstFloat = nullptr, *surface = nullptr;
   for (const vdb::GridEntry& g : layout.grids) {
     const std::string name = openvdb::io::GridDescriptor::stripSuffix(g.uniqueName);
-    const std::string type = treeType(g.type);
+    const std::string type = vdb::treeTypeOf(g.type);
     openvdb::GridBase::Ptr empty =
         openvdb::GridBase::isRegistered(type) ? openvdb::GridBase::createGrid(type) : nullptr;
     list += (list.empty() ? "" : ", ") +
@@ -456,10 +447,11 @@ Expected<BrickMap> readBrickMapVdb(const std::filesystem::path& file, const VdbR
     if (!chosen) return chosen.error();
     const vdb::GridEntry& entry = **chosen;
     where = gridWhere(file, openvdb::io::GridDescriptor::stripSuffix(entry.uniqueName));
-    if (treeType(entry.type) != openvdb::FloatGrid::gridType()) {
-      openvdb::GridBase::Ptr empty = openvdb::GridBase::isRegistered(treeType(entry.type))
-                                         ? openvdb::GridBase::createGrid(treeType(entry.type))
-                                         : nullptr;
+    if (vdb::treeTypeOf(entry.type) != openvdb::FloatGrid::gridType()) {
+      openvdb::GridBase::Ptr empty =
+          openvdb::GridBase::isRegistered(vdb::treeTypeOf(entry.type))
+              ? openvdb::GridBase::createGrid(vdb::treeTypeOf(entry.type))
+              : nullptr;
       return Error{where, "holds " + (empty ? empty->valueType() : entry.type) +
                               " values; a level set must be a float grid"};
     }

@@ -24,10 +24,6 @@ constexpr std::size_t kUuidChars = 36;
 constexpr std::uint32_t kNoCompressedSizes = 0xffffffffu;
 /// Every leaf of a tree stores its 8^3-bit value mask: a file of n bytes has at most n / 64.
 constexpr std::uint64_t kLeafMaskBytes = 64;
-/// A root tile: its origin (3 int32), a float value, an active flag.
-constexpr std::uint64_t kTileBytes = 3 * 4 + 4 + 1;
-/// A root child (a 32^3 internal node): its origin, then its child and value masks.
-constexpr std::uint64_t kChildBytes = 3 * 4 + 2 * (32 * 32 * 32 / 8);
 
 /// One block of io::DelayedLoadMetadata: `compressed` bytes of Blosc, or (0) `raw` bytes
 /// plain. OpenVDB sizes its array from the size the Blosc header states, which OpenVDB's
@@ -138,6 +134,13 @@ bool uuidText(const char* s) {
 
 }  // namespace
 
+std::string treeTypeOf(const std::string& stored) {
+  static const std::string half = "_HalfFloat";
+  const bool halfFloat = stored.size() > half.size() &&
+                         stored.compare(stored.size() - half.size(), half.size(), half) == 0;
+  return halfFloat ? stored.substr(0, stored.size() - half.size()) : stored;
+}
+
 Expected<Layout> readVdbLayout(std::istream& in, std::uint64_t size,
                                const std::filesystem::path& path, FixedMetadataBytes fixedBytes) {
   Cursor c(in, size, path.string());
@@ -220,10 +223,7 @@ Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
   if (auto r = metadataMap(c, size, "the grid", fixedBytes, &format.half); !r) return r;
   // OpenVDB takes the value size from the metadata; its writer states it in both places, and
   // a file whose two disagree is refused rather than read by either.
-  static const std::string halfSuffix = "_HalfFloat";
-  const bool halfType =
-      grid.type.size() > halfSuffix.size() &&
-      grid.type.compare(grid.type.size() - halfSuffix.size(), halfSuffix.size(), halfSuffix) == 0;
+  const bool halfType = treeTypeOf(grid.type) != grid.type;
   if (halfType != format.half)
     return c.error(std::string("the grid's type ") + (halfType ? "says" : "does not say") +
                    " its values are half floats and its '" + kSavedAsHalf + "' metadata " +
@@ -236,20 +236,7 @@ Expected<void> checkVdbGridDeclarations(std::istream& in, std::uint64_t size,
   if (mapBytes == 0) return c.error("the grid's transform is of an unknown type '" + *map + "'");
   if (auto r = c.skip(mapBytes, "the grid's transform"); !r) return r;
 
-  const std::uint64_t tree = c.pos();
-  if (auto r = c.skip(4 + 4, "the grid's tree"); !r) return r;  // buffer count, background
-  auto tiles = c.value<std::uint32_t>("the grid's root table");
-  auto children = c.value<std::uint32_t>("the grid's root table");
-  if (!tiles || !children) return c.error("the grid's root table is cut short");
-  const std::uint64_t needed = *tiles * kTileBytes + *children * kChildBytes;
-  const std::uint64_t room = grid.blockPos > c.pos() ? grid.blockPos - c.pos() : 0;
-  if (needed > room)
-    return c.error("the grid's root table declares " + std::to_string(*tiles) + " tiles and " +
-                   std::to_string(*children) + " child nodes, at least " + std::to_string(needed) +
-                   " bytes, but the grid has " + std::to_string(room) +
-                   " bytes before its voxel data");
-  if (auto r = c.seek(tree, "the grid's tree"); !r) return r;
-  return checkFloatTree(c, format);
+  return checkFloatTree(c, format, grid.blockPos);
 }
 
 }  // namespace floptle::vdb

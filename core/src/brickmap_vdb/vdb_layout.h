@@ -44,6 +44,10 @@ struct Layout {
 /// those, whatever size the file states), 0 for any other type.
 using FixedMetadataBytes = std::uint32_t (*)(const std::string& type);
 
+/// A descriptor's grid type without the suffix of a grid saved as half floats ("_HalfFloat",
+/// which GridDescriptor::read strips; not in OpenVDB's headers).
+std::string treeTypeOf(const std::string& stored);
+
 /// The header, file metadata and grid descriptors of `in`, the file `path` of `size` bytes.
 Expected<Layout> readVdbLayout(std::istream& in, std::uint64_t size,
                                const std::filesystem::path& path, FixedMetadataBytes fixedBytes);

@@ -20,6 +20,10 @@ enum ValuesFlag : std::int8_t {
 };
 
 constexpr std::uint64_t kFloatBytes = 4, kHalfBytes = 2;
+/// A root tile: its origin (3 int32), a float value, an active flag.
+constexpr std::uint64_t kTileBytes = 3 * 4 + kFloatBytes + 1;
+/// A root child (a 32^3 internal node): its origin, then its child and value masks.
+constexpr std::uint64_t kChildBytes = 3 * 4 + 2 * (32 * 32 * 32 / 8);
 
 /// A node mask of 2^(3 log2Dim) bits, as NodeMask::load reads it (64-bit words).
 struct Mask {
@@ -80,9 +84,9 @@ Expected<void> nodeValues(Cursor& c, std::uint64_t count, std::uint64_t active, 
                           const TreeFormat& format, const std::string& what) {
   auto flag = c.value<std::int8_t>(what);
   if (!flag) return flag.error();
-  const bool oneInactive = *flag == kNoMaskOneInactiveValue || *flag == kMaskOneInactiveValue ||
-                           *flag == kMaskTwoInactiveValues;
-  if (oneInactive) {
+  const bool inactiveValues = *flag == kNoMaskOneInactiveValue || *flag == kMaskOneInactiveValue ||
+                              *flag == kMaskTwoInactiveValues;
+  if (inactiveValues) {
     const std::uint64_t inactive = *flag == kMaskTwoInactiveValues ? 2 : 1;
     if (auto r = c.skip(inactive * kFloatBytes, what); !r) return r;
   }
@@ -125,7 +129,7 @@ Expected<std::uint64_t> internalTopology(Cursor& c, int log2Dim, const TreeForma
 
 }  // namespace
 
-Expected<void> checkFloatTree(Cursor& c, const TreeFormat& format) {
+Expected<void> checkFloatTree(Cursor& c, const TreeFormat& format, std::uint64_t buffersPos) {
   auto buffers = c.value<std::int32_t>("the grid's tree");
   if (!buffers) return buffers.error();
   if (*buffers != 1)
@@ -135,6 +139,13 @@ Expected<void> checkFloatTree(Cursor& c, const TreeFormat& format) {
   auto tiles = c.value<std::uint32_t>("the grid's root table");
   auto children = c.value<std::uint32_t>("the grid's root table");
   if (!tiles || !children) return c.error("the grid's root table is cut short");
+  const std::uint64_t needed = *tiles * kTileBytes + *children * kChildBytes;
+  const std::uint64_t room = buffersPos > c.pos() ? buffersPos - c.pos() : 0;
+  if (needed > room)
+    return c.error("the grid's root table declares " + std::to_string(*tiles) + " tiles and " +
+                   std::to_string(*children) + " child nodes, at least " + std::to_string(needed) +
+                   " bytes, but the grid has " + std::to_string(room) +
+                   " bytes before its voxel data");
   for (std::uint32_t t = 0; t < *tiles; ++t) {
     const std::string what = "root tile " + std::to_string(t);
     if (auto r = c.skip(3 * 4 + kFloatBytes, what); !r) return r;

@@ -33,6 +33,8 @@ struct TreeFormat {
 };
 
 /// Walks the tree that starts at `c` (its buffer count) to the end of its last leaf's values.
-Expected<void> checkFloatTree(Cursor& c, const TreeFormat& format);
+/// The root table's tile and child counts must first fit in the bytes before `buffersPos`
+/// (where the grid's descriptor puts its voxel data), so a huge count is refused at once.
+Expected<void> checkFloatTree(Cursor& c, const TreeFormat& format, std::uint64_t buffersPos);
 
 }  // namespace floptle::vdb

@@ -209,6 +209,14 @@ float coarseStart(vec2 tile, vec2 frame, vec3 ro, vec3 right, vec3 up, vec3 forw
   return coneClearance(ro, axis, slope * 1.001 + 1e-6, time);
 }
 
+#if defined(FLOPTLE_COARSE_INPUT)
+uniform sampler2D u_coarse;
+// This pixel's tile's start, a hair short of it against the rounding of the two passes.
+float coarseInputStart() {
+  return 0.999 * texelFetch(u_coarse, ivec2(gl_FragCoord.xy / kCoarseTile), 0).x;
+}
+#endif
+
 const int kPhaseNormal = 0;
 const int kPhaseShadow = 1;
 const int kPhaseOcclusion = 2;
@@ -312,8 +320,6 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
 constexpr const char* kViewportMain = R"GLSL(
 #if defined(FLOPTLE_COARSE_PASS)
 uniform vec2 u_frame;
-#elif defined(FLOPTLE_COARSE_INPUT)
-uniform sampler2D u_coarse;
 #endif
 void main() {
   loadSceneHeader();
@@ -323,7 +329,7 @@ void main() {
                    0.0, 0.0, 1.0);
   return;
 #elif defined(FLOPTLE_COARSE_INPUT)
-  g_startT = 0.999 * texelFetch(u_coarse, ivec2(gl_FragCoord.xy / kCoarseTile), 0).x;
+  g_startT = coarseInputStart();
 #endif
   vec3 rd = primaryRay(vUv, u_camRight, u_camUp, u_camForward, u_tanHalfFovY, u_aspect);
   float t;
@@ -345,9 +351,6 @@ void main() {
 /// primary ray's hit instead of a colour: (distance (m), material, 0, 1), or (-1, -1, 0, 1) for
 /// sky; tests compare the geometry with another shader's that way.
 constexpr const char* kStandaloneMain = R"GLSL(
-#if defined(FLOPTLE_COARSE_INPUT)
-uniform sampler2D u_coarse;
-#endif
 void main() {
   loadSceneHeader();
 #if defined(FLOPTLE_COARSE_PASS)
@@ -356,7 +359,7 @@ void main() {
                    0.0, 0.0, 1.0);
   return;
 #elif defined(FLOPTLE_COARSE_INPUT)
-  g_startT = 0.999 * texelFetch(u_coarse, ivec2(gl_FragCoord.xy / kCoarseTile), 0).x;
+  g_startT = coarseInputStart();
 #endif
   vec3 rd = primaryRay(vUv, kCamRight, kCamUp, kCamForward, kTanHalfFovY,
                        iResolution.x / iResolution.y);

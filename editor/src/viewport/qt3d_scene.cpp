@@ -362,11 +362,8 @@ void ViewportScene::setFrame(QSize size, float scale) {
               h = float(renderedH) / float(size.height());
   raymarchViewport_->setNormalizedRect(QRectF(0.0, 1.0 - double(h), double(w), double(h)));
   // The coarse pass: the tiles of the rendered region, in the lower-left of its target.
-  const auto tiles = [](int pixels) {
-    return (pixels + render::kCoarseTile - 1) / render::kCoarseTile;
-  };
-  const double tw = double(tiles(renderedW)) / coarseSize_.width(),
-               th = double(tiles(renderedH)) / coarseSize_.height();
+  const double tw = double(render::coarseTiles(renderedW)) / render::coarseTiles(size.width()),
+               th = double(render::coarseTiles(renderedH)) / render::coarseTiles(size.height());
   coarseViewport_->setNormalizedRect(QRectF(0.0, 1.0 - th, tw, th));
   setRaymarchUniform("u_frame", QVector2D(float(renderedW), float(renderedH)));
   setParameter(compositeParameters_, compositeMaterial_, "u_rendered",
@@ -395,11 +392,10 @@ void ViewportScene::makeTarget(QSize size) {
   delete target_;  // with its textures
   target_ = target;
 
-  coarseSize_ = QSize((size.width() + render::kCoarseTile - 1) / render::kCoarseTile,
-                      (size.height() + render::kCoarseTile - 1) / render::kCoarseTile);
   auto* coarse = new QRenderTarget(root_);
   auto* starts =
-      targetTexture(coarse, QAbstractTexture::R32F, QAbstractTexture::Nearest, coarseSize_);
+      targetTexture(coarse, QAbstractTexture::R32F, QAbstractTexture::Nearest,
+                    QSize(render::coarseTiles(size.width()), render::coarseTiles(size.height())));
   auto* output = new QRenderTargetOutput(coarse);
   output->setAttachmentPoint(QRenderTargetOutput::Color0);
   output->setTexture(starts);

@@ -137,7 +137,6 @@ class ViewportScene {
   Qt3DRender::QViewport* coarseViewport_ = nullptr;
   /// The coarse pass's R32F target: a texel per render::kCoarseTile pixels of the window.
   Qt3DRender::QRenderTarget* coarseTarget_ = nullptr;
-  QSize coarseSize_;
   std::array<Qt3DRender::QEffect*, kViewportPassCount> lineEffects_{};
   Qt3DRender::QEffect* meshEffect_ = nullptr;
   Qt3DCore::QEntity* raymarchEntity_ = nullptr;

@@ -189,13 +189,6 @@ class FragmentRenderer {
   QOpenGLExtraFunctions* gl_ = nullptr;
 };
 
-/// `source` with `line` inserted after its first line (the #version), as gpu-shader-bench's
-/// -D does.
-std::string withLineAfterVersion(const std::string& source, const std::string& line) {
-  const std::size_t end = source.find('\n');
-  return source.substr(0, end + 1) + line + "\n" + source.substr(end + 1);
-}
-
 HitImage hitsOf(const std::vector<float>& rgba, float shapeOffset) {
   HitImage image;
   for (std::size_t i = 0; i < rgba.size(); i += 4) {
@@ -232,9 +225,9 @@ TEST(ReferenceShaderImage, TheEmittedReferenceSceneSeesWhatTheHandWrittenShaderS
   auto camera = render::namedCamera(*built, "reference");
   ASSERT_TRUE(camera.ok()) << camera.error().message();
   const std::string emitted =
-      withLineAfterVersion(render::standaloneFragmentShader(composed->field, *camera,
-                                                            render::materialColors(*built), 0.0),
-                           "#define FLOPTLE_OUTPUT_HIT");
+      render::withDefine(render::standaloneFragmentShader(composed->field, *camera,
+                                                          render::materialColors(*built), 0.0),
+                         "FLOPTLE_OUTPUT_HIT");
 
   std::string log;
   const std::vector<float> referencePixels = renderer.render(reference, log);
@@ -302,20 +295,19 @@ TEST(ReferenceShaderImage, TheCoarsePassStartsEveryRayBeforeItsHitAndChangesNoth
   const Input scene{"u_sceneData", &buffers->texels, render::kSceneDataWidth, buffers->height};
   const std::string shader =
       render::standaloneSceneShader(*buffers, camera, render::materialColors(*built), false);
-  auto variant = [&](const char* defines) { return withLineAfterVersion(shader, defines); };
+  const std::string hits = render::withDefine(shader, "FLOPTLE_OUTPUT_HIT");
 
-  constexpr int kTile = 8;
-  const int tilesW = (kWidth + kTile - 1) / kTile, tilesH = (kHeight + kTile - 1) / kTile;
+  constexpr int kTile = render::kCoarseTile;
+  const int tilesW = render::coarseTiles(kWidth), tilesH = render::coarseTiles(kHeight);
   std::string log;
-  const std::vector<float> onePass =
-      renderer.render(variant("#define FLOPTLE_OUTPUT_HIT"), log, kWidth, kHeight, {scene});
+  const std::vector<float> onePass = renderer.render(hits, log, kWidth, kHeight, {scene});
   ASSERT_FALSE(onePass.empty()) << log;
-  const std::vector<float> tiles =
-      renderer.render(variant("#define FLOPTLE_COARSE_PASS"), log, tilesW, tilesH, {scene});
+  const std::vector<float> tiles = renderer.render(
+      render::withDefine(shader, render::kCoarsePassDefine), log, tilesW, tilesH, {scene});
   ASSERT_FALSE(tiles.empty()) << log;
   const std::vector<float> twoPass =
-      renderer.render(variant("#define FLOPTLE_COARSE_INPUT\n#define FLOPTLE_OUTPUT_HIT"), log,
-                      kWidth, kHeight, {scene, {"u_coarse", &tiles, tilesW, tilesH}});
+      renderer.render(render::withDefine(hits, render::kCoarseInputDefine), log, kWidth, kHeight,
+                      {scene, {"u_coarse", &tiles, tilesW, tilesH}});
   ASSERT_FALSE(twoPass.empty()) << log;
 
   // Materials: ground 1, stone 2 (the spheres). The coarse pass leaves the ground plane out,

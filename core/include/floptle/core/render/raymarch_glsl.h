@@ -19,10 +19,16 @@ std::string fullscreenVertexShader();
 /// an R32F target of a texel per kCoarseTile x kCoarseTile pixels of the frame, writes how far
 /// each tile's cone of rays runs clear of every part but the planes; the full pass starts its
 /// primary rays there (`uniform sampler2D u_coarse`). Without either define a shader draws in
-/// one pass. The viewport's shaders also read `uniform vec2 u_frame`: the frame's pixels.
+/// one pass. In the coarse pass the viewport's shaders read the full frame's pixels from
+/// `uniform vec2 u_frame`, the standalone ones from iResolution (a host sets it to the full
+/// frame's in both passes).
 inline constexpr const char* kCoarsePassDefine = "FLOPTLE_COARSE_PASS";
 inline constexpr const char* kCoarseInputDefine = "FLOPTLE_COARSE_INPUT";
 inline constexpr int kCoarseTile = 8;
+/// Tiles of the coarse pass across `pixels` pixels.
+constexpr int coarseTiles(int pixels) {
+  return (pixels + kCoarseTile - 1) / kCoarseTile;
+}
 
 /// `shader` with `#define name` after its first line (its #version).
 std::string withDefine(const std::string& shader, const std::string& name);

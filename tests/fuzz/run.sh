@@ -9,8 +9,8 @@
 #   tests/fuzz/run.sh             # the bounded CI run: every harness for 60 s
 #   tests/fuzz/run.sh 3600        # a longer run: every harness for an hour
 #   tests/fuzz/run.sh 600 scene_load query_line
-# FLOPTLE_FUZZ_SEED=N fixes libFuzzer's seed (CI's run, packaging/ci-sanitize.sh: the same
-# inputs every time, so CI passes or fails on the tree, not on the draw); unset, each run draws.
+# FLOPTLE_FUZZ_SEED=N fixes libFuzzer's seed, as CI's run does (packaging/ci-sanitize.sh says
+# why that narrows the draw without fixing it); unset, each run draws.
 # Replay one reproducer:  build-asan/tests/fuzz/fuzz_<name> path/to/crash-...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -1,11 +1,17 @@
 // Step 1 of loading: the text itself. A RapidJSON SAX pass (iterative, so deep nesting
 // cannot overflow the stack) tracks the JSON pointer of the value being read, so that a
 // syntax error, a number beyond double range, a nesting deeper than kMaxSceneDepth or a
-// duplicate key is reported at its pointer with line and column. The same pass builds the
+// duplicate key is reported at its pointer with line and column. Numbers reach the handler as
+// their text and are converted here (numberEvent): RapidJSON 1.1's own conversion of a zero
+// with a large exponent ("0e100") returns garbage (1.9e81) through undefined behaviour, and of
+// 1.8e308 returns NaN. The same pass builds the
 // document (the tree nlohmann's parser would build: ordered_json_builder.h) and checks it
 // against the whole schema (step 3's first answer: scene_parsed.h).
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -22,6 +28,29 @@
 
 namespace floptle::scene {
 namespace {
+
+/// The power of ten of a JSON number's first non-zero digit (0 for "1.5", -3 for "0.002",
+/// 301 for "12e300"), saturating far beyond double range; 0 for a zero.
+long long decimalExponentOfLeadingDigit(std::string_view number) {
+  const std::size_t expAt = std::min(number.find_first_of("eE"), number.size());
+  const std::string_view mantissa = number.substr(0, expAt);
+  long long exponent = 0;
+  if (expAt < number.size()) {
+    std::size_t i = expAt + 1;
+    const bool negative = number[i] == '-';
+    if (number[i] == '-' || number[i] == '+') ++i;
+    for (; i < number.size(); ++i) {
+      exponent = std::min(exponent * 10 + (number[i] - '0'), 1'000'000'000LL);
+    }
+    if (negative) exponent = -exponent;
+  }
+  const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+  const std::size_t first = mantissa.find_first_of("123456789");
+  if (first == std::string_view::npos) return 0;
+  const long long position = first < point ? static_cast<long long>(point - first) - 1
+                                           : -static_cast<long long>(first - point);
+  return position + exponent;
+}
 
 struct Frame {
   bool isArray = false;
@@ -68,8 +97,41 @@ class PointerTracker : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Po
     return pointer;
   }
 
-  // The reader reports an integer written with a minus through Int/Int64 and one without
-  // through Uint/Uint64: signed exactly where nlohmann's parser makes it signed.
+  /// A number, as its JSON text (the reader has checked its grammar). An integer that fits
+  /// 64 bits goes on as one: written with a minus through Int/Int64 and without through
+  /// Uint/Uint64, signed exactly where nlohmann's parser makes it signed. Any other number
+  /// goes on as the nearest double; beyond double range it stops the parse, and below the
+  /// smallest subnormal it is a zero of its sign, as every JSON reader takes it.
+  bool RawNumber(const char* text, rapidjson::SizeType length, bool /*copy*/) {
+    const char* end = text + length;
+    const std::string_view number(text, length);
+    if (number.find_first_of(".eE") == std::string_view::npos) {
+      if (number.front() == '-') {
+        std::int64_t value = 0;
+        if (std::from_chars(text, end, value).ec == std::errc{}) {
+          return value >= std::numeric_limits<int>::min() ? Int(static_cast<int>(value))
+                                                          : Int64(value);
+        }
+      } else {
+        std::uint64_t value = 0;
+        if (std::from_chars(text, end, value).ec == std::errc{}) {
+          return value <= std::numeric_limits<unsigned>::max() ? Uint(static_cast<unsigned>(value))
+                                                               : Uint64(value);
+        }
+      }
+    }
+    double value = 0.0;
+    if (std::from_chars(text, end, value).ec == std::errc::result_out_of_range) {
+      if (decimalExponentOfLeadingDigit(number) > 0) {
+        problem = Error{currentPointer(true),
+                        "number too big for a double (JSON numbers must be finite)"};
+        return false;
+      }
+      value = number.front() == '-' ? -0.0 : 0.0;
+    }
+    return Double(value);
+  }
+
   bool Null() {
     tree_.null();
     toSchema([&](auto& schema) { return schema.Null(); });
@@ -243,7 +305,8 @@ Expected<ParsedJson> parseJsonText(std::string_view text) {
   PointerTracker tracker(tree, *schema);
   rapidjson::Reader reader;
   rapidjson::MemoryStream stream(text.data(), text.size());
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag |
+                              rapidjson::kParseNumbersAsStringsFlag |
                               rapidjson::kParseValidateEncodingFlag;
   const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, tracker);
   if (result.IsError()) {

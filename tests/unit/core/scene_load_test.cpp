@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "floptle/core/scene/scene_io.h"
@@ -116,6 +119,56 @@ TEST(SceneLoad, NanInfinityAndHugeNumbersAreRefusedAtTheirPointer) {
   const Error error = refuse(doc);
   EXPECT_TRUE(hasProblemAt(error, "/nodes/0/transform/position/1")) << error.message();
   EXPECT_TRUE(hasProblemAt(error, "/nodes/0/shape/radius")) << error.message();
+}
+
+TEST(SceneLoad, NumbersReadAsTheNearestDoubleAndIntegersKeepTheirSign) {
+  const std::string text = minimalScene().dump();
+  const std::string position = "\"position\":[1,2,3]";
+  ASSERT_NE(text.find(position), std::string::npos);
+  const auto load = [&](const std::string& numbers) {
+    std::string edited = text;
+    edited.replace(edited.find(position), position.size(), "\"position\":[" + numbers + "]");
+    auto result = parseSceneText(edited);
+    EXPECT_TRUE(result.ok()) << numbers << ": " << result.error().message();
+    return result.ok() ? (*result)["nodes"][0]["transform"]["position"] : Json();
+  };
+  // Zeros with large exponents are zero (RapidJSON 1.1 alone reads "0e100" as 1.9e81).
+  const Json zeros = load("0e100, -0.0e-100, 0.000e300");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(zeros[i].get<double>(), 0.0) << zeros[i];
+  EXPECT_TRUE(std::signbit(zeros[1].get<double>()));
+  // Correctly rounded: the smallest normal double, 0.1, and a value below every subnormal.
+  const Json exact = load("2.2250738585072014e-308, 0.1, -2.5e-400");
+  EXPECT_EQ(exact[0].get<double>(), std::numeric_limits<double>::min());
+  EXPECT_EQ(exact[1].get<double>(), 0.1);
+  EXPECT_EQ(exact[2].get<double>(), 0.0);
+  EXPECT_TRUE(std::signbit(exact[2].get<double>()));
+  // Integers stay integers, signed exactly when written with a minus.
+  const Json integers = load("-0, 7, -7");
+  EXPECT_TRUE(integers[0].is_number_integer() && !integers[0].is_number_unsigned());
+  EXPECT_TRUE(integers[1].is_number_unsigned());
+  EXPECT_TRUE(integers[2].is_number_integer() && !integers[2].is_number_unsigned());
+  // 64-bit integers are read exactly (a double would print 4.294967296e+09 in the error).
+  std::string wide = text;
+  wide.replace(wide.find(position), position.size(),
+               "\"position\":[0, 4294967296, -9223372036854775808]");
+  const Error error = refuse(wide);
+  EXPECT_NE(error.what.find("found 4294967296\n"), std::string::npos) << error.what;
+  EXPECT_NE(error.what.find("found -9223372036854775808"), std::string::npos) << error.what;
+  // Past the largest double, however it is written, the number is refused at its pointer.
+  const std::string head = R"({"format": "floptle.scene", "version": 1, "materials": [],
+    "interactions": [], "nodes": [{"name": "a", "shape": {"type": "sphere", "radius": )";
+  for (const char* bad : {"1.8e308", "0.0018e311",
+                          "179769313486231580793728971405303415079934132"
+                          "710037826936173778980444968292764750946649017"
+                          "977587207096330286416692887910946555547851940"
+                          "402630657488671505820681908902000708383676273"
+                          "854845817711531764475730270069855571366959622"
+                          "842914819860834936475292719074168444365510704"
+                          "342711559699508093042880177904174497792.0"}) {
+    const Error error = refuse(head + bad + "}}]}");
+    EXPECT_EQ(error.where, "/nodes/0/shape/radius") << bad << ": " << error.message();
+    EXPECT_NE(error.what.find("too big"), std::string::npos) << error.what;
+  }
 }
 
 TEST(SceneLoad, TenThousandDeepNestingIsRefusedWithoutRecursion) {

@@ -35,6 +35,7 @@
 #include "floptle/core/scene/scene.h"
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/core/scene/scene_io.h"
+#include "floptle/editor/editor_document.h"
 #include "floptle/editor/play_session.h"
 #include "floptle/editor/raymarch_view.h"
 #include "scale_support.h"
@@ -237,10 +238,10 @@ void BM_LevelToFirstFrame(benchmark::State& state) {
   bench::resetPeakMemory();
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    auto document = scene::loadSceneFile(path.string());
-    auto built = document ? scene::buildScene(*document) : Expected<scene::Scene>(document.error());
-    auto composed =
-        built ? scene::compileSceneUnion(*built, 0.0) : Expected<scene::SceneUnion>(built.error());
+    // Read, checked and built once, as the editor's File > Open does (readSceneShowingProgress).
+    auto loaded = scene::loadScene(path.string());
+    auto composed = loaded ? scene::compileSceneUnion(loaded->scene, 0.0)
+                           : Expected<scene::SceneUnion>(loaded.error());
     if (!composed) {
       state.SkipWithError(composed.error().message().c_str());
       return;
@@ -248,7 +249,7 @@ void BM_LevelToFirstFrame(benchmark::State& state) {
     auto view = std::make_unique<editor::RaymarchView>();
     view->setAdaptiveResolution(true);
     view->setFixedSize(kWidth, kHeight);
-    view->setMaterialColors(render::materialColors(*built));
+    view->setMaterialColors(render::materialColors(loaded->scene));
     render::Camera camera;  // the level seen as tests/bench/gpu/run.sh times it
     camera.position = {-30.0f, 8.0f, 25.0f};
     camera.lookAt = {0.0f, 0.0f, 0.0f};
@@ -278,21 +279,21 @@ BENCHMARK(BM_LevelToFirstFrame)
 }  // namespace
 
 /// Play's start on the generated level: from pressing Play (PlaySession::start on the open
-/// document's JSON: the play copy, its checks, the simulation built on the worker) to the
-/// session playing. The viewport's first frame of it is BM_LevelToFirstFrame's.
+/// document: the play copy of its JSON and typed scene, the simulation built on the worker)
+/// to the session playing. The viewport's first frame of it is BM_LevelToFirstFrame's.
 void BM_PlayStart(benchmark::State& state) {
   ensureApplication();
   const auto path = bench::largeSceneFile(int(state.range(0)));
-  auto document = scene::loadSceneFile(path.string());
-  if (!document) {
-    state.SkipWithError(document.error().message().c_str());
+  editor::EditorDocument document;
+  if (auto opened = document.open(QString::fromStdString(path.string())); !opened) {
+    state.SkipWithError(opened.error().message().c_str());
     return;
   }
   bench::resetPeakMemory();
   for (auto _ : state) {
     editor::PlaySession session;
     const auto start = std::chrono::steady_clock::now();
-    if (auto started = session.start(*document, QString::fromStdString(path.string())); !started) {
+    if (auto started = session.start(document); !started) {
       state.SkipWithError(started.error().message().c_str());
       return;
     }

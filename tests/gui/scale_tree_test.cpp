@@ -54,9 +54,12 @@ TEST_F(LargeLevelTest, TreeSelectsANodeTheInspectorShowsItAndAnEditIsOneUndoStep
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
 
-  Expected<Json> read = readSceneShowingProgress(path_, &window);
+  Expected<scene::LoadedScene> read = readSceneShowingProgress(path_, &window);
   ASSERT_TRUE(read) << read.error().message();
-  ASSERT_TRUE(document.openJson(*read, path_));
+  // The typed scene the read built is the document's: one build for the whole open.
+  ASSERT_EQ(read->scene.nodes.size(), std::size_t{kSpheres + 1});
+  document.openDerived(std::move(read->document), DerivedScene{std::move(read->scene)}, path_);
+  EXPECT_EQ(document.derived().scene.nodes.size(), std::size_t{kSpheres + 1});
   ASSERT_TRUE(waitFor([&] { return tree->nodeCount() == kSpheres + 1; }, 5000));
   EXPECT_EQ(tree->model()->rowCount(), kSpheres + 1);  // all at the top level
   // Rows in document order, named as the generator named them.
@@ -120,18 +123,18 @@ TEST_F(LargeLevelTest, OpeningShowsItsProgressPastTheThresholdAndNotBefore) {
   });
   probe.start(5);
   // A threshold of 0: the dialog shows while the 10,000 nodes are read.
-  Expected<Json> loaded = readSceneShowingProgress(path_, &window, 0);
+  Expected<scene::LoadedScene> loaded = readSceneShowingProgress(path_, &window, 0);
   ASSERT_TRUE(loaded);
   EXPECT_TRUE(shown);
-  EXPECT_EQ(*loaded, expected_);
+  EXPECT_EQ(loaded->document, expected_);
   // A threshold far longer than the read: it never shows.
   shown = false;
   loaded = readSceneShowingProgress(path_, &window, 60000);
   ASSERT_TRUE(loaded);
   EXPECT_FALSE(shown);
-  // A missing file: loadSceneFile's error, naming the file.
+  // A missing file: loadScene's error, naming the file.
   const QString missing = folder_.filePath("missing.json");
-  Expected<Json> failed = readSceneShowingProgress(missing, &window);
+  Expected<scene::LoadedScene> failed = readSceneShowingProgress(missing, &window);
   ASSERT_FALSE(failed);
   EXPECT_EQ(failed.error().where, missing.toStdString());
 }

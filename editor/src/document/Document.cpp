@@ -9,6 +9,7 @@
 #include "document/json_patch.h"
 #include "document/scene_backups.h"
 #include "document/scene_io.h"
+#include "floptle/core/scene/scene_io.h"
 #include "floptle/editor/derived_scene.h"
 
 namespace floptle::editor {
@@ -26,19 +27,22 @@ EditorDocument::~EditorDocument() {
 }
 
 void EditorDocument::newDocument() {
-  resetTo(emptySceneJson(), {});
+  Json empty = emptySceneJson();
+  Expected<DerivedScene> derived = deriveScene(empty);
+  openDerived(std::move(empty), derived ? std::move(*derived) : DerivedScene{}, {});
 }
 
 Expected<void> EditorDocument::open(const QString& path) {
-  Expected<Json> loaded = readSceneFile(path.toStdString());
+  Expected<scene::LoadedScene> loaded = scene::loadScene(path.toStdString());
   if (!loaded) return refuse(loaded.error());
-  return openJson(*loaded, path);
+  openDerived(std::move(loaded->document), DerivedScene{std::move(loaded->scene)}, path);
+  return {};
 }
 
 Expected<void> EditorDocument::openJson(const Json& scene, const QString& path) {
   Expected<DerivedScene> derived = deriveScene(scene);
   if (!derived) return refuse(derived.error());
-  resetTo(scene, path);
+  openDerived(scene, std::move(*derived), path);
   return {};
 }
 
@@ -123,11 +127,10 @@ void EditorDocument::applyPatch(const JsonPatch& patch, bool forward) {
   emit documentChanged(kind);
 }
 
-void EditorDocument::resetTo(Json scene, const QString& path) {
+void EditorDocument::openDerived(Json scene, DerivedScene derived, const QString& path) {
   undoStack_.clear();
   json_ = std::move(scene);
-  Expected<DerivedScene> derived = deriveScene(json_);
-  *derived_ = derived ? std::move(*derived) : DerivedScene{};
+  *derived_ = std::move(derived);
   filePath_ = path;
   selection_.clear();
   undoStack_.setClean();

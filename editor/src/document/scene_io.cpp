@@ -4,10 +4,6 @@
 
 namespace floptle::editor {
 
-Expected<Json> readSceneFile(const std::string& path) {
-  return scene::loadSceneFile(path);
-}
-
 Expected<void> writeSceneFile(const std::string& path, const Json& document) {
   return scene::saveSceneFile(path, document);
 }

@@ -134,8 +134,7 @@ bool PlayMode::replayFile(const QString& path) {
   if (session_.building()) session_.cancelBuild();
   stop();
   const EditorDocument& document = window_.document();
-  Expected<void> started =
-      session_.startReplay(document.json(), document.filePath(), std::move(*recording));
+  Expected<void> started = session_.startReplay(document, std::move(*recording));
   if (!started) {
     window_.log()->appendMessage(
         tr("Replay refused: %1: %2").arg(path, QString::fromStdString(started.error().message())));
@@ -222,7 +221,7 @@ void PlayMode::play() {
     return;
   }
   const EditorDocument& document = window_.document();
-  Expected<void> started = session_.start(document.json(), document.filePath());
+  Expected<void> started = session_.start(document);
   if (!started) {
     const QString text =
         tr("Play refused: %1").arg(QString::fromStdString(started.error().message()));

@@ -49,13 +49,15 @@ PlaySession::~PlaySession() {
   buildWatcher_->waitForFinished();  // the worker reads buildCopy_ and the mesh cache
 }
 
-Expected<void> PlaySession::start(const Json& documentJson, const QString& filePath) {
+Expected<void> PlaySession::start(const EditorDocument& document) {
   if (building()) return Error{"play", "the simulation is still being built"};
   stop();
   pendingReplay_.reset();
-  // The copy: a document of its own. The editor's document is only read, here and never again.
+  // The copy: a document of its own. The editor's document is only read, here and never again;
+  // it is valid after every change, so the copy takes its typed scene as it is.
+  const QString filePath = document.filePath();
   auto copy = std::make_unique<EditorDocument>();
-  if (auto opened = copy->openJson(documentJson, filePath); !opened) return opened.error();
+  copy->openDerived(document.json(), document.derived(), filePath);
   auto build = std::make_shared<Build>();
   build->document = &copy->json();
   build->scene = &copy->derived().scene;

@@ -27,11 +27,11 @@ QString hashText(std::uint64_t hash) {
 
 }  // namespace
 
-Expected<void> PlaySession::startReplay(const Json& documentJson, const QString& filePath,
+Expected<void> PlaySession::startReplay(const EditorDocument& document,
                                         runtime::PlayRecording recording) {
   if (auto checked = runtime::checkSessionInputs(recording.simulation, recording.inputs); !checked)
     return Error{"/inputs" + checked.error().where, checked.error().what};
-  if (auto started = start(documentJson, filePath); !started) return started;
+  if (auto started = start(document); !started) return started;
   pendingReplay_ = std::move(recording);
   return {};
 }

@@ -34,18 +34,14 @@ void MainWindow::openDialog() {
 }
 
 bool MainWindow::openFile(const QString& path) {
-  // The file read and checked off the UI thread; the document derives its typed scene.
-  Expected<Json> read = readSceneShowingProgress(path, this);
+  // The file read, checked and its typed scene built off the UI thread, once.
+  Expected<scene::LoadedScene> read = readSceneShowingProgress(path, this);
   if (!read) {
     log_->appendMessage(QString::fromStdString(read.error().message()));
     log_->appendMessage(tr("Could not open %1").arg(path));
     return false;
   }
-  Expected<void> opened = document_.openJson(*read, path);
-  if (!opened) {
-    log_->appendMessage(tr("Could not open %1").arg(path));
-    return false;
-  }
+  document_.openDerived(std::move(read->document), DerivedScene{std::move(read->scene)}, path);
   noteRecent(path);
   recovery_->discard();
   // Start from the scene's first named camera, as `floptle render --camera` would.

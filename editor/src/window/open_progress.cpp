@@ -12,8 +12,8 @@
 
 namespace floptle::editor {
 
-Expected<nlohmann::ordered_json> readSceneShowingProgress(const QString& path, QWidget* parent,
-                                                          int showAfterMs) {
+Expected<scene::LoadedScene> readSceneShowingProgress(const QString& path, QWidget* parent,
+                                                      int showAfterMs) {
   QProgressDialog dialog(parent);
   dialog.setObjectName("openProgress");
   dialog.setWindowTitle(QObject::tr("Opening"));
@@ -31,9 +31,9 @@ Expected<nlohmann::ordered_json> readSceneShowingProgress(const QString& path, Q
   QObject::connect(&showLater, &QTimer::timeout, &dialog, &QProgressDialog::show);
 
   QEventLoop loop;
-  std::optional<Expected<nlohmann::ordered_json>> result;
+  std::optional<Expected<scene::LoadedScene>> result;
   std::thread worker([&] {
-    result.emplace(scene::loadSceneFile(path.toStdString()));
+    result.emplace(scene::loadScene(path.toStdString()));
     // Queued: delivered by `loop` (if it is not running yet, as soon as it runs).
     QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
   });

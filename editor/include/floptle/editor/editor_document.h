@@ -56,6 +56,10 @@ class EditorDocument : public QObject {
   Expected<void> open(const QString& path);
   /// Replaces the document with already parsed JSON (validated first).
   Expected<void> openJson(const Json& scene, const QString& path);
+  /// Replaces the document with JSON whose typed scene is already built from it
+  /// (scene::loadScene's pair, or another document's json() and derived()): nothing is checked
+  /// or built again. `derived` must be what deriveScene(scene) gives.
+  void openDerived(Json scene, DerivedScene derived, const QString& path);
   /// Saves atomically to the current path / to `path` (which becomes the current path). The
   /// file it replaces is first kept as a rotating backup (scene_backups.h). On failure the
   /// document stays dirty and the file on disk is byte-identical.
@@ -174,7 +178,6 @@ class EditorDocument : public QObject {
   /// Validates the patched candidate and pushes it as one undo step.
   Expected<void> push(JsonPatch patch, const QString& text, int mergeId = kNoMerge);
   Error refuse(Error error);
-  void resetTo(Json scene, const QString& path);
   void dropMissingFromSelection();
 
   Json json_;

@@ -2,8 +2,9 @@
 // PlaySession: the running half of the editor's play mode (ARCHITECTURE.md, "The editor":
 // Play builds a simulation from a copy of the document; Stop throws the copy away).
 //
-// start() copies the document's JSON into a play copy (an EditorDocument of its own, with its
-// own undo stack) and builds from that copy a runtime::SceneRuntime (the one assembly the CLI
+// start() copies the document into a play copy (an EditorDocument of its own, with its own undo
+// stack; its JSON and the typed scene already derived from it, so nothing is checked or built
+// twice) and builds from that copy a runtime::SceneRuntime (the one assembly the CLI
 // and the tests use, which chooses the physics simulation or the Drift sandbox).
 //
 // The build runs on a worker thread (mesh imports and bakes can take seconds): start() returns
@@ -111,11 +112,11 @@ class PlaySession : public QObject {
   /// Cancels a running build and waits for its worker.
   ~PlaySession() override;
 
-  /// Copies `documentJson` and starts building the simulation from the copy on a worker
-  /// thread; returns at once. `filePath` resolves relative asset paths. Errors returned here
-  /// (a document the copy refuses, a build already running) start nothing; the build's own
+  /// Copies `document` (its JSON, typed scene and file path, which resolves relative asset
+  /// paths) and starts building the simulation from the copy on a worker thread; returns at
+  /// once. An error returned here (a build already running) starts nothing; the build's own
   /// errors come through buildFailed().
-  Expected<void> start(const Json& documentJson, const QString& filePath);
+  Expected<void> start(const EditorDocument& document);
   /// Whether a build started by start() is still running (the state is Stopped meanwhile).
   bool building() const { return build_ != nullptr; }
   /// Asks the running build to stop; it ends with buildFailed(..., true), nothing playing.
@@ -190,8 +191,7 @@ class PlaySession : public QObject {
   // ---- recording, replay, timeline (play_session_record.cpp) ---------------------------------
   /// Like start(), then plays `recording` back (its scene hash is compared with the
   /// document's; a difference is reported, the replay runs all the same).
-  Expected<void> startReplay(const Json& documentJson, const QString& filePath,
-                             runtime::PlayRecording recording);
+  Expected<void> startReplay(const EditorDocument& document, runtime::PlayRecording recording);
   /// Whether this session records and whether it replays a recording.
   bool recording() const { return recordingOn_ && !replaying_; }
   bool replaying() const { return recordingOn_ && replaying_; }

@@ -1,15 +1,14 @@
 // Step 1 of loading: the text itself. A RapidJSON SAX pass (iterative, so deep nesting
 // cannot overflow the stack) tracks the JSON pointer of the value being read, so that a
 // syntax error, a number beyond double range, a nesting deeper than kMaxSceneDepth or a
-// duplicate key is reported at its pointer with line and column. Numbers reach the handler as
-// their text and are converted here (numberEvent): RapidJSON 1.1's own conversion of a zero
-// with a large exponent ("0e100") returns garbage (1.9e81) through undefined behaviour, and of
-// 1.8e308 returns NaN. The same pass builds the
+// duplicate key is reported at its pointer with line and column. The same pass builds the
 // document (the tree nlohmann's parser would build: ordered_json_builder.h) and checks it
-// against the whole schema (step 3's first answer: scene_parsed.h).
+// against the whole schema (step 3's first answer: scene_parsed.h). Numbers reach the handler
+// as their text and are converted here (PointerTracker::RawNumber, std::from_chars): RapidJSON
+// 1.1's own conversion reads a zero with a large exponent ("0e100") as 1.9e81, through
+// undefined behaviour, and 1.8e308 as NaN.
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>

@@ -1,9 +1,8 @@
 #pragma once
-// Opening a scene file without freezing the window: the file is read, parsed and checked
-// (scene::loadScene, which also builds its typed scene) on a worker thread while the event loop
-// keeps painting; a busy progress dialog appears once the read has taken longer than a threshold (a
-// second by default), so a large level shows that it is loading and a small one opens without a
-// flash.
+// Opening a scene file without freezing the window: the file is read, parsed, checked and its
+// typed scene built (scene::loadScene) on a worker thread while the event loop keeps painting;
+// a busy progress dialog appears once the read has taken longer than a threshold (a second by
+// default), so a large level shows that it is loading and a small one opens without a flash.
 #include <QString>
 
 #include "floptle/core/expected.h"

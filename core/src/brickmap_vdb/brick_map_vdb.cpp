@@ -331,8 +331,13 @@ Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string&
                       floorDiv(leaves.max().z(), kCells) + 1);
   const int minCells = static_cast<int>(std::ceil(0.75 + 2.0 * pad / brick));
   const glm::ivec3 dims = glm::max(hi - lo + 1, glm::ivec3(minCells));
-  if (double(dims.x) * dims.y * dims.z > double(1 << 26))
-    return Error{where, "spans more than 2^26 bricks"};
+  const double bricks = double(dims.x) * dims.y * dims.z;
+  const double maxBricks = std::min(double(options.maxBricks), double(1 << 26));
+  if (bricks > maxBricks)
+    return Error{where, "spans " + std::to_string(dims.x) + " x " + std::to_string(dims.y) + " x " +
+                            std::to_string(dims.z) + " bricks, more than the " +
+                            std::to_string(std::uint64_t(maxBricks)) +
+                            "-brick limit (VdbReadOptions::maxBricks)"};
   const openvdb::Coord base = coordOf(lo * kCells);
   const openvdb::Vec3d o = frame->second + voxel * base.asVec3d();
   const Vec3 origin(static_cast<float>(o.x()), static_cast<float>(o.y()),

@@ -372,6 +372,29 @@ TEST(BrickMapVdb, AFileOverTheSizeLimitIsRefusedUnread) {
   EXPECT_TRUE(readBrickMapVdb(file, options).ok()) << "a file of exactly the limit is read";
 }
 
+// A grid whose top-level brick grid has more cells than the limit is refused before any is
+// built, naming its size and the limit; one of exactly the limit is read.
+TEST(BrickMapVdb, AGridSpanningMoreBricksThanTheLimitIsRefused) {
+  const fs::path file = tempDir() / "brick_limited.vdb";
+  ASSERT_TRUE(writeBrickMapVdb(bakedSphere(), file).ok());
+  auto whole = readBrickMapVdb(file);
+  ASSERT_TRUE(whole.ok()) << whole.error().message();
+  const glm::ivec3 dims = whole->dims();
+  VdbReadOptions options;
+  options.maxBricks = std::uint64_t(dims.x) * dims.y * dims.z - 1;
+  auto read = readBrickMapVdb(file, options);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().where, file.string() + ": grid 'surface'");
+  const std::string size = std::to_string(dims.x) + " x " + std::to_string(dims.y) + " x " +
+                           std::to_string(dims.z) + " bricks";
+  EXPECT_NE(read.error().what.find("spans " + size + ", more than the " +
+                                   std::to_string(options.maxBricks) + "-brick limit"),
+            std::string::npos)
+      << read.error().what;
+  options.maxBricks += 1;
+  EXPECT_TRUE(readBrickMapVdb(file, options).ok()) << "a grid of exactly the limit is read";
+}
+
 // A file cut short anywhere (header, metadata, descriptor, tree, voxels) is an error naming it,
 // never a crash or a read past its end.
 TEST(BrickMapVdb, AFileCutShortAnywhereIsAnErrorNamingIt) {

@@ -25,7 +25,8 @@
 // Refused with an error naming the file and the grid: a missing or unreadable file, no float
 // grid, a fog volume or another non-level-set class, a rotated / sheared / non-uniformly
 // scaled or non-linear transform, a background <= 0, no voxels; a file larger than
-// VdbReadOptions::maxFileBytes; a file whose declared sizes, counts or offsets do not fit in its
+// VdbReadOptions::maxFileBytes; a grid spanning more bricks than VdbReadOptions::maxBricks; a
+// file whose declared sizes, counts or offsets do not fit in its
 // bytes (checked before OpenVDB reads it, which trusts them: vdb_layout.h), whose data ends
 // early, which is older than file format 222 (OpenVDB 2.0) or was written without grid offsets
 // (openvdb::io::Stream); a grid that is an instance of another.
@@ -54,6 +55,11 @@ struct VdbReadOptions {
   /// Larger files are refused unread (bytes). Reading costs memory in proportion to the file
   /// (every node OpenVDB builds is backed by its bytes), so this bounds it.
   std::uint64_t maxFileBytes = std::uint64_t(1) << 31;
+  /// Grids whose top-level brick grid (the leaves' bounding box in bricks of 8^3 voxels, plus
+  /// a ring of one) has more cells are refused before any is built. The BrickMap is dense at
+  /// the top level, so reading costs time and memory in proportion to this count (about
+  /// 16 bytes a cell), however few voxels the file holds; at most BrickMap's own 2^26.
+  std::uint64_t maxBricks = std::uint64_t(1) << 26;
 };
 
 /// Writes `map` to `file` (written to a temporary file in the same folder, then renamed, so a

@@ -7,13 +7,15 @@
 #include "fuzz_allocation_limit.h"
 #include "fuzz_support.h"
 
-// readBrickMapVdb checks every size, count and offset the file declares, down to each block of
-// a node's values, before OpenVDB reads it, and gives OpenVDB a stream on which a read past
-// the end throws. OpenVDB still allocates what a compressed block declares before reading it
-// (io::bloscFromStream, io::unzipFromStream), at most the file's size: fuzz_allocation_limit.h.
-// OpenVDB 10 leaks the nodes of a tree whose reading throws half-way (RootNode::readTopology
-// allocates a child before reading it): not ours to fix. Leaks of memory allocated outside
-// OpenVDB's calls are still reported.
+// readBrickMapVdb checks every size, count, offset and root origin the file declares, down to
+// each block of a node's values, before OpenVDB reads it, and gives OpenVDB a stream on which a
+// read past the end throws. OpenVDB still allocates what a compressed block declares before
+// reading it (io::bloscFromStream, io::unzipFromStream), at most the file's size:
+// fuzz_allocation_limit.h. What the checks cannot see is a compressed block whose contents
+// decompress to another size than it declares; OpenVDB 10 throws there and leaks the root child
+// it was reading (RootNode::readTopology allocates a child before reading it): not ours to fix,
+// so leaks inside libopenvdb are not reported. Leaks of memory allocated outside OpenVDB's calls
+// are.
 extern "C" const char* __lsan_default_suppressions() {
   return "leak:libopenvdb.so\n";
 }

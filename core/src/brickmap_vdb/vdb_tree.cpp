@@ -24,6 +24,8 @@ constexpr std::uint64_t kFloatBytes = 4, kHalfBytes = 2;
 constexpr std::uint64_t kTileBytes = 3 * 4 + kFloatBytes + 1;
 /// A root child (a 32^3 internal node): its origin, then its child and value masks.
 constexpr std::uint64_t kChildBytes = 3 * 4 + 2 * (32 * 32 * 32 / 8);
+/// Voxels along a root child's edge (32 x 16 x 8): root origins are multiples of it.
+constexpr std::int32_t kRootChildVoxels = 32 * 16 * 8;
 
 /// A node mask of 2^(3 log2Dim) bits, as NodeMask::load reads it (64-bit words).
 struct Mask {
@@ -146,28 +148,48 @@ Expected<void> checkFloatTree(Cursor& c, const TreeFormat& format, std::uint64_t
                    std::to_string(*children) + " child nodes, at least " + std::to_string(needed) +
                    " bytes, but the grid has " + std::to_string(room) +
                    " bytes before its voxel data");
+  // RootNode keys its table by origin: a repeated origin would replace the earlier entry (and
+  // leak the child it held), and an origin off the 4096-voxel lattice names no child's place.
+  // Neither occurs in a file OpenVDB wrote; both are refused.
+  std::map<std::array<std::int32_t, 3>, std::string> entries;
+  auto checkOrigin = [&](const std::array<std::int32_t, 3>& origin, const std::string& what,
+                         std::uint64_t at) -> Expected<void> {
+    const std::string where = what + " at byte " + std::to_string(at);
+    const std::string coords = "(" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) +
+                               ", " + std::to_string(origin[2]) + ")";
+    for (const std::int32_t v : origin)
+      if (v % kRootChildVoxels != 0)
+        return c.error(where + " has the origin " + coords + ", not a multiple of " +
+                       std::to_string(kRootChildVoxels) + " voxels");
+    const auto [it, added] = entries.emplace(origin, what);
+    if (!added) return c.error(where + " repeats the origin " + coords + " of " + it->second);
+    return {};
+  };
   for (std::uint32_t t = 0; t < *tiles; ++t) {
     const std::string what = "root tile " + std::to_string(t);
-    if (auto r = c.skip(3 * 4 + kFloatBytes, what); !r) return r;
+    std::array<std::int32_t, 3> origin{};
+    const std::uint64_t at = c.pos();
+    if (auto r = c.read(origin.data(), sizeof(origin), "the origin of " + what); !r) return r;
+    if (auto r = checkOrigin(origin, what, at); !r) return r;
+    if (auto r = c.skip(kFloatBytes, what); !r) return r;
     auto active = c.value<std::uint8_t>(what);
     if (!active) return active.error();
     if (*active > 1)
       return c.error(what + " at byte " + std::to_string(c.pos() - 1) + " has an active flag of " +
                      std::to_string(*active) + ", not 0 or 1");
   }
-  // RootNode keys its children by origin: a repeated origin replaces the earlier child, and
-  // buffers follow in the table's (coordinate) order.
-  std::map<std::array<std::int32_t, 3>, std::uint64_t> leavesByOrigin;
+  // The leaves' buffers follow in the table's (coordinate) order; only their count matters here.
+  std::uint64_t leaves = 0;
   for (std::uint32_t n = 0; n < *children; ++n) {
     const std::string what = "root child " + std::to_string(n);
     std::array<std::int32_t, 3> origin{};
+    const std::uint64_t at = c.pos();
     if (auto r = c.read(origin.data(), sizeof(origin), "the origin of " + what); !r) return r;
-    auto leaves = internalTopology(c, 5, format, what);
-    if (!leaves) return leaves.error();
-    leavesByOrigin[origin] = *leaves;
+    if (auto r = checkOrigin(origin, what, at); !r) return r;
+    auto count = internalTopology(c, 5, format, what);
+    if (!count) return count.error();
+    leaves += *count;
   }
-  std::uint64_t leaves = 0;
-  for (const auto& [origin, count] : leavesByOrigin) leaves += count;
   for (std::uint64_t l = 0; l < leaves; ++l) {
     const std::string what = "leaf " + std::to_string(l);
     auto mask = readMask(c, 3, "the value mask of " + what);

@@ -325,6 +325,53 @@ TEST(BrickMapVdb, AFarBandVoxelWithoutASignChangeReadsAsALowerBound) {
   EXPECT_LT(map->distance(Vec3(0.0f)), 0.0f);
 }
 
+// OpenVDB keys its root table by origin: a child repeating another's origin would replace it
+// (leaking the first), and an origin off the 4096-voxel lattice names no child's place. Both
+// are refused, naming the child, before OpenVDB reads the tree.
+TEST(BrickMapVdb, ARootChildWithARepeatedOrUnalignedOriginIsRefused) {
+  openvdb::initialize();
+  auto grid = openvdb::FloatGrid::create(0.75f);
+  grid->setGridClass(openvdb::GRID_LEVEL_SET);
+  grid->setTransform(openvdb::math::Transform::createLinearTransform(0.25));
+  grid->setName("surface");
+  grid->tree().setValue(openvdb::Coord(0, 0, 0), -0.1f);
+  grid->tree().setValue(openvdb::Coord(5000, 0, 0), 0.1f);  // in the root child at 4096
+  const fs::path file = tempDir() / "root_origins.vdb";
+  openvdb::io::File(file.string()).write(openvdb::GridPtrVec{grid});
+  ASSERT_TRUE(readBrickMapVdb(file).ok());
+  const std::string bytes = fileBytes(file);
+  auto triple = [](std::int32_t x) {
+    const std::int32_t v[3] = {x, 0, 0};
+    return std::string(reinterpret_cast<const char*>(v), sizeof v);
+  };
+  // The root table: no tiles, two children, the first at the origin; the second child's
+  // origin is the first (4096, 0, 0) after it (the voxel data may hold the same bytes later).
+  const std::uint32_t counts[2] = {0, 2};
+  const std::size_t table =
+      bytes.find(std::string(reinterpret_cast<const char*>(counts), sizeof counts) + triple(0));
+  ASSERT_NE(table, std::string::npos);
+  const std::size_t second = bytes.find(triple(4096), table);
+  ASSERT_NE(second, std::string::npos);
+  auto readWithSecondAt = [&](std::int32_t x) {
+    std::string patched = bytes;
+    patched.replace(second, 12, triple(x));
+    writeBytes(file, patched);
+    return readBrickMapVdb(file);
+  };
+  auto repeated = readWithSecondAt(0);
+  ASSERT_FALSE(repeated.ok());
+  EXPECT_NE(repeated.error().what.find("root child 1 at byte " + std::to_string(second) +
+                                       " repeats the origin (0, 0, 0) of root child 0"),
+            std::string::npos)
+      << repeated.error().what;
+  auto unaligned = readWithSecondAt(4095);
+  ASSERT_FALSE(unaligned.ok());
+  EXPECT_NE(unaligned.error().what.find("root child 1 at byte " + std::to_string(second) +
+                                        " has the origin (4095, 0, 0), not a multiple of 4096"),
+            std::string::npos)
+      << unaligned.error().what;
+}
+
 // An empty level set's tree is its buffer count, background and root counts, which end where
 // its (empty) voxel data starts: the file's end. Declaring 3.5 billion tiles there made
 // OpenVDB read tiles past the end for minutes (the fuzz find FuzzFoundInputs.VdbWithARoot...);

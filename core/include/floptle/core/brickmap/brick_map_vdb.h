@@ -26,10 +26,11 @@
 // grid, a fog volume or another non-level-set class, a rotated / sheared / non-uniformly
 // scaled or non-linear transform, a background <= 0, no voxels; a file larger than
 // VdbReadOptions::maxFileBytes; a grid spanning more bricks than VdbReadOptions::maxBricks; a
-// file whose declared sizes, counts or offsets do not fit in its
-// bytes (checked before OpenVDB reads it, which trusts them: vdb_layout.h), whose data ends
-// early, which is older than file format 222 (OpenVDB 2.0) or was written without grid offsets
-// (openvdb::io::Stream); a grid that is an instance of another.
+// file whose declared sizes, counts or offsets do not fit in its bytes (checked before OpenVDB
+// reads it, which trusts them: vdb_layout.h), whose root table repeats an origin or holds one
+// off the 4096-voxel lattice, whose data ends early, which is older than file format 222
+// (OpenVDB 2.0) or was written without grid offsets (openvdb::io::Stream); a grid that is an
+// instance of another.
 //
 // Thread-safe; OpenVDB is initialised once on first use. No OpenVDB type crosses this header
 // and no exception leaves these functions.

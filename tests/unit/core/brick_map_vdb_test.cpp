@@ -352,24 +352,19 @@ TEST(BrickMapVdb, ARootChildWithARepeatedOrUnalignedOriginIsRefused) {
   ASSERT_NE(table, std::string::npos);
   const std::size_t second = bytes.find(triple(4096), table);
   ASSERT_NE(second, std::string::npos);
-  auto readWithSecondAt = [&](std::int32_t x) {
+  const std::pair<std::int32_t, std::string> cases[] = {
+      {0, "repeats the origin (0, 0, 0) of root child 0"},
+      {4095, "has the origin (4095, 0, 0), not a multiple of 4096"}};
+  for (const auto& [x, why] : cases) {
     std::string patched = bytes;
     patched.replace(second, 12, triple(x));
     writeBytes(file, patched);
-    return readBrickMapVdb(file);
-  };
-  auto repeated = readWithSecondAt(0);
-  ASSERT_FALSE(repeated.ok());
-  EXPECT_NE(repeated.error().what.find("root child 1 at byte " + std::to_string(second) +
-                                       " repeats the origin (0, 0, 0) of root child 0"),
-            std::string::npos)
-      << repeated.error().what;
-  auto unaligned = readWithSecondAt(4095);
-  ASSERT_FALSE(unaligned.ok());
-  EXPECT_NE(unaligned.error().what.find("root child 1 at byte " + std::to_string(second) +
-                                        " has the origin (4095, 0, 0), not a multiple of 4096"),
-            std::string::npos)
-      << unaligned.error().what;
+    auto read = readBrickMapVdb(file);
+    ASSERT_FALSE(read.ok()) << "the second root child at x = " << x;
+    EXPECT_NE(read.error().what.find("root child 1 at byte " + std::to_string(second) + " " + why),
+              std::string::npos)
+        << read.error().what;
+  }
 }
 
 // An empty level set's tree is its buffer count, background and root counts, which end where

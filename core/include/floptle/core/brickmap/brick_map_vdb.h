@@ -58,8 +58,8 @@ struct VdbReadOptions {
   std::uint64_t maxFileBytes = std::uint64_t(1) << 31;
   /// Grids whose top-level brick grid (the leaves' bounding box in bricks of 8^3 voxels, plus
   /// a ring of one) has more cells are refused before any is built. The BrickMap is dense at
-  /// the top level, so reading costs time and memory in proportion to this count (about
-  /// 16 bytes a cell), however few voxels the file holds; at most BrickMap's own 2^26.
+  /// the top level, so reading costs time and memory in proportion to this count, however few
+  /// voxels the file holds; at most BrickMap's own 2^26.
   std::uint64_t maxBricks = std::uint64_t(1) << 26;
 };
 

@@ -58,7 +58,7 @@ TEST_F(LargeLevelTest, TreeSelectsANodeTheInspectorShowsItAndAnEditIsOneUndoStep
   ASSERT_TRUE(read) << read.error().message();
   // The typed scene the read built is the document's: one build for the whole open.
   ASSERT_EQ(read->scene.nodes.size(), std::size_t{kSpheres + 1});
-  document.openDerived(std::move(read->document), DerivedScene{std::move(read->scene)}, path_);
+  document.openDerived(std::move(*read), path_);
   EXPECT_EQ(document.derived().scene.nodes.size(), std::size_t{kSpheres + 1});
   ASSERT_TRUE(waitFor([&] { return tree->nodeCount() == kSpheres + 1; }, 5000));
   EXPECT_EQ(tree->model()->rowCount(), kSpheres + 1);  // all at the top level

@@ -9,7 +9,6 @@
 #include "document/json_patch.h"
 #include "document/scene_backups.h"
 #include "document/scene_io.h"
-#include "floptle/core/scene/scene_io.h"
 #include "floptle/editor/derived_scene.h"
 
 namespace floptle::editor {
@@ -27,15 +26,14 @@ EditorDocument::~EditorDocument() {
 }
 
 void EditorDocument::newDocument() {
-  Json empty = emptySceneJson();
-  Expected<DerivedScene> derived = deriveScene(empty);
-  openDerived(std::move(empty), derived ? std::move(*derived) : DerivedScene{}, {});
+  // The empty scene is valid by construction (DocumentFiles.NewDocumentIsValidEmptyAndClean).
+  (void)openJson(emptySceneJson(), {});
 }
 
 Expected<void> EditorDocument::open(const QString& path) {
   Expected<scene::LoadedScene> loaded = scene::loadScene(path.toStdString());
   if (!loaded) return refuse(loaded.error());
-  openDerived(std::move(loaded->document), DerivedScene{std::move(loaded->scene)}, path);
+  openDerived(std::move(*loaded), path);
   return {};
 }
 
@@ -125,6 +123,10 @@ void EditorDocument::applyPatch(const JsonPatch& patch, bool forward) {
     emit structureChanged();
   }
   emit documentChanged(kind);
+}
+
+void EditorDocument::openDerived(scene::LoadedScene loaded, const QString& path) {
+  openDerived(std::move(loaded.document), DerivedScene{std::move(loaded.scene)}, path);
 }
 
 void EditorDocument::openDerived(Json scene, DerivedScene derived, const QString& path) {

@@ -41,7 +41,7 @@ bool MainWindow::openFile(const QString& path) {
     log_->appendMessage(tr("Could not open %1").arg(path));
     return false;
   }
-  document_.openDerived(std::move(read->document), DerivedScene{std::move(read->scene)}, path);
+  document_.openDerived(std::move(*read), path);
   noteRecent(path);
   recovery_->discard();
   // Start from the scene's first named camera, as `floptle render --camera` would.

@@ -25,6 +25,7 @@
 #include "floptle/core/asset/mesh_subtree_resync.h"
 #include "floptle/core/expected.h"
 #include "floptle/core/field/field_node.h"
+#include "floptle/core/scene/scene_io.h"
 
 namespace floptle::editor {
 
@@ -60,6 +61,8 @@ class EditorDocument : public QObject {
   /// (scene::loadScene's pair, or another document's json() and derived()): nothing is checked
   /// or built again. `derived` must be what deriveScene(scene) gives.
   void openDerived(Json scene, DerivedScene derived, const QString& path);
+  /// openDerived with scene::loadScene's pair (what File > Open reads on its worker).
+  void openDerived(scene::LoadedScene loaded, const QString& path);
   /// Saves atomically to the current path / to `path` (which becomes the current path). The
   /// file it replaces is first kept as a rotating backup (scene_backups.h). On failure the
   /// document stays dirty and the file on disk is byte-identical.

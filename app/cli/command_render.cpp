@@ -37,13 +37,14 @@ namespace {
 constexpr const char* kRenderUsage =
     "usage: floptle render SCENE --out FILE.png [--width W --height H]\n"
     "         [--camera NAME | --look-from x,y,z --look-at x,y,z] [--fov DEGREES] [--t SECONDS]\n"
-    "         [--threads N] [--shader-out FILE.frag [--shader-data FILE.bin]]\n"
+    "         [--threads N] [--shader-out FILE.frag|FILE.comp [--shader-data FILE.bin]]\n"
     "  CPU raymarch of the scene's field graph. Defaults: 640x360, the scene's first camera\n"
     "  (or a view framing the scene), vertical fov 60 degrees (or the camera's), t = 0 s.\n"
     "  --shader-out also writes the viewport's raymarch shader with this camera and the\n"
     "  parameters at t baked in (for gpu-shader-bench). With --shader-data it writes the\n"
     "  viewport's scene program reading the scene texture instead, and the texture's texels\n"
-    "  (float32 RGBA, 1024 a row) to FILE.bin (for tests/bench/gpu/gpu_scene_bench).\n";
+    "  (float32 RGBA, 1024 a row) to FILE.bin (for tests/bench/gpu/gpu_scene_bench).\n"
+    "  A FILE.comp gets the shader's GL 4.3 compute twin, as the viewport runs it.\n";
 
 struct RenderArgs {
   std::string scene;
@@ -245,9 +246,14 @@ int runRender(Args args) {
 
   const render::MaterialColors colors = render::materialColors(built);
   if (!r.shaderOut.empty()) {
+    // FILE.comp: the compute twin (render::computeShaderOf), as the viewport runs it.
+    const bool compute = std::filesystem::path(r.shaderOut).extension() == ".comp";
+    auto stage = [compute](const std::string& fragment) {
+      return compute ? render::computeShaderOf(fragment) : fragment;
+    };
     std::ofstream shader(r.shaderOut, std::ios::binary | std::ios::trunc);
     if (r.shaderData.empty()) {
-      shader << render::standaloneFragmentShader(*field, camera, colors, r.time);
+      shader << stage(render::standaloneFragmentShader(*field, camera, colors, r.time));
     } else {
       // The scene program reading its texels from a texture, as the viewport runs it.
       auto buffers = render::packSceneBuffers(*field, r.time);
@@ -255,7 +261,7 @@ int runRender(Args args) {
         std::fprintf(stderr, "floptle render: %s\n", buffers.error().message().c_str());
         return 1;
       }
-      shader << render::standaloneSceneShader(*buffers, camera, colors, false);
+      shader << stage(render::standaloneSceneShader(*buffers, camera, colors, false));
       std::ofstream data(r.shaderData, std::ios::binary | std::ios::trunc);
       data.write(reinterpret_cast<const char*>(buffers->texels.data()),
                  std::streamsize(buffers->texels.size() * sizeof(float)));

@@ -212,8 +212,8 @@ float coarseStart(vec2 tile, vec2 frame, vec3 ro, vec3 right, vec3 up, vec3 forw
 #if defined(FLOPTLE_COARSE_INPUT)
 uniform sampler2D u_coarse;
 // This pixel's tile's start, a hair short of it against the rounding of the two passes.
-float coarseInputStart() {
-  return 0.999 * texelFetch(u_coarse, ivec2(gl_FragCoord.xy / kCoarseTile), 0).x;
+float coarseInputStart(vec2 fragCoord) {
+  return 0.999 * texelFetch(u_coarse, ivec2(fragCoord / kCoarseTile), 0).x;
 }
 #endif
 
@@ -317,59 +317,135 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
 
 )GLSL";
 
-constexpr const char* kViewportMain = R"GLSL(
-#if defined(FLOPTLE_COARSE_PASS)
+/// The viewport's pixel, and its two mains: a fragment shader's and its compute twin's
+/// (viewportComputeShader), which differ only in how a pixel's place comes in and its results
+/// go out.
+constexpr const char* kViewportPixel = R"GLSL(
+// The rendered region's size in pixels (the full frame's in the coarse pass).
 uniform vec2 u_frame;
-#endif
-void main() {
+// The pixel whose centre is fragCoord (pixels from the region's lower-left), uv = fragCoord /
+// u_frame: its display colour and window depth (eye-space depth of the hit through the
+// overlays' perspective projection; 1 for sky). In the coarse pass, the start of the tile
+// floor(fragCoord) in .x.
+vec4 viewportPixel(vec2 fragCoord, vec2 uv, out float depth) {
   loadSceneHeader();
+  depth = 1.0;
 #if defined(FLOPTLE_COARSE_PASS)
-  fragColor = vec4(coarseStart(floor(gl_FragCoord.xy), u_frame, u_camPos, u_camRight, u_camUp,
-                               u_camForward, u_tanHalfFovY, u_aspect, u_time),
-                   0.0, 0.0, 1.0);
-  return;
-#elif defined(FLOPTLE_COARSE_INPUT)
-  g_startT = coarseInputStart();
+  return vec4(coarseStart(floor(fragCoord), u_frame, u_camPos, u_camRight, u_camUp, u_camForward,
+                          u_tanHalfFovY, u_aspect, u_time),
+              0.0, 0.0, 1.0);
+#else
+#if defined(FLOPTLE_COARSE_INPUT)
+  g_startT = coarseInputStart(fragCoord);
 #endif
-  vec3 rd = primaryRay(vUv, u_camRight, u_camUp, u_camForward, u_tanHalfFovY, u_aspect);
+  vec3 rd = primaryRay(uv, u_camRight, u_camUp, u_camForward, u_tanHalfFovY, u_aspect);
   float t;
   vec3 color = shadeRay(u_camPos, rd, u_time, t);
-  fragColor = vec4(color, 1.0);
-  if (t < 0.0) {
-    gl_FragDepth = 1.0;
-  } else {
-    // Eye-space depth of the hit -> window depth of the overlays' perspective projection.
+  if (t >= 0.0) {
     float z = max(t * dot(rd, u_camForward), kDepthNear);
     float ndcZ = (kDepthFar + kDepthNear) / (kDepthFar - kDepthNear) -
                  2.0 * kDepthFar * kDepthNear / ((kDepthFar - kDepthNear) * z);
-    gl_FragDepth = clamp(0.5 * ndcZ + 0.5, 0.0, 1.0);
+    depth = clamp(0.5 * ndcZ + 0.5, 0.0, 1.0);
   }
+  return vec4(color, 1.0);
+#endif
 }
 )GLSL";
 
-/// With FLOPTLE_OUTPUT_HIT defined (a host inserts it after #version) the shader writes the
-/// primary ray's hit instead of a colour: (distance (m), material, 0, 1), or (-1, -1, 0, 1) for
-/// sky; tests compare the geometry with another shader's that way.
-constexpr const char* kStandaloneMain = R"GLSL(
+constexpr const char* kViewportFragmentMain = R"GLSL(
 void main() {
+  float depth;
+  fragColor = viewportPixel(gl_FragCoord.xy, vUv, depth);
+#if !defined(FLOPTLE_COARSE_PASS)
+  gl_FragDepth = depth;
+#endif
+}
+)GLSL";
+
+/// One invocation a pixel (a tile in the coarse pass) of the region u_frame, in work groups of
+/// kComputeGroup x kComputeGroup; invocations past the region's edge write nothing.
+constexpr const char* kViewportComputeMain = R"GLSL(
+#if defined(FLOPTLE_COARSE_PASS)
+layout(r32f) uniform writeonly image2D u_coarseOut;
+#else
+layout(rgba8) uniform writeonly image2D u_colorOut;
+layout(r32f) uniform writeonly image2D u_depthOut;
+#endif
+void main() {
+  ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+#if defined(FLOPTLE_COARSE_PASS)
+  ivec2 size = (ivec2(u_frame) + int(kCoarseTile) - 1) / int(kCoarseTile);
+#else
+  ivec2 size = ivec2(u_frame);
+#endif
+  if (any(greaterThanEqual(pixel, size))) return;
+  vec2 fragCoord = vec2(pixel) + 0.5;
+  float depth;
+  vec4 color = viewportPixel(fragCoord, fragCoord / u_frame, depth);
+#if defined(FLOPTLE_COARSE_PASS)
+  imageStore(u_coarseOut, pixel, color);
+#else
+  imageStore(u_colorOut, pixel, color);
+  imageStore(u_depthOut, pixel, vec4(depth));
+#endif
+}
+)GLSL";
+
+/// A standalone shader's pixel and its two mains, as the viewport's above, over the frame
+/// iResolution. With FLOPTLE_OUTPUT_HIT defined (a host inserts it after #version) the pixel is
+/// the primary ray's hit instead of a colour: (distance (m), material, 0, 1), or (-1, -1, 0, 1)
+/// for sky; tests compare the geometry with another shader's that way.
+constexpr const char* kStandalonePixel = R"GLSL(
+vec4 standalonePixel(vec2 fragCoord, vec2 uv) {
   loadSceneHeader();
 #if defined(FLOPTLE_COARSE_PASS)
-  fragColor = vec4(coarseStart(floor(gl_FragCoord.xy), iResolution, kCamPos, kCamRight, kCamUp,
-                               kCamForward, kTanHalfFovY, iResolution.x / iResolution.y, iTime),
-                   0.0, 0.0, 1.0);
-  return;
-#elif defined(FLOPTLE_COARSE_INPUT)
-  g_startT = coarseInputStart();
+  return vec4(coarseStart(floor(fragCoord), iResolution, kCamPos, kCamRight, kCamUp, kCamForward,
+                          kTanHalfFovY, iResolution.x / iResolution.y, iTime),
+              0.0, 0.0, 1.0);
+#else
+#if defined(FLOPTLE_COARSE_INPUT)
+  g_startT = coarseInputStart(fragCoord);
 #endif
-  vec3 rd = primaryRay(vUv, kCamRight, kCamUp, kCamForward, kTanHalfFovY,
+  vec3 rd = primaryRay(uv, kCamRight, kCamUp, kCamForward, kTanHalfFovY,
                        iResolution.x / iResolution.y);
 #ifdef FLOPTLE_OUTPUT_HIT
   float hitT, hitMaterial;
   bool hit = marchRay(kCamPos, rd, iTime, hitT, hitMaterial);
-  fragColor = hit ? vec4(hitT, hitMaterial, 0.0, 1.0) : vec4(-1.0, -1.0, 0.0, 1.0);
+  return hit ? vec4(hitT, hitMaterial, 0.0, 1.0) : vec4(-1.0, -1.0, 0.0, 1.0);
 #else
   float t;
-  fragColor = vec4(shadeRay(kCamPos, rd, iTime, t), 1.0);
+  return vec4(shadeRay(kCamPos, rd, iTime, t), 1.0);
+#endif
+#endif
+}
+)GLSL";
+
+constexpr const char* kStandaloneFragmentMain = R"GLSL(
+void main() { fragColor = standalonePixel(gl_FragCoord.xy, vUv); }
+)GLSL";
+
+/// The standalone compute twin writes `image2D u_colorOut` (rgba8), or in the coarse pass
+/// `image2D u_coarseOut` (r32f, a texel a tile).
+constexpr const char* kStandaloneComputeMain = R"GLSL(
+#if defined(FLOPTLE_COARSE_PASS)
+layout(r32f) uniform writeonly image2D u_coarseOut;
+#else
+layout(rgba8) uniform writeonly image2D u_colorOut;
+#endif
+void main() {
+  ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+#if defined(FLOPTLE_COARSE_PASS)
+  ivec2 size = (ivec2(iResolution) + int(kCoarseTile) - 1) / int(kCoarseTile);
+#else
+  ivec2 size = ivec2(iResolution);
+#endif
+  if (any(greaterThanEqual(pixel, size))) return;
+  vec2 fragCoord = vec2(pixel) + 0.5;
+  vec4 color = standalonePixel(fragCoord, fragCoord / iResolution);
+#if defined(FLOPTLE_COARSE_PASS)
+  imageStore(u_coarseOut, pixel, color);
+#else
+  imageStore(u_colorOut, pixel, color);
 #endif
 }
 )GLSL";
@@ -415,6 +491,30 @@ std::string standaloneConstants(const Camera& camera, const MaterialColors& mate
 
 }  // namespace
 
+std::string computeShaderOf(const std::string& fragmentShader) {
+  static const std::string kVersion = "#version 330 core\n";
+  static const std::string kStageInterface = "in vec2 vUv;\nout vec4 fragColor;\n";
+  const std::pair<std::string, std::string> mains[] = {
+      {kViewportFragmentMain, kViewportComputeMain},
+      {kStandaloneFragmentMain, kStandaloneComputeMain}};
+  if (fragmentShader.rfind(kVersion, 0) != 0) return {};
+  const std::size_t interface = fragmentShader.find(kStageInterface);
+  if (interface == std::string::npos) return {};
+  for (const auto& [fragmentMain, computeMain] : mains) {
+    if (fragmentShader.size() < fragmentMain.size() ||
+        fragmentShader.compare(fragmentShader.size() - fragmentMain.size(), fragmentMain.size(),
+                               fragmentMain) != 0)
+      continue;
+    const std::size_t bodyStart = interface + kStageInterface.size();
+    const std::size_t bodyEnd = fragmentShader.size() - fragmentMain.size();
+    return "#version 430 core\nlayout(local_size_x = " + std::to_string(kComputeGroup) +
+           ", local_size_y = " + std::to_string(kComputeGroup) + ") in;\n" +
+           fragmentShader.substr(kVersion.size(), interface - kVersion.size()) +
+           fragmentShader.substr(bodyStart, bodyEnd - bodyStart) + computeMain;
+  }
+  return {};
+}
+
 std::string withDefine(const std::string& shader, const std::string& name) {
   const std::size_t end = shader.find('\n');
   if (end == std::string::npos) return shader + "\n#define " + name + "\n";
@@ -451,7 +551,7 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
     << "// ---- field (field::emitGlsl) ----\n"
     << mapGlsl << "\nvoid loadSceneHeader() {}\n"
     << kNoOpenSpace << "// ---- shading ----\n"
-    << kShadingBody << kViewportMain;
+    << kShadingBody << kViewportPixel << kViewportFragmentMain;
   return s.str();
 }
 
@@ -501,7 +601,7 @@ std::string viewportFragmentShader(const SceneBuffers& buffers, bool brickMaps) 
     << "vec3 materialAlbedo(int i) { return u_materials[i]; }\n"
     << (brickMaps ? withBrickMaps(sceneMapGlsl(buffers)) : sceneMapGlsl(buffers))
     << "// ---- shading ----\n"
-    << kShadingBody << kViewportMain;
+    << kShadingBody << kViewportPixel << kViewportFragmentMain;
   return s.str();
 }
 
@@ -527,7 +627,7 @@ std::string standaloneFragmentShader(const field::FieldProgram& program, const C
   s << standaloneConstants(camera, materials) << "// ---- field (field::emitGlsl) ----\n"
     << field::emitGlsl(program) << "\n"
     << kNoOpenSpace << "// ---- shading ----\n"
-    << kShadingBody << kStandaloneMain;
+    << kShadingBody << kStandalonePixel << kStandaloneFragmentMain;
   return s.str();
 }
 
@@ -562,7 +662,7 @@ std::string standaloneSceneShader(const SceneBuffers& buffers, const Camera& cam
       << ", (i) >> " << sceneDataWidthShift() << "), 0)\n";
   }
   s << standaloneConstants(camera, materials) << sceneMapGlsl(buffers) << "// ---- shading ----\n"
-    << kShadingBody << kStandaloneMain;
+    << kShadingBody << kStandalonePixel << kStandaloneFragmentMain;
   return s.str();
 }
 

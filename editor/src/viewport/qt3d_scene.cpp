@@ -11,13 +11,16 @@
 #include <Qt3DRender/QBlendEquation>
 #include <Qt3DRender/QBlendEquationArguments>
 #include <Qt3DRender/QClearBuffers>
+#include <Qt3DRender/QComputeCommand>
 #include <Qt3DRender/QCullFace>
 #include <Qt3DRender/QDepthTest>
+#include <Qt3DRender/QDispatchCompute>
 #include <Qt3DRender/QEffect>
 #include <Qt3DRender/QFilterKey>
 #include <Qt3DRender/QGeometryRenderer>
 #include <Qt3DRender/QGraphicsApiFilter>
 #include <Qt3DRender/QMaterial>
+#include <Qt3DRender/QMemoryBarrier>
 #include <Qt3DRender/QNoDepthMask>
 #include <Qt3DRender/QNoDraw>
 #include <Qt3DRender/QParameter>
@@ -30,6 +33,7 @@
 #include <Qt3DRender/QRenderTarget>
 #include <Qt3DRender/QRenderTargetOutput>
 #include <Qt3DRender/QRenderTargetSelector>
+#include <Qt3DRender/QShaderImage>
 #include <Qt3DRender/QShaderProgram>
 #include <Qt3DRender/QSubtreeEnabler>
 #include <Qt3DRender/QTechnique>
@@ -180,7 +184,7 @@ void setParameter(std::map<QString, QParameter*>& parameters, Qt3DCore::QNode* o
   parameters.emplace(name, parameter);
 }
 
-ViewportScene::ViewportScene(QWindow* window) {
+ViewportScene::ViewportScene(QWindow* window, RaymarchStage stage) : stage_(stage) {
   selectQt3dOpenGlRenderer();
   engine_ = std::make_unique<Qt3DCore::QAspectEngine>();
   engine_->registerAspect(new QRenderAspect());
@@ -224,25 +228,41 @@ void ViewportScene::buildFrameGraph(QWindow* window) {
     filter->addMatch(key);
   };
 
-  // 1. Raymarch into the offscreen targets (made, and remade on resize, by setFrame), in the
-  // frames drawFrame asks for (marchOnce_ enabled): the coarse pass, then the full one.
+  // 1. Raymarch into the offscreen targets or images (made, and remade on resize, by setFrame),
+  // in the frames drawFrame asks for (marchOnce_ enabled): the coarse pass, then the full one.
   marchOnce_ = new QSubtreeEnabler(viewport);
-  coarseSelector_ = new QRenderTargetSelector(marchOnce_);
-  coarseViewport_ = new QViewport(coarseSelector_);
-  auto* coarseClear = new QClearBuffers(coarseViewport_);
-  coarseClear->setBuffers(QClearBuffers::ColorBuffer);
-  coarseClear->setClearColor(QColor(Qt::black));  // a start of 0: the near distance
-  filterLeaf(coarseClear, ViewportPass::Coarse);
-  auto* targetSelector = new QRenderTargetSelector(marchOnce_);
-  targetSelector_ = targetSelector;
-  raymarchViewport_ = new QViewport(targetSelector);
-  auto* targetClear = new QClearBuffers(raymarchViewport_);
-  targetClear->setBuffers(QClearBuffers::ColorDepthBuffer);
-  targetClear->setClearColor(QColor::fromRgbF(0.2f, 0.2f, 0.22f));
-  filterLeaf(targetClear, ViewportPass::Raymarch);
+  // Image writes reach the texture fetches of the passes after a barrier.
+  auto barrier = [](Qt3DCore::QNode* parent) {
+    auto* node = new QMemoryBarrier(parent);
+    node->setWaitOperations(QMemoryBarrier::Operations(QMemoryBarrier::TextureFetch) |
+                            QMemoryBarrier::ShaderImageAccess);
+    return node;
+  };
+  if (stage_ == RaymarchStage::Compute) {
+    coarseDispatch_ = new QDispatchCompute(marchOnce_);
+    filterLeaf(coarseDispatch_, ViewportPass::Coarse);
+    raymarchDispatch_ = new QDispatchCompute(barrier(marchOnce_));
+    filterLeaf(raymarchDispatch_, ViewportPass::Raymarch);
+  } else {
+    coarseSelector_ = new QRenderTargetSelector(marchOnce_);
+    coarseViewport_ = new QViewport(coarseSelector_);
+    auto* coarseClear = new QClearBuffers(coarseViewport_);
+    coarseClear->setBuffers(QClearBuffers::ColorBuffer);
+    coarseClear->setClearColor(QColor(Qt::black));  // a start of 0: the near distance
+    filterLeaf(coarseClear, ViewportPass::Coarse);
+    auto* targetSelector = new QRenderTargetSelector(marchOnce_);
+    targetSelector_ = targetSelector;
+    raymarchViewport_ = new QViewport(targetSelector);
+    auto* targetClear = new QClearBuffers(raymarchViewport_);
+    targetClear->setBuffers(QClearBuffers::ColorDepthBuffer);
+    targetClear->setClearColor(QColor::fromRgbF(0.2f, 0.2f, 0.22f));
+    filterLeaf(targetClear, ViewportPass::Raymarch);
+  }
 
   // 2. Composite onto the window (clears first), 3. meshes, 4. lines.
-  auto* clear = new QClearBuffers(viewport);
+  Qt3DCore::QNode* compositeParent = viewport;
+  if (stage_ == RaymarchStage::Compute) compositeParent = barrier(viewport);
+  auto* clear = new QClearBuffers(compositeParent);
   clear->setBuffers(QClearBuffers::ColorDepthBuffer);
   clear->setClearColor(QColor::fromRgbF(0.2f, 0.2f, 0.22f));
   filterLeaf(clear, ViewportPass::Composite);
@@ -289,7 +309,13 @@ void ViewportScene::buildFullscreenEntities() {
   raymarchTechnique->addRenderPass(coarsePass_);
   raymarchMaterial_->setEffect(raymarchEffect);
   raymarchEntity_ = new Qt3DCore::QEntity(root_);
-  raymarchEntity_->addComponent(triangle);
+  if (stage_ == RaymarchStage::Compute) {
+    // One invocation a pixel: the dispatches' work group counts (setFrame) rule.
+    computeCommand_ = new QComputeCommand(raymarchEntity_);
+    raymarchEntity_->addComponent(computeCommand_);
+  } else {
+    raymarchEntity_->addComponent(triangle);
+  }
   raymarchEntity_->addComponent(raymarchMaterial_);
   raymarchEntity_->setEnabled(false);
 
@@ -300,15 +326,22 @@ void ViewportScene::buildFullscreenEntities() {
   auto* composite = new Qt3DCore::QEntity(root_);
   composite->addComponent(triangle);
   composite->addComponent(compositeMaterial_);
+  // Until the first march the raymarch's images hold nothing: the composite draws the clear
+  // colour at the far depth.
+  setParameter(compositeParameters_, compositeMaterial_, "u_blank", 1.0f);
   setFrame({1, 1}, 1.0f);
 }
 
 void ViewportScene::setRaymarchShader(const std::string& fragment) {
-  auto replace = [](QRenderPass* pass, QShaderProgram*& program, const std::string& source) {
+  auto replace = [this](QRenderPass* pass, QShaderProgram*& program, const std::string& source) {
     QShaderProgram* old = program;
     program = new QShaderProgram(pass);
-    program->setVertexShaderCode(viewport_shaders::kFullscreenVertex);
-    program->setFragmentShaderCode(QByteArray::fromStdString(source));
+    if (stage_ == RaymarchStage::Compute) {
+      program->setComputeShaderCode(QByteArray::fromStdString(render::computeShaderOf(source)));
+    } else {
+      program->setVertexShaderCode(viewport_shaders::kFullscreenVertex);
+      program->setFragmentShaderCode(QByteArray::fromStdString(source));
+    }
     pass->setShaderProgram(program);
     delete old;
   };
@@ -317,6 +350,7 @@ void ViewportScene::setRaymarchShader(const std::string& fragment) {
   replace(coarsePass_, coarseProgram_, render::withDefine(fragment, render::kCoarsePassDefine));
   raymarchCompiled_ = false;
   raymarchEntity_->setEnabled(true);
+  setParameter(compositeParameters_, compositeMaterial_, "u_blank", 0.0f);
 }
 
 bool ViewportScene::programsSettled(bool lines, bool meshes) {
@@ -353,18 +387,30 @@ void ViewportScene::setFrame(QSize size, float scale) {
   scale = std::clamp(scale, 0.05f, 1.0f);
   if (size != size_) {
     size_ = size;
-    makeTarget(size);
+    if (stage_ == RaymarchStage::Compute)
+      makeImages(size);
+    else
+      makeTarget(size);
   }
   const int renderedW = std::clamp(int(std::lround(size.width() * scale)), 1, size.width());
   const int renderedH = std::clamp(int(std::lround(size.height() * scale)), 1, size.height());
   // QViewport's rectangle has its origin top-left: the lower-left region starts at 1 - h.
   const float w = float(renderedW) / float(size.width()),
               h = float(renderedH) / float(size.height());
-  raymarchViewport_->setNormalizedRect(QRectF(0.0, 1.0 - double(h), double(w), double(h)));
-  // The coarse pass: the tiles of the rendered region, in the lower-left of its target.
-  const double tw = double(render::coarseTiles(renderedW)) / render::coarseTiles(size.width()),
-               th = double(render::coarseTiles(renderedH)) / render::coarseTiles(size.height());
-  coarseViewport_->setNormalizedRect(QRectF(0.0, 1.0 - th, tw, th));
+  if (stage_ == RaymarchStage::Compute) {
+    // An invocation a pixel of the region (a tile in the coarse pass), groups over its edge.
+    auto groups = [](int n) { return (n + render::kComputeGroup - 1) / render::kComputeGroup; };
+    raymarchDispatch_->setWorkGroupX(groups(renderedW));
+    raymarchDispatch_->setWorkGroupY(groups(renderedH));
+    coarseDispatch_->setWorkGroupX(groups(render::coarseTiles(renderedW)));
+    coarseDispatch_->setWorkGroupY(groups(render::coarseTiles(renderedH)));
+  } else {
+    raymarchViewport_->setNormalizedRect(QRectF(0.0, 1.0 - double(h), double(w), double(h)));
+    // The coarse pass: the tiles of the rendered region, in the lower-left of its target.
+    const double tw = double(render::coarseTiles(renderedW)) / render::coarseTiles(size.width()),
+                 th = double(render::coarseTiles(renderedH)) / render::coarseTiles(size.height());
+    coarseViewport_->setNormalizedRect(QRectF(0.0, 1.0 - th, tw, th));
+  }
   setRaymarchUniform("u_frame", QVector2D(float(renderedW), float(renderedH)));
   setParameter(compositeParameters_, compositeMaterial_, "u_rendered",
                QVector2D(float(renderedW), float(renderedH)));
@@ -404,6 +450,33 @@ void ViewportScene::makeTarget(QSize size) {
   setRaymarchUniform("u_coarse", QVariant::fromValue(starts));
   delete coarseTarget_;
   coarseTarget_ = coarse;
+}
+
+void ViewportScene::makeImages(QSize size) {
+  auto* images = new Qt3DCore::QNode(root_);
+  auto image = [images](QTexture2D* texture, QShaderImage::ImageFormat format) {
+    auto* shaderImage = new QShaderImage(images);
+    shaderImage->setTexture(texture);
+    shaderImage->setAccess(QShaderImage::WriteOnly);
+    shaderImage->setFormat(format);
+    shaderImage->setLayered(false);
+    shaderImage->setMipLevel(0);
+    return QVariant::fromValue(shaderImage);
+  };
+  auto* color =
+      targetTexture(images, QAbstractTexture::RGBA8_UNorm, QAbstractTexture::Linear, size);
+  auto* depth = targetTexture(images, QAbstractTexture::R32F, QAbstractTexture::Nearest, size);
+  auto* starts =
+      targetTexture(images, QAbstractTexture::R32F, QAbstractTexture::Nearest,
+                    QSize(render::coarseTiles(size.width()), render::coarseTiles(size.height())));
+  setRaymarchUniform("u_colorOut", image(color, QShaderImage::RGBA8_UNorm));
+  setRaymarchUniform("u_depthOut", image(depth, QShaderImage::R32F));
+  setRaymarchUniform("u_coarseOut", image(starts, QShaderImage::R32F));
+  setRaymarchUniform("u_coarse", QVariant::fromValue(starts));
+  setParameter(compositeParameters_, compositeMaterial_, "u_color", QVariant::fromValue(color));
+  setParameter(compositeParameters_, compositeMaterial_, "u_depth", QVariant::fromValue(depth));
+  delete images_;  // with its textures and images
+  images_ = images;
 }
 
 void ViewportScene::setViewProjection(const QMatrix4x4& viewProj, const QVector3D& eye) {

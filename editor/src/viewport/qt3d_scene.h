@@ -1,9 +1,12 @@
 #pragma once
 // ViewportScene: the viewport's Qt 3D aspect engine, scene root and framegraph on one QWindow
 // (Qt 3D's OpenGL renderer, GLSL 330 core). One frame, in framegraph order:
-//   1. Raymarch: the full-screen field shader into an offscreen colour + depth target, in its
-//      lower-left `scale` fraction (adaptive resolution), writing gl_FragDepth (left out of
-//      the extra frame that hands a read-back over: that one composites the last march).
+//   1. Raymarch: the field shader's coarse pass, then its full pass, into offscreen colour +
+//      depth textures, in their lower-left `scale` fraction (adaptive resolution); left out of
+//      the extra frame that hands a read-back over (that one composites the last march). With
+//      RaymarchStage::Compute both passes are compute dispatches (render::computeShaderOf)
+//      writing images, each followed by a memory barrier; with RaymarchStage::Fragment they
+//      are full-screen draws into render targets, writing gl_FragDepth.
 //   2. Composite: that region onto the window, colour upscaled, depth written, so everything
 //      after depth-tests against the field.
 //   3. Overlay meshes (depth test + write: they and the field hide each other).
@@ -35,6 +38,8 @@ class QEntity;
 class QNode;
 }  // namespace Qt3DCore
 namespace Qt3DRender {
+class QComputeCommand;
+class QDispatchCompute;
 class QEffect;
 class QGeometryRenderer;
 class QMaterial;
@@ -45,6 +50,7 @@ class QRenderTarget;
 class QRenderTargetSelector;
 class QShaderProgram;
 class QSubtreeEnabler;
+class QTexture2D;
 class QViewport;
 }  // namespace Qt3DRender
 
@@ -64,6 +70,12 @@ enum class ViewportPass {
 };
 inline constexpr int kViewportPassCount = 9;
 
+/// How the raymarch runs. Compute, where the context has OpenGL 4.3: on a GPU that runs
+/// fragment shaders on a slice of its multiprocessors (a data-centre GPU: an H200 draws the
+/// 10,000-node level's 1080p frame in about 17 ms as fragments, in about 1 ms as compute), the
+/// compute twin runs on all of them, and elsewhere it costs the same. Fragment otherwise.
+enum class RaymarchStage { Fragment, Compute };
+
 /// Selects Qt 3D's OpenGL renderer (GLSL 330 core) unless QT3D_RENDERER is already set; must
 /// run before the first render aspect exists (RaymarchView calls it in its constructor).
 void selectQt3dOpenGlRenderer();
@@ -81,21 +93,23 @@ class SceneDataTexture;
 
 class ViewportScene {
  public:
-  explicit ViewportScene(QWindow* window);
+  ViewportScene(QWindow* window, RaymarchStage stage);
   ~ViewportScene();
   ViewportScene(const ViewportScene&) = delete;
   ViewportScene& operator=(const ViewportScene&) = delete;
 
   Qt3DCore::QEntity* root() const { return root_; }
+  RaymarchStage stage() const { return stage_; }
   /// The line effect drawn by the leaf of `pass` (a line pass: GridSelection .. Gizmo).
   Qt3DRender::QEffect* lineEffect(ViewportPass pass) const {
     return lineEffects_[std::size_t(pass)];
   }
   Qt3DRender::QEffect* meshEffect() const { return meshEffect_; }
 
-  /// Replaces the raymarch fragment shader (the caller checked that it compiles): it is drawn
-  /// in two passes, render::withDefine(fragment, kCoarsePassDefine) into the coarse target,
-  /// then with kCoarseInputDefine into the raymarch target.
+  /// Replaces the raymarch fragment shader (the caller checked that it compiles, or its compute
+  /// twin with RaymarchStage::Compute): it runs in two passes, render::withDefine(fragment,
+  /// kCoarsePassDefine) into the coarse target, then with kCoarseInputDefine into the raymarch
+  /// target.
   void setRaymarchShader(const std::string& fragment);
   bool hasRaymarchShader() const { return raymarchProgram_ != nullptr; }
   /// True when every program a frame with these overlays draws has been through a finished
@@ -125,7 +139,9 @@ class ViewportScene {
   void buildFrameGraph(QWindow* window);
   void buildFullscreenEntities();
   void makeTarget(QSize size);
+  void makeImages(QSize size);
 
+  RaymarchStage stage_;
   std::unique_ptr<Qt3DCore::QAspectEngine> engine_;
   Qt3DCore::QEntity* root_ = nullptr;
   Qt3DRender::QViewport* raymarchViewport_ = nullptr;
@@ -137,6 +153,12 @@ class ViewportScene {
   Qt3DRender::QViewport* coarseViewport_ = nullptr;
   /// The coarse pass's R32F target: a texel per render::kCoarseTile pixels of the window.
   Qt3DRender::QRenderTarget* coarseTarget_ = nullptr;
+  // RaymarchStage::Compute: the two dispatches, the command on the raymarch entity, and the
+  // node that owns the window-sized images (remade on resize).
+  Qt3DRender::QDispatchCompute* coarseDispatch_ = nullptr;
+  Qt3DRender::QDispatchCompute* raymarchDispatch_ = nullptr;
+  Qt3DRender::QComputeCommand* computeCommand_ = nullptr;
+  Qt3DCore::QNode* images_ = nullptr;
   std::array<Qt3DRender::QEffect*, kViewportPassCount> lineEffects_{};
   Qt3DRender::QEffect* meshEffect_ = nullptr;
   Qt3DCore::QEntity* raymarchEntity_ = nullptr;

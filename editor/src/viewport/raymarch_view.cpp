@@ -60,6 +60,13 @@ void addBox(std::vector<OverlayLine>& out, const Aabb& box, Vec4 color) {
     }
   }
 }
+/// Compute where the context runs it; FLOPTLE_VIEWPORT_STAGE=fragment or =compute chooses.
+RaymarchStage raymarchStage(ShaderChecker& checker) {
+  const QByteArray chosen = qgetenv("FLOPTLE_VIEWPORT_STAGE");
+  if (chosen == "fragment") return RaymarchStage::Fragment;
+  if (chosen == "compute") return RaymarchStage::Compute;
+  return checker.supportsCompute() ? RaymarchStage::Compute : RaymarchStage::Fragment;
+}
 }  // namespace
 
 RaymarchView::RaymarchView(QWidget* parent)
@@ -86,9 +93,9 @@ RaymarchView::RaymarchView(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(container);
-  scene_ = std::make_unique<ViewportScene>(window_);
-  overlays_ = std::make_unique<OverlayEntities>(*scene_);
   checker_ = std::make_unique<ShaderChecker>();
+  scene_ = std::make_unique<ViewportScene>(window_, raymarchStage(*checker_));
+  overlays_ = std::make_unique<OverlayEntities>(*scene_);
   clock_.start();
 
   setFocusPolicy(Qt::StrongFocus);
@@ -278,6 +285,10 @@ void RaymarchView::setMaterialColors(const render::MaterialColors& colors) {
   requestFrame();
 }
 
+bool RaymarchView::raymarchComputes() const {
+  return scene_->stage() == RaymarchStage::Compute;
+}
+
 bool RaymarchView::hasShader() const {
   return hasShader_;
 }
@@ -289,8 +300,10 @@ void RaymarchView::compilePending() {
   // Both passes' programs (ViewportScene::setRaymarchShader).
   QString log;
   for (const char* define : {render::kCoarsePassDefine, render::kCoarseInputDefine}) {
-    log = checker_->check(viewport_shaders::kFullscreenVertex,
-                          render::withDefine(next.source, define));
+    const std::string source = render::withDefine(next.source, define);
+    log = scene_->stage() == RaymarchStage::Compute
+              ? checker_->checkCompute(render::computeShaderOf(source))
+              : checker_->check(viewport_shaders::kFullscreenVertex, source);
     if (!log.isEmpty()) break;
   }
   if (!log.isEmpty()) {

@@ -34,16 +34,28 @@ bool ShaderChecker::ensureContext() {
   return true;
 }
 
+bool ShaderChecker::supportsCompute() {
+  return ensureContext() && context_->format().version() >= qMakePair(4, 3);
+}
+
 QString ShaderChecker::check(const std::string& vertex, const std::string& fragment) {
+  return link({{QOpenGLShader::Vertex, vertex}, {QOpenGLShader::Fragment, fragment}});
+}
+
+QString ShaderChecker::checkCompute(const std::string& compute) {
+  return link({{QOpenGLShader::Compute, compute}});
+}
+
+QString ShaderChecker::link(
+    std::initializer_list<std::pair<QOpenGLShader::ShaderType, std::string>> stages) {
   if (!ensureContext() || !context_->makeCurrent(surface_.get())) return {};
   QString log;
   {
     QOpenGLShaderProgram program;
-    if (!program.addShaderFromSourceCode(QOpenGLShader::Vertex,
-                                         QByteArray::fromStdString(vertex)) ||
-        !program.addShaderFromSourceCode(QOpenGLShader::Fragment,
-                                         QByteArray::fromStdString(fragment)) ||
-        !program.link()) {
+    bool ok = true;
+    for (const auto& [type, source] : stages)
+      ok = ok && program.addShaderFromSourceCode(type, QByteArray::fromStdString(source));
+    if (!ok || !program.link()) {
       log = program.log();
       if (log.isEmpty()) log = QStringLiteral("shader failed to compile or link (no log)");
     }

@@ -5,6 +5,11 @@
  *
  *   gpu_scene_bench FRAG [--data TEXELS.bin] [--size WxH]... [--seconds S] [--coarse [--tile N]]
  *
+ * A FRAG named *.comp is the compute twin (render::computeShaderOf, written by floptle render
+ * --shader-out X.comp) and is dispatched as the viewport runs it: one invocation a pixel in work
+ * groups of 8 x 8, writing `image2D u_colorOut`; with --coarse the coarse pass first writes
+ * `image2D u_coarseOut`, then a memory barrier, then the full pass reads it as u_coarse.
+ *
  * --coarse draws each frame with the coarse pass (raymarch_glsl.cpp): FRAG built with
  * FLOPTLE_COARSE_PASS into an R32F target of a texel per tile of --tile (8) pixels square, then
  * FRAG built with FLOPTLE_COARSE_INPUT reading it as `uniform sampler2D u_coarse` (unit 2).
@@ -74,8 +79,9 @@ static GLuint shader(GLenum kind, const char* source) {
   return id;
 }
 
-/* FRAG with `#define NAME` after its #version line (none when NAME is NULL), linked. */
-static GLuint program(const char* fragSource, const char* define) {
+/* FRAG (or a compute shader) with `#define NAME` after its #version line (none when NAME is
+ * NULL), linked. */
+static GLuint program(const char* fragSource, const char* define, int compute) {
   const char* line = strchr(fragSource, '\n');
   const size_t head = line ? (size_t)(line - fragSource) + 1 : 0;
   char* source = malloc(strlen(fragSource) + 256);
@@ -84,9 +90,19 @@ static GLuint program(const char* fragSource, const char* define) {
   if (define) sprintf(source + head, "#define %s\n", define);
   strcat(source, fragSource + head);
   GLuint id = glCreateProgram();
-  glAttachShader(id, shader(GL_VERTEX_SHADER, kVertexSource));
-  glAttachShader(id, shader(GL_FRAGMENT_SHADER, source));
+  if (compute) {
+    glAttachShader(id, shader(GL_COMPUTE_SHADER, source));
+  } else {
+    glAttachShader(id, shader(GL_VERTEX_SHADER, kVertexSource));
+    glAttachShader(id, shader(GL_FRAGMENT_SHADER, source));
+  }
   glLinkProgram(id);
+  GLint linked = 0;
+  glGetProgramiv(id, GL_LINK_STATUS, &linked);
+  if (!linked) {
+    fprintf(stderr, "program does not link\n");
+    exit(1);
+  }
   free(source);
   return id;
 }
@@ -184,8 +200,11 @@ int main(int argc, char** argv) {
   char fineDefines[128], tileDefines[128];
   sprintf(fineDefines, "FLOPTLE_COARSE_INPUT\n#define FLOPTLE_COARSE_TILE %d.0", coarseTile);
   sprintf(tileDefines, "FLOPTLE_COARSE_PASS\n#define FLOPTLE_COARSE_TILE %d.0", coarseTile);
-  const GLuint fine = program(fragSource, coarse ? fineDefines : NULL);
-  const GLuint tiles = coarse ? program(fragSource, tileDefines) : 0;
+  const size_t pathLength = strlen(fragPath);
+  const int compute = pathLength > 5 && !strcmp(fragPath + pathLength - 5, ".comp");
+  const int group = 8; /* render::kComputeGroup */
+  const GLuint fine = program(fragSource, coarse ? fineDefines : NULL, compute);
+  const GLuint tiles = coarse ? program(fragSource, tileDefines, compute) : 0;
   GLuint vao = 0;
   glGenVertexArrays(1, &vao);
   glBindVertexArray(vao);
@@ -213,6 +232,8 @@ int main(int argc, char** argv) {
     glUseProgram(programs[p]);
     glUniform1i(glGetUniformLocation(programs[p], "u_sceneData"), 0);
     glUniform1i(glGetUniformLocation(programs[p], "u_coarse"), 2);
+    glUniform1i(glGetUniformLocation(programs[p], "u_colorOut"), 0); /* image units */
+    glUniform1i(glGetUniformLocation(programs[p], "u_coarseOut"), 1);
     glUniform1f(glGetUniformLocation(programs[p], "iTime"), 0.0f);
   }
 
@@ -232,6 +253,21 @@ int main(int argc, char** argv) {
     int frames = -1;  // the first frame pays for the driver's compile
     double start = 0.0;
     while (frames < 0 || (seconds() - start < runSeconds && frames < 5000)) {
+      if (compute) {
+        if (coarse) {
+          glUseProgram(tiles);
+          glBindImageTexture(1, tileTarget, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+          glDispatchCompute((GLuint)((tw + group - 1) / group), (GLuint)((th + group - 1) / group),
+                            1);
+          glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+        }
+        glUseProgram(fine);
+        glBindImageTexture(0, target, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glDispatchCompute((GLuint)((w + group - 1) / group), (GLuint)((h + group - 1) / group), 1);
+        glFinish();
+        if (++frames == 0) start = seconds();
+        continue;
+      }
       if (coarse) {
         glBindFramebuffer(GL_FRAMEBUFFER, tileBuffer);
         glViewport(0, 0, tw, th);

@@ -9,7 +9,9 @@
 #   tests/bench/gpu/run.sh write [OUT]   # floptle render --shader-out for the reference scene
 #                                        # and the sample scenes (no GPU needed)
 #   tests/bench/gpu/run.sh time [OUT]    # builds gpu-shader-bench and times every shader in OUT,
-#                                        # each emitted one also with the coarse pass (--coarse)
+#                                        # each emitted one also with the coarse pass (--coarse),
+#                                        # and each emitted one's compute twin (X.comp), which is
+#                                        # how the viewport draws where GL 4.3 is there
 #   tests/bench/gpu/run.sh [all] [OUT]   # both
 #
 # OUT defaults to build/gpu-bench. FLOPTLE (default build/app/floptle) and GPU_SHADER_BENCH
@@ -33,9 +35,11 @@ write_shaders() {
   while read -r name scene camera; do
     args=()
     [ "$camera" != "-" ] && args=(--camera "$camera")
-    "$floptle" render "$scene" "${args[@]}" --width 32 --height 18 --out "$out/$name.png" \
-      --shader-out "$out/$name.frag" --shader-data "$out/$name.bin" >/dev/null
-    echo "wrote $out/$name.frag and $out/$name.bin"
+    for stage in frag comp; do
+      "$floptle" render "$scene" "${args[@]}" --width 32 --height 18 --out "$out/$name.png" \
+        --shader-out "$out/$name.$stage" --shader-data "$out/$name.bin" >/dev/null
+    done
+    echo "wrote $out/$name.frag, $out/$name.comp and $out/$name.bin"
   done <<LIST
 reference_scene $here/reference_scene.json reference
 showcase $root/scenes/showcase.json overview
@@ -46,10 +50,12 @@ LIST
   # The large level (the generator of tests/large_scene): 10,000 spheres over 400 x 400 m.
   if [ -x "$root/build/tests/make_large_scene" ]; then
     "$root/build/tests/make_large_scene" "$out/level10k.json" 10000 >/dev/null
-    "$floptle" render "$out/level10k.json" --look-from -30,8,25 --look-at 0,0,0 --width 32 \
-      --height 18 --out "$out/level10k.png" --shader-out "$out/level10k.frag" \
-      --shader-data "$out/level10k.bin" >/dev/null
-    echo "wrote $out/level10k.frag and $out/level10k.bin"
+    for stage in frag comp; do
+      "$floptle" render "$out/level10k.json" --look-from -30,8,25 --look-at 0,0,0 --width 32 \
+        --height 18 --out "$out/level10k.png" --shader-out "$out/level10k.$stage" \
+        --shader-data "$out/level10k.bin" >/dev/null
+    done
+    echo "wrote $out/level10k.frag, $out/level10k.comp and $out/level10k.bin"
   fi
 }
 
@@ -60,21 +66,25 @@ time_shaders() {
   printf "| shader | size | ms / frame | fps | x reference |\n|---|---|---|---|---|\n"
   for size in $sizes; do
     ref=""
-    for frag in reference reference_scene showcase primitives gravity drift level10k; do
-      [ -f "$out/$frag.frag" ] || continue
+    for shader in reference reference_scene showcase primitives gravity drift level10k \
+      reference_scene.comp showcase.comp primitives.comp gravity.comp drift.comp level10k.comp; do
+      frag="${shader%.comp}"
+      file="$out/$frag.frag"
+      [ "$shader" != "$frag" ] && file="$out/$shader"
+      [ -f "$file" ] || continue
       data=()
       [ -f "$out/$frag.bin" ] && data=(--data "$out/$frag.bin")
       # The emitted shaders also with the coarse pass (gpu_scene_bench --coarse).
       modes=("")
       [ "$frag" != reference ] && modes+=(--coarse)
       for mode in "${modes[@]}"; do
-        line="$("$out/gpu_scene_bench" "$out/$frag.frag" "${data[@]}" --size "$size" \
+        line="$("$out/gpu_scene_bench" "$file" "${data[@]}" --size "$size" \
           --seconds "$seconds" $mode | grep -E "^[0-9]+x[0-9]+ " | tail -1)"
         ms="$(echo "$line" | awk '{print $2}')"
         [ "$frag" = reference ] && ref="$ms"
         ratio="$(awk -v a="$ms" -v b="$ref" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
         fps="$(awk -v a="$ms" 'BEGIN { printf "%.1f", 1000 / a }')"
-        printf "| %s | %s | %s | %s | %s |\n" "$frag${mode:+ (coarse pass)}" "$size" "$ms" "$fps" "$ratio"
+        printf "| %s | %s | %s | %s | %s |\n" "$shader${mode:+ (coarse pass)}" "$size" "$ms" "$fps" "$ratio"
       done
     done
   done

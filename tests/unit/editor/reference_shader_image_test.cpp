@@ -148,7 +148,87 @@ class FragmentRenderer {
     return pixels;
   }
 
+  bool supportsCompute() const { return context_->format().version() >= qMakePair(4, 3); }
+
+  /// A compute twin (render::computeShaderOf of a standalone shader) dispatched over a width x
+  /// height frame (iResolution) as the viewport runs it, `inputs` bound as samplers: the
+  /// RGBA8 image it writes to u_colorOut as floats, or in the coarse pass (coarse true) the
+  /// R32F image of u_coarseOut, a texel a tile, in .x of RGBA. Empty with `log` set on failure.
+  std::vector<float> renderCompute(const std::string& compute, std::string& log, int width,
+                                   int height, const std::vector<Input>& inputs, bool coarse) {
+    GLuint program = linkCompute(compute, log);
+    if (!program) return {};
+    gl_->glUseProgram(program);
+    std::vector<GLuint> inputTextures(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      gl_->glActiveTexture(GLenum(GL_TEXTURE1 + i));
+      gl_->glGenTextures(1, &inputTextures[i]);
+      gl_->glBindTexture(GL_TEXTURE_2D, inputTextures[i]);
+      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, inputs[i].width, inputs[i].height, 0, GL_RGBA,
+                        GL_FLOAT, inputs[i].rgba->data());
+      gl_->glUniform1i(gl_->glGetUniformLocation(program, inputs[i].name), GLint(1 + i));
+    }
+    const int w = coarse ? render::coarseTiles(width) : width;
+    const int h = coarse ? render::coarseTiles(height) : height;
+    const GLenum format = coarse ? GL_R32F : GL_RGBA8;
+    GLuint image = 0;
+    gl_->glActiveTexture(GL_TEXTURE0);
+    gl_->glGenTextures(1, &image);
+    gl_->glBindTexture(GL_TEXTURE_2D, image);
+    gl_->glTexStorage2D(GL_TEXTURE_2D, 1, format, w, h);
+    gl_->glBindImageTexture(0, image, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
+    gl_->glUniform1i(gl_->glGetUniformLocation(program, coarse ? "u_coarseOut" : "u_colorOut"), 0);
+    gl_->glUniform2f(gl_->glGetUniformLocation(program, "iResolution"), float(width),
+                     float(height));
+    gl_->glUniform1f(gl_->glGetUniformLocation(program, "iTime"), 0.0f);
+    const int g = render::kComputeGroup;
+    gl_->glDispatchCompute(GLuint((w + g - 1) / g), GLuint((h + g - 1) / g), 1);
+    gl_->glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+    GLuint fbo = 0;
+    gl_->glGenFramebuffers(1, &fbo);
+    gl_->glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    gl_->glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, image, 0);
+    std::vector<float> pixels(std::size_t(w) * h * 4);
+    gl_->glReadPixels(0, 0, w, h, GL_RGBA, GL_FLOAT, pixels.data());
+    gl_->glBindFramebuffer(GL_FRAMEBUFFER, context_->defaultFramebufferObject());
+    gl_->glDeleteFramebuffers(1, &fbo);
+    if (!inputTextures.empty())
+      gl_->glDeleteTextures(GLsizei(inputTextures.size()), inputTextures.data());
+    gl_->glDeleteTextures(1, &image);
+    gl_->glDeleteProgram(program);
+    return pixels;
+  }
+
  private:
+  GLuint linkCompute(const std::string& source, std::string& log) {
+    GLuint s = gl_->glCreateShader(GL_COMPUTE_SHADER);
+    const char* text = source.c_str();
+    gl_->glShaderSource(s, 1, &text, nullptr);
+    gl_->glCompileShader(s);
+    GLint ok = 0;
+    gl_->glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    char buffer[8192] = "";
+    if (!ok) {
+      gl_->glGetShaderInfoLog(s, sizeof buffer, nullptr, buffer);
+      log += buffer;
+      gl_->glDeleteShader(s);
+      return 0;
+    }
+    GLuint program = gl_->glCreateProgram();
+    gl_->glAttachShader(program, s);
+    gl_->glLinkProgram(program);
+    gl_->glDeleteShader(s);
+    gl_->glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+      gl_->glGetProgramInfoLog(program, sizeof buffer, nullptr, buffer);
+      log += buffer;
+      return 0;
+    }
+    return program;
+  }
+
   GLuint link(const std::string& vertex, const std::string& fragment, std::string& log) {
     auto shader = [&](GLenum type, const std::string& source) -> GLuint {
       GLuint s = gl_->glCreateShader(type);
@@ -344,4 +424,73 @@ TEST(ReferenceShaderImage, TheCoarsePassStartsEveryRayBeforeItsHitAndChangesNoth
   EXPECT_EQ(startsBeforeHit, stoneHits);
   EXPECT_GE(same, 0.995 * kWidth * kHeight);
   EXPECT_GT(farTiles, stoneTiles / 2);
+}
+
+// The compute twin (render::computeShaderOf), which is how the viewport draws where the context
+// has GL 4.3, draws the fragment shader's pixels: the same level as above in two passes, its
+// coarse pass's tile starts equal and its colours within one step of 8 bits (the fragment
+// colour is read from a float target here, the compute one from the viewport's RGBA8 image).
+TEST(ReferenceShaderImage, TheComputeTwinDrawsTheFragmentShadersPixels) {
+  FragmentRenderer renderer;
+  std::string why;
+  if (!renderer.init(why)) GTEST_SKIP() << why;
+  if (!renderer.supportsCompute()) GTEST_SKIP() << "no OpenGL 4.3 compute shaders";
+  test::LargeSceneSpec spec;
+  spec.spheres = 400;
+  spec.side = 45.0;
+  auto built = scene::buildScene(test::largeScene(spec));
+  ASSERT_TRUE(built.ok()) << built.error().message();
+  auto composed = scene::compileSceneUnion(*built, 0.0);
+  ASSERT_TRUE(composed.ok()) << composed.error().message();
+  render::Camera camera;
+  camera.position = Vec3(-30.0f, 4.0f, 25.0f);
+  camera.lookAt = Vec3(0.0f, 1.0f, 0.0f);
+  auto buffers = render::packSceneBuffers(composed->field, 0.0);
+  ASSERT_TRUE(buffers.ok()) << buffers.error().message();
+  const Input scene{"u_sceneData", &buffers->texels, render::kSceneDataWidth, buffers->height};
+  const std::string shader =
+      render::standaloneSceneShader(*buffers, camera, render::materialColors(*built), false);
+  ASSERT_TRUE(render::computeShaderOf("#version 330 core\nvoid main() {}\n").empty())
+      << "a shader not made by raymarch_glsl.cpp has no twin";
+
+  const int tilesW = render::coarseTiles(kWidth), tilesH = render::coarseTiles(kHeight);
+  std::string log;
+  const std::string coarsePass = render::withDefine(shader, render::kCoarsePassDefine);
+  const std::vector<float> tiles = renderer.render(coarsePass, log, tilesW, tilesH, {scene});
+  ASSERT_FALSE(tiles.empty()) << log;
+  const std::vector<float> computeTiles = renderer.renderCompute(
+      render::computeShaderOf(coarsePass), log, kWidth, kHeight, {scene}, true);
+  ASSERT_FALSE(computeTiles.empty()) << log;
+  int sameStart = 0, farStarts = 0;
+  for (int t = 0; t < tilesW * tilesH; ++t) {
+    sameStart += std::abs(tiles[4 * t] - computeTiles[4 * t]) <= 1e-4f * tiles[4 * t] + 1e-5f;
+    farStarts += tiles[4 * t] > 5.0f;
+  }
+  EXPECT_EQ(sameStart, tilesW * tilesH);
+  EXPECT_GT(farStarts, tilesW * tilesH / 8) << "the coarse pass did work worth comparing";
+
+  const std::string fullPass = render::withDefine(shader, render::kCoarseInputDefine);
+  const Input starts{"u_coarse", &tiles, tilesW, tilesH};
+  const std::vector<float> fragment =
+      renderer.render(fullPass, log, kWidth, kHeight, {scene, starts});
+  ASSERT_FALSE(fragment.empty()) << log;
+  const std::vector<float> compute = renderer.renderCompute(
+      render::computeShaderOf(fullPass), log, kWidth, kHeight, {scene, starts}, false);
+  ASSERT_FALSE(compute.empty()) << log;
+  ASSERT_EQ(compute.size(), fragment.size());
+  int samePixels = 0;
+  double brightness = 0.0;
+  for (std::size_t i = 0; i < fragment.size(); i += 4) {
+    bool same = true;
+    for (std::size_t c = 0; c < 3; ++c) {
+      const float expected = std::round(std::clamp(fragment[i + c], 0.0f, 1.0f) * 255.0f);
+      same = same && std::abs(compute[i + c] * 255.0f - expected) <= 1.01f;
+      brightness += fragment[i + c];
+    }
+    samePixels += same;
+  }
+  std::printf("compute twin: %d of %d tile starts, %d of %d pixels the same\n", sameStart,
+              tilesW * tilesH, samePixels, kWidth * kHeight);
+  EXPECT_GT(brightness / (3.0 * kWidth * kHeight), 0.1) << "the image is not black";
+  EXPECT_EQ(samePixels, kWidth * kHeight);
 }

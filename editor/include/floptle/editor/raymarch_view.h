@@ -129,6 +129,9 @@ class RaymarchView : public QWidget {
   const field::UnionField* sceneField() const { return sceneField_ ? &*sceneField_ : nullptr; }
   /// Programs compiled so far and scene-texture uploads so far (tests count them).
   std::uint64_t shaderCompiles() const { return compileCount_; }
+  /// True when the raymarch runs as compute dispatches (RaymarchStage::Compute: the context
+  /// has OpenGL 4.3, unless FLOPTLE_VIEWPORT_STAGE=fragment), false for full-screen draws.
+  bool raymarchComputes() const;
   std::uint64_t sceneDataUploads() const;
 
   // --- brick maps (render::BrickAtlas) -----------------------------------------------------

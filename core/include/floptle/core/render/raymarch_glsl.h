@@ -30,6 +30,18 @@ constexpr int coarseTiles(int pixels) {
   return (pixels + kCoarseTile - 1) / kCoarseTile;
 }
 
+/// The compute twin of a raymarch fragment shader of this file (any below): the same program,
+/// run as a GL 4.3 compute shader of kComputeGroup x kComputeGroup invocations a work group,
+/// one invocation a pixel (a tile in the coarse pass) of the frame (`u_frame` for the
+/// viewport's, `iResolution` for the standalone ones); an invocation past the frame's edge
+/// writes nothing. It writes the colour to `image2D u_colorOut` (rgba8) and, the viewport's,
+/// the window depth to `image2D u_depthOut` (r32f); in the coarse pass the start to
+/// `image2D u_coarseOut` (r32f). Where the fragment stage draws a frame through a slice of a
+/// GPU (a data-centre GPU runs fragment shaders on a few of its multiprocessors), compute runs on
+/// all of it. Empty for a shader not made here.
+inline constexpr int kComputeGroup = 8;
+std::string computeShaderOf(const std::string& fragmentShader);
+
 /// `shader` with `#define name` after its first line (its #version).
 std::string withDefine(const std::string& shader, const std::string& name);
 

@@ -269,6 +269,34 @@ class FragmentRenderer {
   QOpenGLExtraFunctions* gl_ = nullptr;
 };
 
+/// A level of exact distances where rays graze many spheres: a ground plane and 400 spheres on
+/// 45 x 45 m, seen low across it. Its standalone scene shader reads the scene from a texture,
+/// as the viewport does (a constant array of its thousands of texels takes Mesa minutes to
+/// compile).
+struct GrazingLevel {
+  render::SceneBuffers buffers;
+  std::string shader;
+};
+
+bool grazingLevel(GrazingLevel& level, std::string& why) {
+  test::LargeSceneSpec spec;
+  spec.spheres = 400;
+  spec.side = 45.0;
+  auto built = scene::buildScene(test::largeScene(spec));
+  if (!built) return why = built.error().message(), false;
+  auto composed = scene::compileSceneUnion(*built, 0.0);
+  if (!composed) return why = composed.error().message(), false;
+  render::Camera camera;
+  camera.position = Vec3(-30.0f, 4.0f, 25.0f);
+  camera.lookAt = Vec3(0.0f, 1.0f, 0.0f);
+  auto buffers = render::packSceneBuffers(composed->field, 0.0);
+  if (!buffers) return why = buffers.error().message(), false;
+  level.buffers = std::move(*buffers);
+  level.shader =
+      render::standaloneSceneShader(level.buffers, camera, render::materialColors(*built), false);
+  return true;
+}
+
 HitImage hitsOf(const std::vector<float>& rgba, float shapeOffset) {
   HitImage image;
   for (std::size_t i = 0; i < rgba.size(); i += 4) {
@@ -350,31 +378,18 @@ TEST(ReferenceShaderImage, TheEmittedReferenceSceneSeesWhatTheHandWrittenShaderS
 
 // The coarse pass (raymarch_glsl.cpp, FLOPTLE_COARSE_PASS) clears each 8 x 8 tile's cone of every
 // part but the planes, and the full pass (FLOPTLE_COARSE_INPUT) starts the tile's primary rays
-// there. On a level of exact distances (a ground plane and 400 spheres on 45 x 45 m, seen low
-// across it, where rays graze many spheres) every tile's start lies before every hit of its
+// there. On the grazing level (grazingLevel) every tile's start lies before every hit of its
 // pixels in the one-pass image, the two passes see the same shapes at the same distances, and the
 // start is far enough to save steps: over half the tiles start past 5 m.
 TEST(ReferenceShaderImage, TheCoarsePassStartsEveryRayBeforeItsHitAndChangesNothing) {
   FragmentRenderer renderer;
   std::string why;
   if (!renderer.init(why)) GTEST_SKIP() << why;
-  test::LargeSceneSpec spec;
-  spec.spheres = 400;
-  spec.side = 45.0;
-  auto built = scene::buildScene(test::largeScene(spec));
-  ASSERT_TRUE(built.ok()) << built.error().message();
-  auto composed = scene::compileSceneUnion(*built, 0.0);
-  ASSERT_TRUE(composed.ok()) << composed.error().message();
-  render::Camera camera;
-  camera.position = Vec3(-30.0f, 4.0f, 25.0f);
-  camera.lookAt = Vec3(0.0f, 1.0f, 0.0f);
-  // The scene in a texture, as the viewport reads it (a constant array of its thousands of
-  // texels takes Mesa minutes to compile).
-  auto buffers = render::packSceneBuffers(composed->field, 0.0);
-  ASSERT_TRUE(buffers.ok()) << buffers.error().message();
-  const Input scene{"u_sceneData", &buffers->texels, render::kSceneDataWidth, buffers->height};
-  const std::string shader =
-      render::standaloneSceneShader(*buffers, camera, render::materialColors(*built), false);
+  GrazingLevel level;
+  ASSERT_TRUE(grazingLevel(level, why)) << why;
+  const Input scene{"u_sceneData", &level.buffers.texels, render::kSceneDataWidth,
+                    level.buffers.height};
+  const std::string& shader = level.shader;
   const std::string hits = render::withDefine(shader, "FLOPTLE_OUTPUT_HIT");
 
   constexpr int kTile = render::kCoarseTile;
@@ -427,7 +442,7 @@ TEST(ReferenceShaderImage, TheCoarsePassStartsEveryRayBeforeItsHitAndChangesNoth
 }
 
 // The compute twin (render::computeShaderOf), which is how the viewport draws where the context
-// has GL 4.3, draws the fragment shader's pixels: the same level as above in two passes, its
+// has GL 4.3, draws the fragment shader's pixels: the grazing level in two passes, its
 // coarse pass's tile starts equal and its colours within one step of 8 bits (the fragment
 // colour is read from a float target here, the compute one from the viewport's RGBA8 image).
 TEST(ReferenceShaderImage, TheComputeTwinDrawsTheFragmentShadersPixels) {
@@ -435,21 +450,11 @@ TEST(ReferenceShaderImage, TheComputeTwinDrawsTheFragmentShadersPixels) {
   std::string why;
   if (!renderer.init(why)) GTEST_SKIP() << why;
   if (!renderer.supportsCompute()) GTEST_SKIP() << "no OpenGL 4.3 compute shaders";
-  test::LargeSceneSpec spec;
-  spec.spheres = 400;
-  spec.side = 45.0;
-  auto built = scene::buildScene(test::largeScene(spec));
-  ASSERT_TRUE(built.ok()) << built.error().message();
-  auto composed = scene::compileSceneUnion(*built, 0.0);
-  ASSERT_TRUE(composed.ok()) << composed.error().message();
-  render::Camera camera;
-  camera.position = Vec3(-30.0f, 4.0f, 25.0f);
-  camera.lookAt = Vec3(0.0f, 1.0f, 0.0f);
-  auto buffers = render::packSceneBuffers(composed->field, 0.0);
-  ASSERT_TRUE(buffers.ok()) << buffers.error().message();
-  const Input scene{"u_sceneData", &buffers->texels, render::kSceneDataWidth, buffers->height};
-  const std::string shader =
-      render::standaloneSceneShader(*buffers, camera, render::materialColors(*built), false);
+  GrazingLevel level;
+  ASSERT_TRUE(grazingLevel(level, why)) << why;
+  const Input scene{"u_sceneData", &level.buffers.texels, render::kSceneDataWidth,
+                    level.buffers.height};
+  const std::string& shader = level.shader;
   ASSERT_TRUE(render::computeShaderOf("#version 330 core\nvoid main() {}\n").empty())
       << "a shader not made by raymarch_glsl.cpp has no twin";
 

@@ -2,8 +2,8 @@
 #include "floptle/runtime/scene_simulation.h"
 
 #include <cmath>
-#include <map>
 #include <string_view>
+#include <unordered_map>
 
 #include <glm/gtx/quaternion.hpp>
 
@@ -94,10 +94,11 @@ Expected<BodyPlacement> bodyFromMesh(const scene::SceneNode& node, const BuildOp
 }
 
 /// The scene node of each world collider, by collider index (-1 for a free slot or a name the
-/// scene does not hold): one sorted pass, so that a level of 100,000 nodes does not pay a scan
-/// of the scene per collider (Scene::findNode).
+/// scene does not hold): one hashed pass, so that a level of 100,000 nodes pays neither a scan
+/// of the scene per collider (Scene::findNode) nor a tree's string compares per lookup.
 std::vector<int> colliderNodes(const scene::Scene& sc, const CollisionWorld& world) {
-  std::map<std::string_view, int> byName;
+  std::unordered_map<std::string_view, int> byName;
+  byName.reserve(sc.nodes.size());
   for (std::size_t i = 0; i < sc.nodes.size(); ++i)
     byName.emplace(sc.nodes[i].name, static_cast<int>(i));  // the first, as findNode
   std::vector<int> nodes(world.slotCount(), -1);
@@ -108,11 +109,10 @@ std::vector<int> colliderNodes(const scene::Scene& sc, const CollisionWorld& wor
   return nodes;
 }
 
-}  // namespace
-
-std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const CollisionWorld& world) {
+/// worldSurfaces with the collider nodes in hand (colliderNodes).
+std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const CollisionWorld& world,
+                                           const std::vector<int>& nodeOf) {
   std::vector<SurfaceMaterial> surfaces(world.slotCount());
-  const std::vector<int> nodeOf = colliderNodes(sc, world);
   for (ColliderId id : world.ids()) {
     SurfaceMaterial& surface = surfaces[id.index];
     surface.morphs = world.shape(id).changesWithTime();
@@ -124,6 +124,12 @@ std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const Collisi
     }
   }
   return surfaces;
+}
+
+}  // namespace
+
+std::vector<SurfaceMaterial> worldSurfaces(const scene::Scene& sc, const CollisionWorld& world) {
+  return worldSurfaces(sc, world, colliderNodes(sc, world));
 }
 
 namespace {
@@ -192,7 +198,7 @@ Expected<physics::Simulation> buildSimulation(const scene::Scene& sc, const Buil
         node.hasComponent("vehicle") || node.hasComponent("drift") || soft.value())
       world.setCollidable(id, false);
   }
-  std::vector<SurfaceMaterial> surfaces = worldSurfaces(sc, world);
+  std::vector<SurfaceMaterial> surfaces = worldSurfaces(sc, world, nodeOf);
   physics::Simulation sim(settings, std::move(world), std::move(surfaces));
   if (!gravity::isUniform(sc)) {
     auto field = gravity::sceneGravityField(sc);

@@ -9,13 +9,18 @@
 namespace floptle::runtime {
 
 TuningSchedule::TuningSchedule(nlohmann::ordered_json document, std::vector<TuningEdit> edits)
+    : TuningSchedule(std::make_shared<const nlohmann::ordered_json>(std::move(document)),
+                     std::move(edits)) {}
+
+TuningSchedule::TuningSchedule(std::shared_ptr<const nlohmann::ordered_json> document,
+                               std::vector<TuningEdit> edits)
     : base_(std::move(document)), edits_(std::move(edits)) {
   std::stable_sort(edits_.begin(), edits_.end(),
                    [](const TuningEdit& a, const TuningEdit& b) { return a.tick < b.tick; });
 }
 
 Expected<nlohmann::ordered_json> TuningSchedule::documentAt(std::uint64_t tick) const {
-  nlohmann::ordered_json document = base_;
+  nlohmann::ordered_json document = base_ ? *base_ : nlohmann::ordered_json();
   for (std::size_t i = 0; i < edits_.size() && edits_[i].tick <= tick; ++i) {
     try {
       document = document.patch(edits_[i].patch);

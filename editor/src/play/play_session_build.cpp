@@ -10,6 +10,7 @@
 
 #include "floptle/editor/derived_scene.h"
 #include "floptle/editor/play_session.h"
+#include "floptle/runtime/play_recording.h"
 #include "floptle/runtime/scene_runtime.h"
 #include "play/play_scripts.h"
 
@@ -30,6 +31,9 @@ struct PlaySession::Build {
   float fraction = 0.0f;  ///< (-) guarded by mutex
   std::string stage;      ///< guarded by mutex
   std::optional<Expected<runtime::SceneRuntime>> result;
+  /// The document the worker read and its runtime::sceneHash: the recording's base.
+  std::shared_ptr<const Json> base;
+  std::uint64_t baseHash = 0;
 };
 
 PlaySession::PlaySession(physics::MeshColliderCache* meshCache, QObject* parent)
@@ -78,7 +82,14 @@ Expected<void> PlaySession::start(const EditorDocument& document) {
       build->fraction = fraction;
       build->stage = std::string(stage);
     };
+    // The recording's base beside the simulation's build (both only read the copy): a level's
+    // document takes a while to copy and hash.
+    QFuture<void> base = QtConcurrent::run([build] {
+      build->base = std::make_shared<const Json>(*build->document);
+      build->baseHash = runtime::sceneHash(*build->base);
+    });
     build->result = runtime::SceneRuntime::build(*build->document, *build->scene, options);
+    base.waitForFinished();
     return build;
   }));
   return {};
@@ -120,13 +131,17 @@ void PlaySession::onBuildFinished() {
     emit buildFinished(false);
     return;
   }
-  begin(std::move(copy), std::move(build->result->value()));
+  begin(std::move(copy), std::move(build->result->value()), std::move(build->base),
+        build->baseHash);
   emit buildFinished(true);
 }
 
-void PlaySession::begin(std::unique_ptr<EditorDocument> copy, runtime::SceneRuntime runtime) {
+void PlaySession::begin(std::unique_ptr<EditorDocument> copy, runtime::SceneRuntime runtime,
+                        std::shared_ptr<const Json> base, std::uint64_t baseHash) {
   copy_ = std::move(copy);
   runtime_ = std::move(runtime);
+  baseJson_ = std::move(base);
+  baseHash_ = baseHash;
   driftNode_ = QString::fromStdString(runtime_->driftNode());
   kind_ = runtime_->kind() == runtime::SimulationKind::Drift ? PlayKind::Drift : PlayKind::Physics;
   if (kind_ == PlayKind::Physics) collectMovedNodes();

@@ -63,7 +63,7 @@ bool PlaySession::recordPlacement(double x, double z) {
 void PlaySession::recordDriftEdit() {
   drift::Sandbox* box = sandbox();
   const drift::Tuning before = box->tuning();
-  lastCopyJson_ = copy_->json();
+  lastCopyJson_ = std::make_shared<const Json>(copy_->json());
   // Installed as an edit outside recording would be; a refused one changes nothing.
   applyCopyToSimulation();
   const nlohmann::json was = tuningKeys(before);

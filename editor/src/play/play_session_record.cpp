@@ -56,22 +56,21 @@ void PlaySession::beginRecording() {
             .arg(kind == runtime::SessionKind::Drift ? tr("the Drift sandbox") : tr("physics")));
     pendingReplay_.reset();
   }
-  baseJson_ = copy_->json();
   lastCopyJson_ = baseJson_;
   if (pendingReplay_) {
     recording_ = std::move(*pendingReplay_);
     pendingReplay_.reset();
     replaying_ = true;
-    if (recording_.sceneHash != runtime::sceneHash(baseJson_))
+    if (recording_.sceneHash != baseHash_)
       emit message(tr("Replay: the scene differs from the one recorded (scene hash %1, recorded "
                       "%2); the replay runs on the scene as it is now")
-                       .arg(hashText(runtime::sceneHash(baseJson_)))
+                       .arg(hashText(baseHash_))
                        .arg(hashText(recording_.sceneHash)));
   } else {
     recording_ = runtime::PlayRecording();
     recording_.scene = QFileInfo(filePath_).fileName().toStdString();
     recording_.simulation = kind;
-    recording_.sceneHash = runtime::sceneHash(baseJson_);
+    recording_.sceneHash = baseHash_;
     recording_.fixedDt = runtime_->fixedDt();
     recording_.finalHash = stateHash();
   }
@@ -150,7 +149,7 @@ void PlaySession::finishReplay() {
                                     .arg(hashText(recording_.finalHash))
                               : tr("Replay differs from the recording at tick %1%2")
                                     .arg(*firstDiffering_)
-                                    .arg(recording_.sceneHash == runtime::sceneHash(baseJson_)
+                                    .arg(recording_.sceneHash == baseHash_
                                              ? QString()
                                              : tr(" (the scene changed since it was recorded)"));
   emit message(verdict);
@@ -189,8 +188,8 @@ void PlaySession::recordEdit() {
     recordDriftEdit();
     return;
   }
-  const Json patch = Json::diff(lastCopyJson_, copy_->json());
-  lastCopyJson_ = copy_->json();
+  const Json patch = Json::diff(*lastCopyJson_, copy_->json());
+  lastCopyJson_ = std::make_shared<const Json>(copy_->json());
   if (patch.empty()) return;
   if (replaying_ || tick() < recording_.ticks) branch();
   recording_.tuning.push_back({tick(), patch});
@@ -205,7 +204,7 @@ void PlaySession::branch() {
   recording_.truncate(now, stateHash());
   if (replaying_) {
     // The edits recorded before now stay; the copy's own edits are patched on top from here.
-    lastCopyJson_ = copy_->json();
+    lastCopyJson_ = std::make_shared<const Json>(copy_->json());
     recording_.scene = QFileInfo(filePath_).fileName().toStdString();
   }
   replaying_ = false;

@@ -244,8 +244,11 @@ class PlaySession : public QObject {
   // play_session_build.cpp
   void onBuildFinished();
   void pollBuild();
-  /// The build is in: the copy and the runtime go live and playing starts.
-  void begin(std::unique_ptr<EditorDocument> copy, runtime::SceneRuntime runtime);
+  /// The build is in: the copy and the runtime go live and playing starts. `base` and
+  /// `baseHash`: the copy's document at start and its runtime::sceneHash (made beside the
+  /// build), which become baseJson_ and baseHash_.
+  void begin(std::unique_ptr<EditorDocument> copy, runtime::SceneRuntime runtime,
+             std::shared_ptr<const Json> base, std::uint64_t baseHash);
 
   void collectMovedNodes();
   void sampleMovedNodes(bool shiftPrevious);
@@ -254,7 +257,7 @@ class PlaySession : public QObject {
   void onTimer();
   int runTicks(int ticks);
   // play_session_record.cpp
-  /// begin(): the recording's start (or the replay's), tick 0's snapshot.
+  /// begin(): the recording's start (or the replay's) on baseJson_, tick 0's snapshot.
   void beginRecording();
   /// One tick with what a recording keeps: due edits, the step, hash, snapshot, series.
   /// `fresh`: a tick run for the first time on this branch (recorded / compared).
@@ -304,8 +307,12 @@ class PlaySession : public QObject {
   bool replaying_ = false;
   bool replayDone_ = false;
   runtime::PlayRecording recording_;
-  Json baseJson_;      ///< the copy's document at start
-  Json lastCopyJson_;  ///< the copy's document at the last recorded edit
+  /// The copy's document at start, shared with the tuning schedule (never copied again: a
+  /// level's document is large), and its runtime::sceneHash.
+  std::shared_ptr<const Json> baseJson_;
+  std::uint64_t baseHash_ = 0;
+  /// The copy's document at the last recorded edit (at start, the same as baseJson_).
+  std::shared_ptr<const Json> lastCopyJson_;
   runtime::TuningSchedule tuning_;
   runtime::SnapshotKeeper snapshots_;
   runtime::SeriesTable series_;

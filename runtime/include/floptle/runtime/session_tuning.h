@@ -5,6 +5,7 @@
 // order); what the simulation takes of it is runtime::applyTuning's (SceneRuntime), the same
 // install play mode does when its copy is edited.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,10 @@ class TuningSchedule {
   TuningSchedule() = default;
   /// `document`: the scene document the session starts from; `edits` in tick order.
   TuningSchedule(nlohmann::ordered_json document, std::vector<TuningEdit> edits);
+  /// The same over a document shared with its owner and never copied here: a level's document
+  /// is large, and play mode remakes its schedule at every recorded edit.
+  TuningSchedule(std::shared_ptr<const nlohmann::ordered_json> document,
+                 std::vector<TuningEdit> edits);
 
   /// The document in effect while tick `tick` runs: every edit addressed to a tick <= `tick`
   /// applied. Errors name the edit ("/tuning/2/patch: ...").
@@ -34,7 +39,7 @@ class TuningSchedule {
 
  private:
   Expected<void> install(SceneRuntime& runtime, std::uint64_t tick);
-  nlohmann::ordered_json base_;
+  std::shared_ptr<const nlohmann::ordered_json> base_;  ///< null: an empty document
   std::vector<TuningEdit> edits_;
   /// The edits applied to the running simulation so far (a prefix of edits_).
   std::size_t applied_ = 0;

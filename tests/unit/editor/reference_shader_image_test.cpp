@@ -108,18 +108,8 @@ class FragmentRenderer {
     GLuint program = link(render::fullscreenVertexShader(), fragment, log);
     if (!program) return {};
     GLuint target = 0, fbo = 0, vao = 0;
-    std::vector<GLuint> inputTextures(inputs.size());
     gl_->glUseProgram(program);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      gl_->glActiveTexture(GLenum(GL_TEXTURE1 + i));
-      gl_->glGenTextures(1, &inputTextures[i]);
-      gl_->glBindTexture(GL_TEXTURE_2D, inputTextures[i]);
-      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-      gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, inputs[i].width, inputs[i].height, 0, GL_RGBA,
-                        GL_FLOAT, inputs[i].rgba->data());
-      gl_->glUniform1i(gl_->glGetUniformLocation(program, inputs[i].name), GLint(1 + i));
-    }
+    const std::vector<GLuint> inputTextures = bindInputs(program, inputs);
     gl_->glActiveTexture(GL_TEXTURE0);
     gl_->glGenTextures(1, &target);
     gl_->glBindTexture(GL_TEXTURE_2D, target);
@@ -159,17 +149,7 @@ class FragmentRenderer {
     GLuint program = linkCompute(compute, log);
     if (!program) return {};
     gl_->glUseProgram(program);
-    std::vector<GLuint> inputTextures(inputs.size());
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      gl_->glActiveTexture(GLenum(GL_TEXTURE1 + i));
-      gl_->glGenTextures(1, &inputTextures[i]);
-      gl_->glBindTexture(GL_TEXTURE_2D, inputTextures[i]);
-      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-      gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, inputs[i].width, inputs[i].height, 0, GL_RGBA,
-                        GL_FLOAT, inputs[i].rgba->data());
-      gl_->glUniform1i(gl_->glGetUniformLocation(program, inputs[i].name), GLint(1 + i));
-    }
+    const std::vector<GLuint> inputTextures = bindInputs(program, inputs);
     const int w = coarse ? render::coarseTiles(width) : width;
     const int h = coarse ? render::coarseTiles(height) : height;
     const GLenum format = coarse ? GL_R32F : GL_RGBA8;
@@ -202,6 +182,22 @@ class FragmentRenderer {
   }
 
  private:
+  /// `inputs` as RGBA32F textures on units 1.. of the program in use, each named by its sampler.
+  std::vector<GLuint> bindInputs(GLuint program, const std::vector<Input>& inputs) {
+    std::vector<GLuint> textures(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      gl_->glActiveTexture(GLenum(GL_TEXTURE1 + i));
+      gl_->glGenTextures(1, &textures[i]);
+      gl_->glBindTexture(GL_TEXTURE_2D, textures[i]);
+      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, inputs[i].width, inputs[i].height, 0, GL_RGBA,
+                        GL_FLOAT, inputs[i].rgba->data());
+      gl_->glUniform1i(gl_->glGetUniformLocation(program, inputs[i].name), GLint(1 + i));
+    }
+    return textures;
+  }
+
   GLuint linkCompute(const std::string& source, std::string& log) {
     GLuint s = gl_->glCreateShader(GL_COMPUTE_SHADER);
     const char* text = source.c_str();

@@ -317,17 +317,23 @@ vec3 shadeRay(vec3 ro, vec3 rd, float time, out float hitDistance) {
 
 )GLSL";
 
-/// The viewport's pixel, and its two mains: a fragment shader's and its compute twin's
-/// (viewportComputeShader), which differ only in how a pixel's place comes in and its results
-/// go out.
+/// A raymarch shader's frame: frameSize() and framePixel(), the viewport's or a standalone
+/// shader's (below), then one of two mains: a fragment shader's (kFrameFragmentMain) or its
+/// compute twin's (kFrameComputeMain, computeShaderOf). The two differ only in how a pixel's place
+/// comes in and its results go out.
+///
+/// The viewport's frame: the rendered region u_frame. Its pixel has a window depth
+/// (FLOPTLE_FRAME_DEPTH): the eye-space depth of the hit through the overlays' perspective
+/// projection, 1 for sky.
 constexpr const char* kViewportPixel = R"GLSL(
 // The rendered region's size in pixels (the full frame's in the coarse pass).
 uniform vec2 u_frame;
+vec2 frameSize() { return u_frame; }
+#define FLOPTLE_FRAME_DEPTH
 // The pixel whose centre is fragCoord (pixels from the region's lower-left), uv = fragCoord /
-// u_frame: its display colour and window depth (eye-space depth of the hit through the
-// overlays' perspective projection; 1 for sky). In the coarse pass, the start of the tile
+// u_frame: its display colour and window depth. In the coarse pass, the start of the tile
 // floor(fragCoord) in .x.
-vec4 viewportPixel(vec2 fragCoord, vec2 uv, out float depth) {
+vec4 framePixel(vec2 fragCoord, vec2 uv, out float depth) {
   loadSceneHeader();
   depth = 1.0;
 #if defined(FLOPTLE_COARSE_PASS)
@@ -352,52 +358,15 @@ vec4 viewportPixel(vec2 fragCoord, vec2 uv, out float depth) {
 }
 )GLSL";
 
-constexpr const char* kViewportFragmentMain = R"GLSL(
-void main() {
-  float depth;
-  fragColor = viewportPixel(gl_FragCoord.xy, vUv, depth);
-#if !defined(FLOPTLE_COARSE_PASS)
-  gl_FragDepth = depth;
-#endif
-}
-)GLSL";
-
-/// One invocation a pixel (a tile in the coarse pass) of the region u_frame, in work groups of
-/// kComputeGroup x kComputeGroup; invocations past the region's edge write nothing.
-constexpr const char* kViewportComputeMain = R"GLSL(
-#if defined(FLOPTLE_COARSE_PASS)
-layout(r32f) uniform writeonly image2D u_coarseOut;
-#else
-layout(rgba8) uniform writeonly image2D u_colorOut;
-layout(r32f) uniform writeonly image2D u_depthOut;
-#endif
-void main() {
-  ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
-#if defined(FLOPTLE_COARSE_PASS)
-  ivec2 size = (ivec2(u_frame) + int(kCoarseTile) - 1) / int(kCoarseTile);
-#else
-  ivec2 size = ivec2(u_frame);
-#endif
-  if (any(greaterThanEqual(pixel, size))) return;
-  vec2 fragCoord = vec2(pixel) + 0.5;
-  float depth;
-  vec4 color = viewportPixel(fragCoord, fragCoord / u_frame, depth);
-#if defined(FLOPTLE_COARSE_PASS)
-  imageStore(u_coarseOut, pixel, color);
-#else
-  imageStore(u_colorOut, pixel, color);
-  imageStore(u_depthOut, pixel, vec4(depth));
-#endif
-}
-)GLSL";
-
-/// A standalone shader's pixel and its two mains, as the viewport's above, over the frame
-/// iResolution. With FLOPTLE_OUTPUT_HIT defined (a host inserts it after #version) the pixel is
-/// the primary ray's hit instead of a colour: (distance (m), material, 0, 1), or (-1, -1, 0, 1)
-/// for sky; tests compare the geometry with another shader's that way.
+/// A standalone shader's frame: iResolution, no depth. With FLOPTLE_OUTPUT_HIT defined (a host
+/// inserts it after #version) the pixel is the primary ray's hit instead of a colour:
+/// (distance (m), material, 0, 1), or (-1, -1, 0, 1) for sky; tests compare the geometry with
+/// another shader's that way.
 constexpr const char* kStandalonePixel = R"GLSL(
-vec4 standalonePixel(vec2 fragCoord, vec2 uv) {
+vec2 frameSize() { return iResolution; }
+vec4 framePixel(vec2 fragCoord, vec2 uv, out float depth) {
   loadSceneHeader();
+  depth = 1.0;
 #if defined(FLOPTLE_COARSE_PASS)
   return vec4(coarseStart(floor(fragCoord), iResolution, kCamPos, kCamRight, kCamUp, kCamForward,
                           kTanHalfFovY, iResolution.x / iResolution.y, iTime),
@@ -420,32 +389,45 @@ vec4 standalonePixel(vec2 fragCoord, vec2 uv) {
 }
 )GLSL";
 
-constexpr const char* kStandaloneFragmentMain = R"GLSL(
-void main() { fragColor = standalonePixel(gl_FragCoord.xy, vUv); }
+constexpr const char* kFrameFragmentMain = R"GLSL(
+void main() {
+  float depth;
+  fragColor = framePixel(gl_FragCoord.xy, vUv, depth);
+#if defined(FLOPTLE_FRAME_DEPTH) && !defined(FLOPTLE_COARSE_PASS)
+  gl_FragDepth = depth;
+#endif
+}
 )GLSL";
 
-/// The standalone compute twin writes `image2D u_colorOut` (rgba8), or in the coarse pass
-/// `image2D u_coarseOut` (r32f, a texel a tile).
-constexpr const char* kStandaloneComputeMain = R"GLSL(
+/// One invocation a pixel (a tile in the coarse pass) of frameSize(), in work groups of
+/// kComputeGroup x kComputeGroup; invocations past the frame's edge write nothing.
+constexpr const char* kFrameComputeMain = R"GLSL(
 #if defined(FLOPTLE_COARSE_PASS)
 layout(r32f) uniform writeonly image2D u_coarseOut;
 #else
 layout(rgba8) uniform writeonly image2D u_colorOut;
+#if defined(FLOPTLE_FRAME_DEPTH)
+layout(r32f) uniform writeonly image2D u_depthOut;
+#endif
 #endif
 void main() {
   ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
 #if defined(FLOPTLE_COARSE_PASS)
-  ivec2 size = (ivec2(iResolution) + int(kCoarseTile) - 1) / int(kCoarseTile);
+  ivec2 size = (ivec2(frameSize()) + int(kCoarseTile) - 1) / int(kCoarseTile);
 #else
-  ivec2 size = ivec2(iResolution);
+  ivec2 size = ivec2(frameSize());
 #endif
   if (any(greaterThanEqual(pixel, size))) return;
   vec2 fragCoord = vec2(pixel) + 0.5;
-  vec4 color = standalonePixel(fragCoord, fragCoord / iResolution);
+  float depth;
+  vec4 color = framePixel(fragCoord, fragCoord / frameSize(), depth);
 #if defined(FLOPTLE_COARSE_PASS)
   imageStore(u_coarseOut, pixel, color);
 #else
   imageStore(u_colorOut, pixel, color);
+#if defined(FLOPTLE_FRAME_DEPTH)
+  imageStore(u_depthOut, pixel, vec4(depth));
+#endif
 #endif
 }
 )GLSL";
@@ -494,25 +476,19 @@ std::string standaloneConstants(const Camera& camera, const MaterialColors& mate
 std::string computeShaderOf(const std::string& fragmentShader) {
   static const std::string kVersion = "#version 330 core\n";
   static const std::string kStageInterface = "in vec2 vUv;\nout vec4 fragColor;\n";
-  const std::pair<std::string, std::string> mains[] = {
-      {kViewportFragmentMain, kViewportComputeMain},
-      {kStandaloneFragmentMain, kStandaloneComputeMain}};
-  if (fragmentShader.rfind(kVersion, 0) != 0) return {};
+  static const std::string kFragmentMain = kFrameFragmentMain;
   const std::size_t interface = fragmentShader.find(kStageInterface);
-  if (interface == std::string::npos) return {};
-  for (const auto& [fragmentMain, computeMain] : mains) {
-    if (fragmentShader.size() < fragmentMain.size() ||
-        fragmentShader.compare(fragmentShader.size() - fragmentMain.size(), fragmentMain.size(),
-                               fragmentMain) != 0)
-      continue;
-    const std::size_t bodyStart = interface + kStageInterface.size();
-    const std::size_t bodyEnd = fragmentShader.size() - fragmentMain.size();
-    return "#version 430 core\nlayout(local_size_x = " + std::to_string(kComputeGroup) +
-           ", local_size_y = " + std::to_string(kComputeGroup) + ") in;\n" +
-           fragmentShader.substr(kVersion.size(), interface - kVersion.size()) +
-           fragmentShader.substr(bodyStart, bodyEnd - bodyStart) + computeMain;
-  }
-  return {};
+  if (fragmentShader.rfind(kVersion, 0) != 0 || interface == std::string::npos ||
+      fragmentShader.size() < kFragmentMain.size() ||
+      fragmentShader.compare(fragmentShader.size() - kFragmentMain.size(), kFragmentMain.size(),
+                             kFragmentMain) != 0)
+    return {};
+  const std::size_t bodyStart = interface + kStageInterface.size();
+  const std::size_t bodyEnd = fragmentShader.size() - kFragmentMain.size();
+  return "#version 430 core\nlayout(local_size_x = " + std::to_string(kComputeGroup) +
+         ", local_size_y = " + std::to_string(kComputeGroup) + ") in;\n" +
+         fragmentShader.substr(kVersion.size(), interface - kVersion.size()) +
+         fragmentShader.substr(bodyStart, bodyEnd - bodyStart) + kFrameComputeMain;
 }
 
 std::string withDefine(const std::string& shader, const std::string& name) {
@@ -551,7 +527,7 @@ std::string viewportFragmentShader(const std::string& mapGlsl, int parameterCoun
     << "// ---- field (field::emitGlsl) ----\n"
     << mapGlsl << "\nvoid loadSceneHeader() {}\n"
     << kNoOpenSpace << "// ---- shading ----\n"
-    << kShadingBody << kViewportPixel << kViewportFragmentMain;
+    << kShadingBody << kViewportPixel << kFrameFragmentMain;
   return s.str();
 }
 
@@ -601,7 +577,7 @@ std::string viewportFragmentShader(const SceneBuffers& buffers, bool brickMaps) 
     << "vec3 materialAlbedo(int i) { return u_materials[i]; }\n"
     << (brickMaps ? withBrickMaps(sceneMapGlsl(buffers)) : sceneMapGlsl(buffers))
     << "// ---- shading ----\n"
-    << kShadingBody << kViewportPixel << kViewportFragmentMain;
+    << kShadingBody << kViewportPixel << kFrameFragmentMain;
   return s.str();
 }
 
@@ -627,7 +603,7 @@ std::string standaloneFragmentShader(const field::FieldProgram& program, const C
   s << standaloneConstants(camera, materials) << "// ---- field (field::emitGlsl) ----\n"
     << field::emitGlsl(program) << "\n"
     << kNoOpenSpace << "// ---- shading ----\n"
-    << kShadingBody << kStandalonePixel << kStandaloneFragmentMain;
+    << kShadingBody << kStandalonePixel << kFrameFragmentMain;
   return s.str();
 }
 
@@ -662,7 +638,7 @@ std::string standaloneSceneShader(const SceneBuffers& buffers, const Camera& cam
       << ", (i) >> " << sceneDataWidthShift() << "), 0)\n";
   }
   s << standaloneConstants(camera, materials) << sceneMapGlsl(buffers) << "// ---- shading ----\n"
-    << kShadingBody << kStandalonePixel << kStandaloneFragmentMain;
+    << kShadingBody << kStandalonePixel << kFrameFragmentMain;
   return s.str();
 }
 

@@ -130,3 +130,20 @@ TEST_F(RenderCli, ShaderOutWritesAStandaloneShader) {
   EXPECT_NE(text.find("vec2 map(vec3 p, float t)"), std::string::npos);
   EXPECT_NE(text.find("uniform float iTime"), std::string::npos);
 }
+
+// FILE.comp: the same program as the viewport dispatches it (render::computeShaderOf), its
+// scene read from the texels --shader-data writes.
+TEST_F(RenderCli, ShaderOutToACompFileWritesTheComputeTwin) {
+  ASSERT_EQ(render(scene() + " --out " + path("s.png") + " --width 8 --height 8 --shader-out " +
+                   path("s.comp") + " --shader-data " + path("s.bin")),
+            0);
+  std::ifstream in(dir_ / "s.comp");
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text.rfind("#version 430 core\nlayout(local_size_x = 8, local_size_y = 8) in;\n", 0),
+            0u);
+  EXPECT_NE(text.find("vec2 map(vec3 p, float t)"), std::string::npos);
+  EXPECT_NE(text.find("imageStore(u_colorOut, pixel, color)"), std::string::npos);
+  EXPECT_EQ(text.find("out vec4 fragColor;"), std::string::npos);
+  EXPECT_EQ(text.find("gl_FragCoord"), std::string::npos);
+  EXPECT_GT(fs::file_size(dir_ / "s.bin"), 0u);
+}

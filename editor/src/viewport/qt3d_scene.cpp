@@ -311,8 +311,7 @@ void ViewportScene::buildFullscreenEntities() {
   raymarchEntity_ = new Qt3DCore::QEntity(root_);
   if (stage_ == RaymarchStage::Compute) {
     // One invocation a pixel: the dispatches' work group counts (setFrame) rule.
-    computeCommand_ = new QComputeCommand(raymarchEntity_);
-    raymarchEntity_->addComponent(computeCommand_);
+    raymarchEntity_->addComponent(new QComputeCommand(raymarchEntity_));
   } else {
     raymarchEntity_->addComponent(triangle);
   }
@@ -326,8 +325,8 @@ void ViewportScene::buildFullscreenEntities() {
   auto* composite = new Qt3DCore::QEntity(root_);
   composite->addComponent(triangle);
   composite->addComponent(compositeMaterial_);
-  // Until the first march the raymarch's images hold nothing: the composite draws the clear
-  // colour at the far depth.
+  // Until the first march the raymarch's images hold nothing: the composite leaves the window's
+  // clear colour and depth.
   setParameter(compositeParameters_, compositeMaterial_, "u_blank", 1.0f);
   setFrame({1, 1}, 1.0f);
 }

@@ -38,7 +38,6 @@ class QEntity;
 class QNode;
 }  // namespace Qt3DCore
 namespace Qt3DRender {
-class QComputeCommand;
 class QDispatchCompute;
 class QEffect;
 class QGeometryRenderer;
@@ -50,7 +49,6 @@ class QRenderTarget;
 class QRenderTargetSelector;
 class QShaderProgram;
 class QSubtreeEnabler;
-class QTexture2D;
 class QViewport;
 }  // namespace Qt3DRender
 
@@ -70,10 +68,9 @@ enum class ViewportPass {
 };
 inline constexpr int kViewportPassCount = 9;
 
-/// How the raymarch runs. Compute, where the context has OpenGL 4.3: on a GPU that runs
-/// fragment shaders on a slice of its multiprocessors (a data-centre GPU: an H200 draws the
-/// 10,000-node level's 1080p frame in about 17 ms as fragments, in about 1 ms as compute), the
-/// compute twin runs on all of them, and elsewhere it costs the same. Fragment otherwise.
+/// How the raymarch runs. Compute, where the context has OpenGL 4.3: a data-centre GPU runs
+/// fragment shaders on a slice of its multiprocessors and the compute twin on all of them, and
+/// elsewhere the two cost the same. Fragment otherwise.
 enum class RaymarchStage { Fragment, Compute };
 
 /// Selects Qt 3D's OpenGL renderer (GLSL 330 core) unless QT3D_RENDERER is already set; must
@@ -153,11 +150,10 @@ class ViewportScene {
   Qt3DRender::QViewport* coarseViewport_ = nullptr;
   /// The coarse pass's R32F target: a texel per render::kCoarseTile pixels of the window.
   Qt3DRender::QRenderTarget* coarseTarget_ = nullptr;
-  // RaymarchStage::Compute: the two dispatches, the command on the raymarch entity, and the
-  // node that owns the window-sized images (remade on resize).
+  // RaymarchStage::Compute: the two dispatches and the node that owns the window-sized images
+  // (remade on resize).
   Qt3DRender::QDispatchCompute* coarseDispatch_ = nullptr;
   Qt3DRender::QDispatchCompute* raymarchDispatch_ = nullptr;
-  Qt3DRender::QComputeCommand* computeCommand_ = nullptr;
   Qt3DCore::QNode* images_ = nullptr;
   std::array<Qt3DRender::QEffect*, kViewportPassCount> lineEffects_{};
   Qt3DRender::QEffect* meshEffect_ = nullptr;

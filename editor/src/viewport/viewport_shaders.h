@@ -33,13 +33,9 @@ uniform sampler2D u_color;
 uniform sampler2D u_depth;
 uniform vec2 u_rendered;   // rendered region (texels)
 uniform float u_exact;     // 1: region == window, copy texels one to one
-uniform float u_blank;     // 1: nothing marched yet, the clear colour at the far depth
+uniform float u_blank;     // 1: nothing marched yet, the window's clear shows
 void main() {
-  if (u_blank > 0.5) {
-    fragColor = vec4(0.2, 0.2, 0.22, 1.0);
-    gl_FragDepth = 1.0;
-    return;
-  }
+  if (u_blank > 0.5) discard;
   if (u_exact > 0.5) {
     ivec2 texel = ivec2(gl_FragCoord.xy);
     fragColor = texelFetch(u_color, texel, 0);

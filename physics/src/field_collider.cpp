@@ -24,17 +24,25 @@ bool isUnbounded(const Aabb& b) {
 
 }  // namespace
 
-Expected<FieldCollider> FieldCollider::make(const field::FieldNode& shape, const Transform& world) {
+Expected<FieldCollider> FieldCollider::make(const field::FieldNode& shape, const Transform& world,
+                                            field::ProgramCache* programs) {
   if (!isFinite(world.position) || !finiteQuat(world.rotation) || !std::isfinite(world.scale))
     return Error{"transform", "the node's world transform is not finite"};
   if (!(world.scale > 0.0f))
     return Error{"transform/scale", "scale must be > 0, got " + std::to_string(world.scale)};
   if (!(glm::length(world.rotation) > 0.5f))
     return Error{"transform/rotation", "rotation is not a unit quaternion"};
-  auto program = field::FieldProgram::compile(shape);
-  if (!program) return program.error();
-  FieldCollider collider(std::make_shared<const field::FieldProgram>(std::move(program.value())),
-                         world);
+  std::shared_ptr<const field::FieldProgram> shared;
+  if (programs) {
+    auto program = programs->compile(shape);
+    if (!program) return program.error();
+    shared = std::move(program.value());
+  } else {
+    auto program = field::FieldProgram::compile(shape);
+    if (!program) return program.error();
+    shared = std::make_shared<const field::FieldProgram>(std::move(program.value()));
+  }
+  FieldCollider collider(std::move(shared), world);
   if (shape.type == field::NodeType::Sphere && shape.params.size() == 1 &&
       !shape.params[0].animated() && shape.params[0].base > 0.0f)
     collider.sphereRadius_ = shape.params[0].base;

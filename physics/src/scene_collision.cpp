@@ -36,10 +36,12 @@ Error atNode(const scene::SceneNode& node, const std::string& sub, const Error& 
   return Error{where, e.what};
 }
 
-Expected<std::unique_ptr<CollisionShape>> fieldShape(const scene::SceneNode& node) {
+/// The node's shape as a collider; its program comes from `programs` when given.
+Expected<std::unique_ptr<CollisionShape>> fieldShape(const scene::SceneNode& node,
+                                                     field::ProgramCache* programs) {
   if (!node.shape)
     return Error{node.pointer, "node '" + node.name + "' has no shape to collide with"};
-  auto collider = FieldCollider::make(*node.shape, node.world);
+  auto collider = FieldCollider::make(*node.shape, node.world, programs);
   if (!collider) return atNode(node, "/shape", collider.error());
   return std::unique_ptr<CollisionShape>(
       std::make_unique<FieldCollider>(std::move(collider.value())));
@@ -48,17 +50,18 @@ Expected<std::unique_ptr<CollisionShape>> fieldShape(const scene::SceneNode& nod
 /// The collider of one node, or nullptr when the node has nothing to collide with.
 /// "mesh" and "terrain" components go to mesh_collider.h's factories, "baked_field" (a .vdb
 /// level set) to baked_field_file.h's (their errors name the member, "mesh/file"; the node's
-/// pointer is prefixed here).
+/// pointer is prefixed here). Field programs come from `programs` when given.
 Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& node,
                                                       const std::filesystem::path& sceneDir,
-                                                      const ColliderBuildOptions& options) {
+                                                      const ColliderBuildOptions& options,
+                                                      field::ProgramCache* programs) {
   if (node.hasComponent("mesh")) {
     auto mesh = makeMeshCollider(node.components["mesh"], sceneDir, node.world, options);
     if (!mesh) return atNode(node, "", mesh.error());
     return std::move(mesh.value());
   }
   if (node.hasComponent("terrain")) {
-    auto field = fieldShape(node);
+    auto field = fieldShape(node, programs);
     if (!field) return field.error();
     auto terrain = makeTerrainCollider(node.components["terrain"], std::move(field.value()), 0.0);
     if (!terrain) return atNode(node, "", terrain.error());
@@ -80,7 +83,7 @@ Expected<std::unique_ptr<CollisionShape>> colliderFor(const scene::SceneNode& no
     if (!collider) return atNode(node, "/matter", collider.error());
     return std::unique_ptr<CollisionShape>(std::move(collider.value()));
   }
-  if (node.shape) return fieldShape(node);
+  if (node.shape) return fieldShape(node, programs);
   return std::unique_ptr<CollisionShape>{};
 }
 
@@ -124,6 +127,8 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
   const std::map<int, std::vector<int>> blended = blendedParts(scene);
   std::vector<CollisionWorld::NewCollider> colliders;
   colliders.reserve(scene.nodes.size());
+  // A level's copies of one prop share one compiled program.
+  field::ProgramCache programs;
   const float share =
       scene.nodes.empty() ? 1.0f : 1.0f / float(scene.nodes.size());  // per node (-)
   for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
@@ -141,7 +146,7 @@ Expected<CollisionWorld> buildCollisionWorld(const scene::Scene& scene,
     }
     Expected<std::unique_ptr<CollisionShape>> shape = std::unique_ptr<CollisionShape>{};
     if (const auto part = blended.find(static_cast<int>(i)); part == blended.end()) {
-      shape = colliderFor(node, sceneDir, nodeOptions);
+      shape = colliderFor(node, sceneDir, nodeOptions, &programs);
     } else if (!part->second.empty()) {
       auto composed = ComposedFieldCollider::make(scene, part->second);
       if (!composed) return composed.error();
@@ -188,7 +193,7 @@ Expected<std::vector<ColliderId>> recomposeBlendedColliders(const scene::Scene& 
     // needs its own back.
     const std::optional<ColliderId> id = world.find(node.name);
     if (id && !dynamic_cast<const ComposedFieldCollider*>(&world.shape(*id))) continue;
-    auto own = colliderFor(node, {}, {});
+    auto own = colliderFor(node, {}, {}, nullptr);
     if (!own) return own.error();
     if (!own.value()) continue;
     replacements.push_back({std::move(own.value()), node.name, {node.name}});

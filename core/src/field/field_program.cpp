@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "displace_math.h"
 #include "floptle/core/field/node_spec.h"
@@ -430,17 +431,21 @@ Expected<FieldProgram> FieldProgram::compile(const FieldNode& root) {
 
 FieldProgram::FieldProgram() : impl_(new Impl) {}
 FieldProgram::FieldProgram(const FieldProgram& o)
-    : impl_(new Impl(*o.impl_)), staticDistance_(o.staticDistance_) {}
+    : impl_(o.impl_ ? new Impl(*o.impl_) : nullptr), staticDistance_(o.staticDistance_) {}
 FieldProgram::FieldProgram(FieldProgram&& o) noexcept
-    : impl_(o.impl_), staticDistance_(o.staticDistance_) {
-  o.impl_ = new Impl;
-  o.staticDistance_ = nullptr;
-}
+    : impl_(std::exchange(o.impl_, nullptr)),
+      staticDistance_(std::exchange(o.staticDistance_, nullptr)) {}
 FieldProgram& FieldProgram::operator=(const FieldProgram& o) {
-  if (this != &o) {
+  if (this == &o) return *this;
+  if (!o.impl_) {
+    delete impl_;
+    impl_ = nullptr;
+  } else if (impl_) {
     *impl_ = *o.impl_;
-    staticDistance_ = o.staticDistance_;
+  } else {
+    impl_ = new Impl(*o.impl_);
   }
+  staticDistance_ = o.staticDistance_;
   return *this;
 }
 FieldProgram& FieldProgram::operator=(FieldProgram&& o) noexcept {

@@ -9,6 +9,7 @@
 #include "floptle/core/expected.h"
 #include "floptle/core/field/field_node.h"
 #include "floptle/core/field/field_program.h"
+#include "floptle/core/field/program_cache.h"
 #include "floptle/core/math.h"
 #include "floptle/physics/collision_shape.h"
 
@@ -16,9 +17,11 @@ namespace floptle::physics {
 
 class FieldCollider final : public CollisionShape {
  public:
-  /// Compiles `shape` (errors name the offending node) and places it at `world`.
+  /// Compiles `shape` (errors name the offending node) and places it at `world`; with
+  /// `programs`, takes its program from there, shared with every equal shape.
   /// An invalid transform (non-finite, scale <= 0) is refused.
-  static Expected<FieldCollider> make(const field::FieldNode& shape, const Transform& world);
+  static Expected<FieldCollider> make(const field::FieldNode& shape, const Transform& world,
+                                      field::ProgramCache* programs = nullptr);
 
   /// True when a parameter of the field is animated by t.
   bool changesWithTime() const override;

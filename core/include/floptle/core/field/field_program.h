@@ -48,7 +48,9 @@ class FieldProgram {
   std::vector<float> parameterValues(double t) const;
   int parameterCount() const;
 
-  // Internals (instruction list, parameter table) are private to field_program.cpp.
+  // Internals (instruction list, parameter table) are private to field_program.cpp. A move
+  // takes the internals without allocating: a moved-from program may only be assigned to or
+  // destroyed (a level compiles one program a node and moves each twice).
   struct Impl;
   FieldProgram();
   FieldProgram(const FieldProgram&);

@@ -14,6 +14,9 @@ namespace {
 constexpr float kFar = 1e15f;
 /// Bins per axis of the SAH build (-).
 constexpr int kBins = 16;
+/// Ranges of this many items or fewer split by median: binning would cost more than the
+/// SAH could save over so few boxes (-).
+constexpr std::size_t kMedianRange = 4;
 /// Below this depth the build splits by median instead of SAH, so no path grows past
 /// kSahDepth + log2(n) whatever the boxes (-).
 constexpr int kSahDepth = 40;
@@ -234,39 +237,54 @@ std::int32_t ColliderBvh::buildRange(std::span<BuildItem> items, int depth,
   // Binned SAH: on each axis, kBins bins over the centres; the plane between bins that
   // minimizes area(left) * count(left) + area(right) * count(right). Ties keep the first.
   std::size_t mid = 0;
-  if (depth < kSahDepth) {
+  if (depth < kSahDepth && items.size() > kMedianRange) {
     double bestCost = std::numeric_limits<double>::infinity();
     int bestAxis = -1, bestPlane = 0;
-    for (int axis = 0; axis < 3; ++axis) {
-      if (!(extent[axis] > 0.0f)) continue;
-      const float scale = static_cast<float>(kBins) / extent[axis];
-      struct Bin {
-        Aabb box;
-        std::size_t count = 0;
-      } bins[kBins];
-      for (const BuildItem& it : items) {
-        const int b = binOf(it.key, centres, axis, scale);
-        bins[b].box.expand(it.box);
-        ++bins[b].count;
+    // The three axes' bins in one pass over the items.
+    struct Bin {
+      Aabb box;
+      std::size_t count = 0;
+    } binsOf[3][kBins];
+    float scales[3];
+    for (int axis = 0; axis < 3; ++axis)
+      scales[axis] = extent[axis] > 0.0f ? static_cast<float>(kBins) / extent[axis] : 0.0f;
+    for (const BuildItem& it : items) {
+      for (int axis = 0; axis < 3; ++axis) {
+        if (scales[axis] == 0.0f) continue;
+        Bin& bin = binsOf[axis][binOf(it.key, centres, axis, scales[axis])];
+        bin.box.expand(it.box);
+        ++bin.count;
       }
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+      if (scales[axis] == 0.0f) continue;
+      const Bin* bins = binsOf[axis];
+      // An empty bin leaves the running box as it was: its area is not computed again.
       double rightArea[kBins];
       std::size_t rightCount[kBins];
       Aabb acc;
       std::size_t count = 0;
+      double accArea = 0.0;
       for (int b = kBins - 1; b >= 1; --b) {
-        acc.expand(bins[b].box);
-        count += bins[b].count;
-        rightArea[b] = area(acc);
+        if (bins[b].count > 0) {
+          acc.expand(bins[b].box);
+          count += bins[b].count;
+          accArea = area(acc);
+        }
+        rightArea[b] = accArea;
         rightCount[b] = count;
       }
       acc = Aabb{};
       count = 0;
+      accArea = 0.0;
       for (int plane = 1; plane < kBins; ++plane) {
-        acc.expand(bins[plane - 1].box);
-        count += bins[plane - 1].count;
+        if (bins[plane - 1].count > 0) {
+          acc.expand(bins[plane - 1].box);
+          count += bins[plane - 1].count;
+          accArea = area(acc);
+        }
         if (count == 0 || rightCount[plane] == 0) continue;
-        const double cost =
-            area(acc) * double(count) + rightArea[plane] * double(rightCount[plane]);
+        const double cost = accArea * double(count) + rightArea[plane] * double(rightCount[plane]);
         if (cost < bestCost) {
           bestCost = cost;
           bestAxis = axis;
@@ -275,9 +293,8 @@ std::int32_t ColliderBvh::buildRange(std::span<BuildItem> items, int depth,
       }
     }
     if (bestAxis >= 0) {
-      const float scale = static_cast<float>(kBins) / extent[bestAxis];
       const auto leftEnd = std::partition(items.begin(), items.end(), [&](const BuildItem& it) {
-        return binOf(it.key, centres, bestAxis, scale) < bestPlane;
+        return binOf(it.key, centres, bestAxis, scales[bestAxis]) < bestPlane;
       });
       mid = static_cast<std::size_t>(leftEnd - items.begin());
     }

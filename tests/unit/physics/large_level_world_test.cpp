@@ -5,7 +5,9 @@
 // added one at a time.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "broadphase_check.h"
 #include "collision_fixtures.h"
 #include "floptle/core/scene/scene.h"
+#include "floptle/physics/field_collider.h"
 #include "floptle/physics/scene_collision.h"
 
 namespace floptle::physics::testing {
@@ -100,6 +103,25 @@ TEST_F(LargeLevelWorld, EveryNodeIsAColliderAndDownwardRaysHitTheClosedForm) {
   // there), and beside them on an offset grid (mostly the ground).
   for (int i = 0; i < kSpheres; i += 97) expectDownRay(balls_[i].x, balls_[i].z);
   for (int i = 0; i < 60; ++i) expectDownRay(-197.3 + 6.61 * i, 181.7 - 5.93 * i);
+}
+
+TEST_F(LargeLevelWorld, SpheresOfOneRadiusShareOneCompiledProgram) {
+  // The generator writes radii to the centimetre: far fewer radii than spheres.
+  std::set<float> radii;
+  for (const Ball& b : balls_) radii.insert(float(b.r));
+  ASSERT_LT(radii.size(), balls_.size() / 10);
+  std::set<const field::FieldProgram*> programs;
+  std::map<float, const field::FieldProgram*> programOfRadius;
+  for (const Ball& b : balls_) {
+    const std::optional<ColliderId> id = world_->find(b.name);
+    ASSERT_TRUE(id.has_value()) << b.name;
+    const auto* collider = dynamic_cast<const FieldCollider*>(&world_->shape(*id));
+    ASSERT_NE(collider, nullptr) << b.name;
+    programs.insert(&collider->program());
+    const auto first = programOfRadius.emplace(float(b.r), &collider->program()).first;
+    EXPECT_EQ(first->second, &collider->program()) << b.name;
+  }
+  EXPECT_EQ(programs.size(), radii.size());
 }
 
 TEST_F(LargeLevelWorld, TheBroadphaseAgreesWithTheBruteForceScan) {

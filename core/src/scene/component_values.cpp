@@ -123,22 +123,22 @@ Expected<void> ComponentReader::vector(std::string_view key, std::span<double> o
   assert(static_cast<int>(out.size()) == n && "wrong number of components for this row");
   const auto found = json_->find(key);
   if (found == json_->end()) return {};
-  const std::string where = at(key);
+  // Pointers are spelled only for an error: a level reads hundreds of thousands of vectors.
   if (!found->is_array() || static_cast<int>(found->size()) != n)
-    return Error{where, "expected an array of " + std::to_string(n) + " numbers, found " +
-                            describeType(*found)};
+    return Error{at(key), "expected an array of " + std::to_string(n) + " numbers, found " +
+                              describeType(*found)};
   double values[4] = {};
   double lengthSquared = 0.0;
   for (int i = 0; i < n; ++i) {
     const auto& item = (*found)[static_cast<std::size_t>(i)];
-    const std::string itemAt = where + "/" + std::to_string(i);
-    if (!item.is_number()) return Error{itemAt, "expected a number, found " + describeType(item)};
+    auto itemAt = [&] { return at(key) + "/" + std::to_string(i); };
+    if (!item.is_number()) return Error{itemAt(), "expected a number, found " + describeType(item)};
     values[i] = item.get<double>();
-    if (!inRange(spec, values[i])) return Error{itemAt, outOfRange(spec, item)};
+    if (!inRange(spec, values[i])) return Error{itemAt(), outOfRange(spec, item)};
     lengthSquared += values[i] * values[i];
   }
   if (spec.kind == ValueKind::Quat && !(lengthSquared >= 1e-12))
-    return Error{where, "a rotation quaternion must not have zero length"};
+    return Error{at(key), "a rotation quaternion must not have zero length"};
   std::copy(values, values + n, out.begin());
   return {};
 }

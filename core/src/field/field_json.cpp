@@ -12,10 +12,15 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+/// Whether a JSON number is a parameter value: finite, and finite as a float.
+bool isParameterNumber(double v) {
+  return std::isfinite(v) && std::abs(v) <= 3.0e38;
+}
+
 Expected<float> parseNumber(const Json& j, const std::string& where) {
   if (!j.is_number()) return Error{where, "expected a number"};
   double v = j.get<double>();
-  if (!std::isfinite(v) || std::abs(v) > 3.0e38) return Error{where, "number is not finite"};
+  if (!isParameterNumber(v)) return Error{where, "number is not finite"};
   return static_cast<float>(v);
 }
 
@@ -107,23 +112,36 @@ Json scalarToJson(const AnimatedScalar& a) {
   return a.base;
 }
 
+/// A parameter's value: a plain number is taken here without spelling its pointer (a level
+/// reads a few in each of hundreds of thousands of nodes); a driver, or anything parseScalar
+/// refuses, goes to parseScalar with `pointer()`.
+template <typename Pointer>
+Expected<AnimatedScalar> paramValue(const Json& value, const Pointer& pointer) {
+  if (value.is_number()) {
+    const double v = value.get<double>();
+    if (isParameterNumber(v)) return AnimatedScalar(static_cast<float>(v));
+  }
+  return parseScalar(value, pointer());
+}
+
 // Reads the parameters of `spec` from object `j` into node.params (defaults already there).
 Expected<void> parseParams(const Json& j, const std::string& where, FieldNode& node) {
   int slot = 0;
   for (const ParamSpec& p : nodeSpec(node.type).params) {
-    const std::string pw = where + "/" + std::string(p.key);
-    const std::string key(p.key);
-    if (j.contains(key)) {
-      const Json& v = j[key];
+    const auto found = j.find(p.key);
+    if (found != j.end()) {
+      const Json& v = *found;
+      auto pointer = [&] { return where + "/" + std::string(p.key); };
       if (p.components == 1) {
-        auto s = parseScalar(v, pw);
+        auto s = paramValue(v, pointer);
         if (!s) return s.error();
         node.params[slot] = *s;
       } else {
         if (!v.is_array() || static_cast<int>(v.size()) != p.components)
-          return Error{pw, "expected an array of " + std::to_string(p.components) + " numbers"};
+          return Error{pointer(),
+                       "expected an array of " + std::to_string(p.components) + " numbers"};
         for (int c = 0; c < p.components; ++c) {
-          auto s = parseScalar(v[c], pw + "/" + std::to_string(c));
+          auto s = paramValue(v[c], [&] { return pointer() + "/" + std::to_string(c); });
           if (!s) return s.error();
           node.params[slot + c] = *s;
         }

@@ -16,22 +16,23 @@ std::string num(float v) {
   return s;
 }
 
-Expected<void> checkScalar(const AnimatedScalar& a, const ParamSpec& spec,
-                           const std::string& where) {
+/// `where()` spells the value's pointer, asked for only when there is an error to report.
+template <typename Pointer>
+Expected<void> checkScalar(const AnimatedScalar& a, const ParamSpec& spec, const Pointer& where) {
   auto finite = [](float v) { return std::isfinite(v); };
   if (!finite(a.base) || !finite(a.amplitude) || !finite(a.frequency) || !finite(a.phase))
-    return Error{where, "value is not a finite number"};
+    return Error{where(), "value is not a finite number"};
   if (a.driver == AnimatedScalar::Driver::Keys) {
-    if (a.keys.empty()) return Error{where, "a keyframed driver needs at least one key"};
+    if (a.keys.empty()) return Error{where(), "a keyframed driver needs at least one key"};
     for (std::size_t i = 0; i < a.keys.size(); ++i) {
       if (!std::isfinite(a.keys[i].time) || !finite(a.keys[i].value))
-        return Error{where + "/keys/" + std::to_string(i), "key is not finite"};
+        return Error{where() + "/keys/" + std::to_string(i), "key is not finite"};
       if (i > 0 && a.keys[i].time < a.keys[i - 1].time)
-        return Error{where + "/keys/" + std::to_string(i), "key times must not decrease"};
+        return Error{where() + "/keys/" + std::to_string(i), "key times must not decrease"};
     }
   }
   const float lo = a.minValue(), hi = a.maxValue();
-  if (!finite(lo) || !finite(hi)) return Error{where, "value is not a finite number"};
+  if (!finite(lo) || !finite(hi)) return Error{where(), "value is not a finite number"};
   if (lo < spec.min || hi > spec.max) {
     std::string what =
         std::string(spec.key) + " must lie in [" + num(spec.min) + ", " + num(spec.max) + "]";
@@ -40,7 +41,7 @@ Expected<void> checkScalar(const AnimatedScalar& a, const ParamSpec& spec,
     else
       what += " (got " + num(lo) + ")";
     if (spec.min == 0.0f && lo < 0.0f) what = "negative " + std::string(spec.key) + ": " + what;
-    return Error{where, what};
+    return Error{where(), what};
   }
   return {};
 }
@@ -54,15 +55,24 @@ Expected<void> validateNode(const FieldNode& node, const std::string& where) {
   if (static_cast<int>(node.params.size()) != spec.scalarCount())
     return Error{where, std::string(spec.name) + " needs " + std::to_string(spec.scalarCount()) +
                             " scalar parameters, has " + std::to_string(node.params.size())};
-  // Parameter pointer of slot `slot`: "/key" or "/key/component".
-  std::vector<std::string> slotWhere;
+  // Parameter pointer of a slot: "/key" or "/key/component", spelled only for an error (a
+  // level validates hundreds of thousands of graphs).
+  auto slotWhere = [&](int wanted) {
+    int first = 0;
+    for (const ParamSpec& p : spec.params) {
+      if (wanted < first + p.components) {
+        std::string w = where + "/" + std::string(p.key);
+        if (p.components > 1) w += "/" + std::to_string(wanted - first);
+        return w;
+      }
+      first += p.components;
+    }
+    return where;
+  };
   int slot = 0;
   for (const ParamSpec& p : spec.params) {
     for (int c = 0; c < p.components; ++c, ++slot) {
-      std::string w = where + "/" + std::string(p.key);
-      if (p.components > 1) w += "/" + std::to_string(c);
-      if (auto r = checkScalar(node.params[slot], p, w); !r) return r;
-      slotWhere.push_back(std::move(w));
+      if (auto r = checkScalar(node.params[slot], p, [&] { return slotWhere(slot); }); !r) return r;
     }
   }
   const int n = static_cast<int>(node.children.size());
@@ -80,7 +90,7 @@ Expected<void> validateNode(const FieldNode& node, const std::string& where) {
     case NodeType::RoundBox: {
       float smallest = std::min({P[0].minValue(), P[1].minValue(), P[2].minValue()});
       if (P[3].maxValue() > smallest)
-        return Error{slotWhere[3], "rounding radius must not exceed the smallest half extent (" +
+        return Error{slotWhere(3), "rounding radius must not exceed the smallest half extent (" +
                                        num(smallest) + ")"};
       break;
     }
@@ -96,10 +106,10 @@ Expected<void> validateNode(const FieldNode& node, const std::string& where) {
       break;
     case NodeType::Mandelbox:
       if (P[0].minValue() < 1.05f && P[0].maxValue() > -1.05f)
-        return Error{slotWhere[0],
+        return Error{slotWhere(0),
                      "mandelbox |scale| must stay >= 1.05 (the fold diverges otherwise)"};
       if (P[2].maxValue() >= P[3].minValue())
-        return Error{slotWhere[2], "min_radius must stay below fixed_radius"};
+        return Error{slotWhere(2), "min_radius must stay below fixed_radius"};
       break;
     default:
       break;

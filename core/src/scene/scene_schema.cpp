@@ -1,7 +1,8 @@
 // Step 3 of loading: the JSON Schema (resources/scene.schema.json, embedded), checked by
 // RapidJSON's schema validator. A text being loaded is checked whole as it is read (the
-// validator takes the reader's events: scene_parsed.h); a document it refuses, and a document
-// edited in memory, are converted to RapidJSON values and checked here.
+// validator takes the reader's events: scene_parsed.h); a document edited in memory is checked
+// here the same way, its tree's events fed to the validator. A document the validator refuses
+// is converted to RapidJSON values and walked for every problem.
 //
 // RapidJSON 1.1.0's validator stops at the first problem. To report every problem the
 // document is first validated whole (the authority: a document it accepts is schema-valid);
@@ -73,6 +74,44 @@ void toRapid(const nlohmann::ordered_json& in, RjValue& out, RjAllocator& alloca
     default:
       out.SetNull();
       break;  // binary / discarded never come from a parse
+  }
+}
+
+/// Feeds the events a reader of `in`'s text would produce to `handler` (a schema validator):
+/// false at the first it refuses. Depth is bounded by the caller (findTooDeep).
+template <typename Handler>
+bool feed(const nlohmann::ordered_json& in, Handler& handler) {
+  using Type = nlohmann::ordered_json::value_t;
+  switch (in.type()) {
+    case Type::null:
+      return handler.Null();
+    case Type::boolean:
+      return handler.Bool(in.get<bool>());
+    case Type::number_integer:
+      return handler.Int64(in.get<std::int64_t>());
+    case Type::number_unsigned:
+      return handler.Uint64(in.get<std::uint64_t>());
+    case Type::number_float:
+      return handler.Double(in.get<double>());
+    case Type::string: {
+      const auto& text = in.get_ref<const std::string&>();
+      return handler.String(text.data(), static_cast<rapidjson::SizeType>(text.size()), true);
+    }
+    case Type::array:
+      if (!handler.StartArray()) return false;
+      for (const auto& item : in)
+        if (!feed(item, handler)) return false;
+      return handler.EndArray(static_cast<rapidjson::SizeType>(in.size()));
+    case Type::object:
+      if (!handler.StartObject()) return false;
+      for (const auto& [key, item] : in.items()) {
+        if (!handler.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()), true) ||
+            !feed(item, handler))
+          return false;
+      }
+      return handler.EndObject(static_cast<rapidjson::SizeType>(in.size()));
+    default:
+      return handler.Null();  // binary / discarded never come from a parse
   }
 }
 
@@ -327,6 +366,10 @@ std::vector<Error> schemaProblems(const nlohmann::ordered_json& document) {
     return {Error{*deep, "nesting deeper than " + std::to_string(kMaxSceneDepth) +
                              " arrays/objects (the limit of a scene file)"}};
   }
+  // The common case, a document that meets the schema, is checked without a copy of it.
+  if (const auto validator = wholeSchemaValidator();
+      feed(document, *validator) && validator->IsValid())
+    return {};
   RjDocument converted;
   toRapid(document, converted, converted.GetAllocator());
   Problems whole;

@@ -13,6 +13,11 @@
 
 namespace floptle::editor {
 
+struct EditorDocument::PushedState {
+  Json json;
+  DerivedScene derived;
+};
+
 EditorDocument::EditorDocument(QObject* parent)
     : QObject(parent), derived_(std::make_unique<DerivedScene>()), backupCount_(kDefaultBackups) {
   connect(&undoStack_, &QUndoStack::cleanChanged, this,
@@ -97,7 +102,11 @@ Expected<void> EditorDocument::push(JsonPatch patch, const QString& text, int me
   }
   Expected<DerivedScene> derived = deriveScene(candidate);
   if (!derived) return refuse(derived.error());
+  // The command's first redo, run inside QUndoStack::push, takes this checked state instead
+  // of patching and deriving again.
+  pushed_ = std::make_unique<PushedState>(PushedState{std::move(candidate), std::move(*derived)});
   undoStack_.push(new EditCommand(*this, std::move(patch), text, mergeId));
+  pushed_.reset();
   return {};
 }
 
@@ -107,14 +116,20 @@ Error EditorDocument::refuse(Error error) {
 }
 
 void EditorDocument::applyPatch(const JsonPatch& patch, bool forward) {
-  if (forward) {
-    patch.applyForward(json_);
+  if (forward && pushed_) {
+    json_ = std::move(pushed_->json);
+    *derived_ = std::move(pushed_->derived);
+    pushed_.reset();
   } else {
-    patch.applyBackward(json_);
+    if (forward) {
+      patch.applyForward(json_);
+    } else {
+      patch.applyBackward(json_);
+    }
+    // push() validated this state (or it is a state we had before): deriving cannot fail.
+    Expected<DerivedScene> derived = deriveScene(json_);
+    if (derived) *derived_ = std::move(*derived);
   }
-  // push() validated this state (or it is a state we had before): deriving cannot fail.
-  Expected<DerivedScene> derived = deriveScene(json_);
-  if (derived) *derived_ = std::move(*derived);
   dropMissingFromSelection();
   const ChangeKind kind = patch.parameterOnly() ? ChangeKind::Parameters : ChangeKind::Structure;
   if (kind == ChangeKind::Parameters) {

@@ -21,10 +21,13 @@ Expected<void> EditorDocument::setValue(const std::string& pointer, const Json& 
     const Json::json_pointer p(pointer);
     if (!p.empty() && !json_.contains(p.parent_pointer()))
       return refuse({pointer, "no such place in the document"});
-    if (json_.contains(p) && json_.at(p) == value) return {};  // nothing to do
-    PatchBuilder builder(json_);
-    builder.set(pointer, value);
-    return push(builder.take(), QStringLiteral("Set %1").arg(QString::fromStdString(pointer)),
+    std::optional<Json> before;
+    if (json_.contains(p)) before = json_.at(p);
+    if (before == value) return {};  // nothing to do
+    // One op needs no PatchBuilder (whose working copy of the document serves later ops).
+    JsonPatch patch;
+    patch.ops.push_back({pointer, std::move(before), value});
+    return push(std::move(patch), QStringLiteral("Set %1").arg(QString::fromStdString(pointer)),
                 mergeId);
   } catch (const std::exception& e) {
     return refuse({pointer, e.what()});

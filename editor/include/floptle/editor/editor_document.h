@@ -187,6 +187,10 @@ class EditorDocument : public QObject {
   QString filePath_;
   QUndoStack undoStack_;
   std::unique_ptr<DerivedScene> derived_;
+  /// The document push() checked and derived, for the pushed command's first redo; empty
+  /// outside push().
+  struct PushedState;
+  std::unique_ptr<PushedState> pushed_;
   QStringList selection_;
   int mergeWindow_ = 0;
   int backupCount_;

@@ -318,6 +318,15 @@ Expected<BrickMap> brickMapOf(const openvdb::FloatGrid& grid, const std::string&
   openvdb::CoordBBox leaves;
   if (!grid.tree().evalLeafBoundingBox(leaves))
     return Error{where, "has no voxels (an empty level set)"};
+  // The cell arithmetic below is in int: index coordinates stay within +-2^28 voxels (a
+  // lattice far wider than the brick limit lets any level span).
+  constexpr int kMaxIndex = 1 << 28;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (leaves.min()[axis] < -kMaxIndex || leaves.max()[axis] > kMaxIndex)
+      return Error{where, "has voxels at index " + std::to_string(leaves.min()[axis]) + " .. " +
+                              std::to_string(leaves.max()[axis]) + " on axis " +
+                              std::to_string(axis) + ", beyond +-2^28"};
+  }
 
   // Top cells on the file's lattice: cell c covers voxels base + 8c .. base + 8c + 8, with an
   // empty ring around the leaves, and enough cells that BrickMap::bake's padding fits.

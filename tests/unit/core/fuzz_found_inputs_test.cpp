@@ -95,5 +95,16 @@ TEST(FuzzFoundInputs, VdbWithAPlainBlockLargerThanItsNodeIsAnErrorNamingTheFile)
       << map.error().what;
 }
 
+// A 78 KB .vdb (one bit of a valid file changed) whose leaves reach index coordinate
+// -2^31: the cell arithmetic negated INT_MIN (undefined behaviour under UBSan). Index
+// coordinates beyond +-2^28 are refused before it, naming the axis.
+TEST(FuzzFoundInputs, VdbWithLeavesAtTheEdgeOfTheIntRangeIsAnErrorNamingTheGrid) {
+  const auto file = kFuzzData / "openvdb_leaf_at_int_min.vdb";
+  auto map = readBrickMapVdb(file);
+  ASSERT_FALSE(map.ok());
+  EXPECT_EQ(map.error().where, file.string() + ": grid 'surface'");
+  EXPECT_NE(map.error().what.find("beyond +-2^28"), std::string::npos) << map.error().what;
+}
+
 }  // namespace
 }  // namespace floptle::asset

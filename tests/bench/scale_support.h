@@ -41,9 +41,10 @@ inline std::filesystem::path largeSceneFile(int spheres, int dynamicBalls = 0) {
   return path;
 }
 
-/// A field of /proc/self/status in kB ("VmHWM", "VmRSS"), or -1.
-inline long statusKilobytes(const std::string& field) {
-  std::ifstream status("/proc/self/status");
+/// A field of /proc/<pid>/status in kB ("VmHWM", "VmRSS"), this process's by default, or -1.
+inline long statusKilobytes(const std::string& field, pid_t pid = 0) {
+  std::ifstream status(pid == 0 ? std::string("/proc/self/status")
+                                : "/proc/" + std::to_string(pid) + "/status");
   std::string line;
   while (std::getline(status, line)) {
     if (line.compare(0, field.size() + 1, field + ":") == 0)

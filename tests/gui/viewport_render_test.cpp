@@ -10,10 +10,13 @@
 #include <cmath>
 #include <filesystem>
 
+#include "../large_scene/large_scene.h"
 #include "floptle/core/field/union_field.h"
 #include "floptle/core/render/cpu_renderer.h"
 #include "floptle/core/render/image.h"
 #include "floptle/core/render/scene_buffers.h"
+#include "floptle/core/scene/scene.h"
+#include "floptle/core/scene/scene_composition.h"
 #include "floptle/editor/raymarch_view.h"
 #include "viewport_test_support.h"
 
@@ -334,10 +337,16 @@ int drawnAsTheCpuDraws(editor::RaymarchView& view, const field::UnionField& fiel
 
 }  // namespace
 
-// 10,000 spheres: the fixed program walks the hierarchy in the scene texture and draws what
-// the CPU reference draws (same tolerance as above).
-TEST_F(ViewportFixture, TenThousandPartsMatchTheCpuRender) {
-  const field::UnionField field = scatteredSpheres(10000);
+// The generated level (tests/large_scene: a ground plane and 10,000 spheres over 400 x 400 m),
+// composed as the editor composes it: the fixed program reads it through the candidate grid
+// and draws what the CPU reference draws (same tolerance as above).
+TEST_F(ViewportFixture, TheGeneratedTenThousandNodeLevelMatchesTheCpuRender) {
+  auto built = scene::buildScene(test::largeScene(test::LargeSceneSpec{}));
+  ASSERT_TRUE(built.ok()) << built.error().message();
+  ASSERT_EQ(built->nodes.size(), 10001u);
+  auto composed = scene::compileSceneUnion(*built, 0.0);
+  ASSERT_TRUE(composed.ok()) << composed.error().message();
+  const field::UnionField& field = composed->field;
   render::Camera camera;
   camera.position = {-30.0f, 6.0f, 25.0f};
   camera.lookAt = {0.0f, 0.0f, 0.0f};

@@ -390,6 +390,32 @@ TEST_F(ViewportFixture, MoreKindsOfPartThanFunctionsAreInterpretedAsTheCpuDrawsT
   EXPECT_GT(drawnAsTheCpuDraws(*view_, field, camera, "kinds"), 500);
 }
 
+// A scene over the GPU's scene-data limit is refused naming the limit; the view keeps the image
+// it drew (never black), and the next scene that fits is drawn and clears the message.
+TEST_F(ViewportFixture, ASceneOverTheGpuLimitIsRefusedNamingItAndKeepsTheImage) {
+  EXPECT_GE(view_->sceneRowLimit(), 1024);  // the GPU's GL_MAX_TEXTURE_SIZE (GL 3.3's least)
+  view_->setSceneField(scatteredSpheres(200));
+  const QImage before = view_->captureImage();
+  ASSERT_TRUE(view_->lastShaderError().isEmpty()) << view_->lastShaderError().toStdString();
+  const std::uint64_t uploads = view_->sceneDataUploads();
+  QSignalSpy errors(view_.get(), &editor::RaymarchView::shaderError);
+  view_->setSceneRowLimit(1);  // 200 parts need more than one row of 1024 texels
+  view_->setSceneField(scatteredSpheres(200, Vec3(-0.8f, 0.4f, 0.6f)));
+  ASSERT_EQ(errors.count(), 1);
+  EXPECT_TRUE(view_->lastShaderError().contains("GL_MAX_TEXTURE_SIZE"))
+      << view_->lastShaderError().toStdString();
+  EXPECT_TRUE(view_->lastShaderError().contains("limit of 1"))
+      << view_->lastShaderError().toStdString();
+  EXPECT_EQ(view_->sceneDataUploads(), uploads);
+  EXPECT_EQ(view_->captureImage(), before);
+
+  view_->setSceneRowLimit(0);
+  view_->setSceneField(scatteredSpheres(200, Vec3(-0.8f, 0.4f, 0.6f)));
+  EXPECT_TRUE(view_->lastShaderError().isEmpty()) << view_->lastShaderError().toStdString();
+  EXPECT_EQ(view_->sceneDataUploads(), uploads + 1);
+  EXPECT_NE(view_->captureImage(), before);
+}
+
 // Moving a node changes texels only: no compile, one more upload, the sphere is elsewhere.
 TEST_F(ViewportFixture, AMovedPartRedrawsWithoutACompile) {
   view_->setSceneField(scatteredSpheres(200));

@@ -132,13 +132,25 @@ void RaymarchView::setSceneField(field::UnionField sceneField) {
   if (uploadSceneData()) noteMotion();
 }
 
+int RaymarchView::sceneRowLimit() {
+  if (sceneRowLimitOverride_ > 0) return sceneRowLimitOverride_;
+  const int gpu = checker_->maxTextureSize();
+  return gpu > 0 ? gpu : 16384;
+}
+
 bool RaymarchView::uploadSceneData() {
-  Expected<render::SceneBuffers> buffers = render::packSceneBuffers(*sceneField_, time_);
+  Expected<render::SceneBuffers> buffers =
+      render::packSceneBuffers(*sceneField_, time_, sceneRowLimit());
   if (!buffers) {
     // Keep the shown image and say why (the limit is named).
     lastShaderError_ = QString::fromStdString(buffers.error().message());
+    sceneDataRefused_ = true;
     emit shaderError(lastShaderError_);
     return false;
+  }
+  if (sceneDataRefused_) {
+    sceneDataRefused_ = false;
+    lastShaderError_.clear();
   }
   // The program follows the scene's part structures only: a value, a move or a new time
   // reuses it.
@@ -309,6 +321,7 @@ void RaymarchView::compilePending() {
   if (!log.isEmpty()) {
     // Keep the shown shader and its parameters: the image stays the last good one.
     lastShaderError_ = log;
+    sceneDataRefused_ = false;
     emit shaderError(log);
     return;
   }

@@ -2,6 +2,7 @@
 
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QOpenGLShaderProgram>
 #include <QSurfaceFormat>
 
@@ -36,6 +37,17 @@ bool ShaderChecker::ensureContext() {
 
 bool ShaderChecker::supportsCompute() {
   return ensureContext() && context_->format().version() >= qMakePair(4, 3);
+}
+
+int ShaderChecker::maxTextureSize() {
+  if (maxTextureSize_ >= 0) return maxTextureSize_;
+  maxTextureSize_ = 0;
+  if (!ensureContext() || !context_->makeCurrent(surface_.get())) return 0;
+  GLint size = 0;
+  context_->functions()->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
+  context_->doneCurrent();
+  maxTextureSize_ = size > 0 ? int(size) : 0;
+  return maxTextureSize_;
 }
 
 QString ShaderChecker::check(const std::string& vertex, const std::string& fragment) {

@@ -27,6 +27,8 @@ class ShaderChecker {
   QString checkCompute(const std::string& compute);
   /// True when the context runs compute shaders (OpenGL 4.3 or later).
   bool supportsCompute();
+  /// The context's GL_MAX_TEXTURE_SIZE (texels), asked once; 0 without a usable context.
+  int maxTextureSize();
 
  private:
   bool ensureContext();
@@ -34,6 +36,7 @@ class ShaderChecker {
   std::unique_ptr<QOffscreenSurface> surface_;
   std::unique_ptr<QOpenGLContext> context_;
   bool failed_ = false;
+  int maxTextureSize_ = -1;  // not asked yet
 };
 
 }  // namespace floptle::editor

@@ -125,6 +125,10 @@ class RaymarchView : public QWidget {
   /// compiles; only a new set of part structures does. A scene over the GPU's limits keeps the
   /// shown image and reports shaderError naming the limit.
   void setSceneField(field::UnionField field);
+  /// Rows of scene data the GPU takes: its GL_MAX_TEXTURE_SIZE (16384, OpenGL 4.1's least,
+  /// without a context to ask). setSceneRowLimit lowers it (a test of the refusal); 0 restores.
+  int sceneRowLimit();
+  void setSceneRowLimit(int rows) { sceneRowLimitOverride_ = rows; }
   /// The scene field shown (null: none, or a single program set by setField).
   const field::UnionField* sceneField() const { return sceneField_ ? &*sceneField_ : nullptr; }
   /// Programs compiled so far and scene-texture uploads so far (tests count them).
@@ -165,8 +169,9 @@ class RaymarchView : public QWidget {
   /// Linear albedo per material index (index 0 = no material), as render::renderImage takes.
   void setMaterialColors(const render::MaterialColors& colors);
 
-  /// True once a shader compiled; lastShaderError() is the log of the latest failure (empty
-  /// when the latest compile succeeded).
+  /// True once a shader compiled; lastShaderError() is the log of the latest failure, or the
+  /// refusal of scene data over the GPU's limits (empty when the latest compile succeeded and
+  /// the latest scene data fitted).
   bool hasShader() const;
   QString lastShaderError() const { return lastShaderError_; }
 
@@ -303,6 +308,10 @@ class RaymarchView : public QWidget {
   /// Scene data handed over as a uniform array (small scenes; the rest go by texture).
   std::uint64_t uniformUploads_ = 0;
   QString lastShaderError_;
+  /// True while lastShaderError_ is a refusal of scene data (the next upload that fits clears
+  /// it).
+  bool sceneDataRefused_ = false;
+  int sceneRowLimitOverride_ = 0;
 
   double time_ = 0.0;  // (s)
   render::MaterialColors materials_;

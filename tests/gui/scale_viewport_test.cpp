@@ -1,4 +1,4 @@
-// The editor's viewport on the generated 10,000-node level (tests/large_scene, issue 25): a node
+// The editor's viewport on the generated 10,000-node level (tests/large_scene): a node
 // moved through the document is drawn at its new place in the next frame by the program already
 // compiled (the move changes scene data only).
 #include <QTemporaryDir>

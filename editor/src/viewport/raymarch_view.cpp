@@ -135,7 +135,7 @@ void RaymarchView::setSceneField(field::UnionField sceneField) {
 int RaymarchView::sceneRowLimit() {
   if (sceneRowLimitOverride_ > 0) return sceneRowLimitOverride_;
   const int gpu = checker_->maxTextureSize();
-  return gpu > 0 ? gpu : 16384;
+  return gpu > 0 ? gpu : render::kLeastMaxTextureSize;
 }
 
 bool RaymarchView::uploadSceneData() {

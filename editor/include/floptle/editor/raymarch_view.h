@@ -125,7 +125,7 @@ class RaymarchView : public QWidget {
   /// compiles; only a new set of part structures does. A scene over the GPU's limits keeps the
   /// shown image and reports shaderError naming the limit.
   void setSceneField(field::UnionField field);
-  /// Rows of scene data the GPU takes: its GL_MAX_TEXTURE_SIZE (16384, OpenGL 4.1's least,
+  /// Rows of scene data the GPU takes: its GL_MAX_TEXTURE_SIZE (render::kLeastMaxTextureSize
   /// without a context to ask). setSceneRowLimit lowers it (a test of the refusal); 0 restores.
   int sceneRowLimit();
   void setSceneRowLimit(int rows) { sceneRowLimitOverride_ = rows; }

@@ -36,6 +36,9 @@
 namespace floptle::render {
 
 inline constexpr int kSceneDataWidth = 1024;
+/// The GL_MAX_TEXTURE_SIZE every OpenGL 4.1 context has at least (texels): the scene data's
+/// row limit where the GPU's own cannot be asked.
+inline constexpr int kLeastMaxTextureSize = 16384;
 inline constexpr int kPartTexels = 6;
 /// Most unbounded planes the shader finishes a ray against in closed form.
 inline constexpr int kMaxTracedPlanes = 4;
@@ -121,6 +124,6 @@ std::optional<std::vector<TracedPlane>> tracedPlanes(const field::UnionField& fi
 /// Refuses, naming the limit, a scene whose data needs more rows than maxTextureHeight or a
 /// part deeper than the shader's stacks.
 Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double time,
-                                        int maxTextureHeight = 16384);
+                                        int maxTextureHeight = kLeastMaxTextureSize);
 
 }  // namespace floptle::render

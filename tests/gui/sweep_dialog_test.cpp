@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QThreadPool>
@@ -102,8 +103,13 @@ TEST_F(SweepDialogTest, GivesTheRowsOfFloptleSweep) {
   setUp("/materials/0/friction=0.2:0.1:0.5", 90, 2);
   QSignalSpy finished(dialog_, &SweepDialog::sweepFinished);
   ASSERT_TRUE(dialog_->start()) << dialog_->statusText().toStdString();
-  EXPECT_TRUE(dialog_->running());
+  // Four short runs may be over before this line (the worker's own state is a race here); the
+  // dialog's is not: until it has taken the result, Run is off, Cancel on, and Run refuses.
+  EXPECT_FALSE(dialog_->findChild<QPushButton*>("sweepRun")->isEnabled());
+  EXPECT_TRUE(dialog_->findChild<QPushButton*>("sweepCancel")->isEnabled());
+  EXPECT_FALSE(dialog_->start()) << "a second sweep started before the first one's result was in";
   ASSERT_TRUE(waitFor([&] { return finished.count() == 1; }, 120000));
+  EXPECT_TRUE(dialog_->findChild<QPushButton*>("sweepRun")->isEnabled());
   EXPECT_TRUE(finished.at(0).at(0).toBool()) << dialog_->statusText().toStdString();
   EXPECT_EQ(dialog_->rowCount(), 4);
   EXPECT_EQ(withoutTiming(dialog_->csv().toStdString()), withoutTiming(expected));

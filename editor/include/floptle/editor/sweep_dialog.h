@@ -45,8 +45,9 @@ class SweepDialog : public QDialog {
   /// Cancels a sweep under way and waits for its runs to stop.
   ~SweepDialog() override;
 
-  /// Reads the form and starts the sweep (Run); false, with the error in the status line,
-  /// when an argument is refused or a sweep is under way.
+  /// Reads the form and starts the sweep (Run); false, with the error in the status line, when
+  /// an argument is refused; false, changing nothing, while a sweep is under way or its result
+  /// has not yet been taken (sweepFinished not yet emitted).
   bool start();
   /// Stops the sweep (Cancel): no run starts after this.
   void cancel();

@@ -1,10 +1,12 @@
-// The editor's viewport on the generated 10,000-node level (tests/large_scene): a node
-// moved through the document is drawn at its new place in the next frame by the program already
-// compiled (the move changes scene data only).
+// The editor's viewport on levels from the generator in tests/large_scene: on the 10,000-node
+// level a node moved through the document is drawn at its new place in the next frame by the
+// program already compiled (the move changes scene data only); a level over the GPU's
+// scene-data limit is named in the window's log while the document keeps the edit.
 #include <QTemporaryDir>
 
 #include "../large_scene/large_scene.h"
 #include "floptle/editor/derived_scene.h"
+#include "floptle/editor/log_panel.h"
 #include "floptle/editor/raymarch_view.h"
 #include "play_test_support.h"
 
@@ -63,6 +65,44 @@ TEST_F(LargeLevelViewportTest, ANodeMovedInTheEditorIsDrawnThereWithoutAShaderCo
   // Data only: the program stays, the picture changes.
   EXPECT_EQ(view->shaderCompiles(), compiles);
   EXPECT_NE(before, after);
+}
+
+// The view's row limit lowered to one row stands for a GPU too small for the level: the edit that
+// uploads the scene is kept in the document (one undo step), the log names the limit, the view
+// keeps its image; back under the limit, the next edit is drawn and the message is cleared.
+TEST_F(LargeLevelViewportTest, ALevelOverTheGpuLimitIsLoggedByNameAndTheEditIsKept) {
+  QTemporaryDir folder;
+  ASSERT_TRUE(folder.isValid());
+  const QString path = folder.filePath("level.json");
+  floptle::test::LargeSceneSpec spec;
+  spec.spheres = 500;  // more than one row of scene data
+  ASSERT_TRUE(floptle::test::writeLargeScene(path.toStdString(), spec));
+  openScene(path);
+  RaymarchView* view = window().viewport();
+  const QImage before = view->captureImage();
+  ASSERT_FALSE(before.isNull());
+  ASSERT_TRUE(view->lastShaderError().isEmpty()) << view->lastShaderError().toStdString();
+  const std::uint64_t uploads = view->sceneDataUploads();
+  const int undoSteps = document().undoStack()->count();
+
+  view->setSceneRowLimit(1);
+  const std::string pointer = document().nodePointer("sphere_7") + "/transform/position/1";
+  ASSERT_TRUE(document().setValue(pointer, 3.5));
+  ASSERT_TRUE(waitFor([&] { return !view->lastShaderError().isEmpty(); }, 10000));
+  const QString log = window().log()->toPlainText();
+  EXPECT_TRUE(log.contains("Shader error: ")) << log.toStdString();
+  EXPECT_TRUE(log.contains("GL_MAX_TEXTURE_SIZE")) << log.toStdString();
+  EXPECT_TRUE(log.contains("limit of 1")) << log.toStdString();
+  EXPECT_EQ(view->sceneDataUploads(), uploads);
+  EXPECT_EQ(view->captureImage(), before);
+  EXPECT_EQ(*document().valueAt(pointer), Json(3.5));
+  EXPECT_EQ(document().undoStack()->count(), undoSteps + 1);
+
+  view->setSceneRowLimit(0);
+  document().undoStack()->undo();
+  ASSERT_TRUE(waitFor([&] { return view->sceneDataUploads() > uploads; }, 10000));
+  EXPECT_TRUE(view->lastShaderError().isEmpty()) << view->lastShaderError().toStdString();
+  EXPECT_NE(*document().valueAt(pointer), Json(3.5));
 }
 
 }  // namespace

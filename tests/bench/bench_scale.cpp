@@ -7,17 +7,20 @@
 //   BM_SimulateTenTicks       runtime::replay of the loaded document for 10 ticks, the build
 //                             included (`floptle simulate --ticks 10` after reading the file);
 //                             the level has 16 dynamic balls so the ticks do work;
+//   BM_SimulateTenTicksCli    `floptle simulate FILE --ticks 10` run to its end, a fresh
+//                             process each iteration (the same level);
 //   BM_FirstQueryAnswer       `floptle query` run on the file, timed from its start to its
 //                             first raycast answer (a fresh process each iteration);
 //   BM_FirstQueryAnswerInProcess  the same through the library in this process
 //                             (loadScene -> runtime::QuerySession -> one raycast);
 //   BM_OpenTenMegabyteScene   BM_LoadAndValidate on a generated level of at least 10 MB;
 //   BM_ImportMillionTriangles asset::importMesh of a 1,000,000-triangle OBJ grid.
-// Each reports peak_MiB: the process's peak resident memory during that benchmark (VmHWM,
-// reset before it; BM_FirstQueryAnswer: the CLI process's). Targets at 10,000 nodes: first
-// query <= 0.5 s, 10 ticks <= 1 s, peak <= 1 GB; at 100,000 within 10x.
+// Each but BM_SimulateTenTicksCli reports peak_MiB: the process's peak resident memory during
+// that benchmark (VmHWM, reset before it; BM_FirstQueryAnswer: the CLI process's). Targets at
+// 10,000 nodes: first query <= 0.5 s, 10 ticks <= 1 s, peak <= 1 GB; at 100,000 within 10x.
 #include <benchmark/benchmark.h>
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +30,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "floptle/core/asset/mesh_import.h"
 #include "floptle/core/scene/scene.h"
@@ -111,6 +115,45 @@ void BM_SimulateTenTicks(benchmark::State& state) {
 }
 BENCHMARK(BM_SimulateTenTicks)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
+/// The floptle CLI started with `args` and the file actions given; its pid, or -1. posix_spawn,
+/// not fork: the time must not grow with this process's own heap.
+pid_t spawnCli(std::vector<std::string> args, const posix_spawn_file_actions_t& actions) {
+  std::string program = FLOPTLE_CLI;
+  std::vector<char*> argv{program.data()};
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  if (::posix_spawn(&pid, FLOPTLE_CLI, &actions, nullptr, argv.data(), environ) != 0) return -1;
+  return pid;
+}
+
+/// `floptle simulate FILE --ticks 10` run to its end, its output discarded: the user's wait for
+/// ten ticks at the command line, the process's start, the read and the build included.
+void BM_SimulateTenTicksCli(benchmark::State& state) {
+  const auto path = largeSceneFile(static_cast<int>(state.range(0)), kBalls);
+  for (auto _ : state) {
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t pid = spawnCli({"simulate", path.string(), "--ticks", "10"}, actions);
+    ::posix_spawn_file_actions_destroy(&actions);
+    int status = -1;
+    if (pid > 0) ::waitpid(pid, &status, 0);
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (pid <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      state.SkipWithError("floptle simulate failed");
+      return;
+    }
+  }
+}
+BENCHMARK(BM_SimulateTenTicksCli)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
 /// The raycast of the first-answer benchmarks: straight down onto a point in the spread, an
 /// answer that has to find its sphere or the ground among all of them.
 constexpr const char* kFirstQuery = R"({"op":"raycast","origin":[12.5,50,-31.25],"dir":[0,-1,0]})";
@@ -128,18 +171,14 @@ void BM_FirstQueryAnswer(benchmark::State& state) {
       state.SkipWithError("pipe failed");
       return;
     }
-    // posix_spawn, not fork: the time must not grow with this process's own heap.
     posix_spawn_file_actions_t actions;
     ::posix_spawn_file_actions_init(&actions);
     ::posix_spawn_file_actions_adddup2(&actions, toChild[0], 0);
     ::posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1);
     ::posix_spawn_file_actions_addclose(&actions, toChild[1]);
     ::posix_spawn_file_actions_addclose(&actions, fromChild[0]);
-    std::string program = FLOPTLE_CLI, verb = "query", file = path.string();
-    char* argv[] = {program.data(), verb.data(), file.data(), nullptr};
     const auto start = std::chrono::steady_clock::now();
-    pid_t pid = -1;
-    if (::posix_spawn(&pid, FLOPTLE_CLI, &actions, nullptr, argv, environ) != 0) pid = -1;
+    const pid_t pid = spawnCli({"query", path.string()}, actions);
     ::posix_spawn_file_actions_destroy(&actions);
     ::close(toChild[0]);
     ::close(fromChild[1]);

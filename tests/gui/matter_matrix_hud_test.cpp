@@ -58,14 +58,14 @@ using MatrixTest = PlayWindowTest;
 
 /// What the viewport draws at p, t: the composition it is given (compileSceneUnion).
 float drawn(const EditorDocument& document, Vec3 p, double t) {
-  auto composed = scene::compileSceneUnion(document.derived().scene, t);
+  auto composed = scene::compileSceneUnion(document.derived().scene(), t);
   EXPECT_TRUE(composed.ok());
   return composed.ok() ? composed->field.distance(p, t) : NAN;
 }
 
 /// What physics collides with at p, t: the world built from the document's scene.
 float collided(const EditorDocument& document, Vec3 p, double t) {
-  auto world = physics::buildCollisionWorld(document.derived().scene, ".");
+  auto world = physics::buildCollisionWorld(document.derived().scene(), ".");
   EXPECT_TRUE(world.ok()) << world.error().message();
   return world.ok() ? world->distance(p, t) : NAN;
 }

@@ -76,7 +76,7 @@ TEST_F(MeshFilesTest, AMissingFileIsNamedOnceAndDrawnWhenItIsExportedIntoPlace) 
   EXPECT_NE(line.find(file("gone.obj") + ": file not found"), std::string::npos) << line;
   EXPECT_EQ(line.find(file("gone.obj")), line.rfind(file("gone.obj")))
       << "the path is said once: " << line;
-  EXPECT_EQ(window_->document().derived().scene.nodes.size(), 1u);
+  EXPECT_EQ(window_->document().derived().scene().nodes.size(), 1u);
 
   // Another file written in the folder: not read again, not logged again.
   std::ofstream(file("notes.txt")) << "something else in the folder\n";

@@ -93,7 +93,7 @@ TEST_F(PlaySoftBodyTest, MatterScreenshotWhilePlaying) {
   const auto* stage =
       dynamic_cast<const matter::SoftBodyStage*>(session().simulation()->matterStage());
   ASSERT_NE(stage, nullptr);
-  const scene::Scene& scene = session().copy()->derived().scene;
+  const scene::Scene& scene = session().copy()->derived().scene();
   for (const char* name : {"steel_block", "clay_slab", "soft_cube"}) {
     const matter::SoftBody* body = stage->find(name);
     ASSERT_NE(body, nullptr) << name;

@@ -61,7 +61,7 @@ class ProblemsDock : public ::testing::Test {
 };
 
 TEST_F(ProblemsDock, ListsWhatValidateFindsWithEachNode) {
-  const auto expected = runtime::findSceneProblems(window_->document().derived().scene, folder_);
+  const auto expected = runtime::findSceneProblems(window_->document().derived().scene(), folder_);
   ASSERT_EQ(panel().problems().size(), expected.size());
   QTreeWidget* list = panel().list();
   ASSERT_EQ(list->topLevelItemCount(), int(expected.size()));

@@ -59,7 +59,7 @@ TEST_F(LargeLevelTest, TreeSelectsANodeTheInspectorShowsItAndAnEditIsOneUndoStep
   // The typed scene the read built is the document's: one build for the whole open.
   ASSERT_EQ(read->scene.nodes.size(), std::size_t{kSpheres + 1});
   document.openDerived(std::move(*read), path_);
-  EXPECT_EQ(document.derived().scene.nodes.size(), std::size_t{kSpheres + 1});
+  EXPECT_EQ(document.derived().scene().nodes.size(), std::size_t{kSpheres + 1});
   ASSERT_TRUE(waitFor([&] { return tree->nodeCount() == kSpheres + 1; }, 5000));
   EXPECT_EQ(tree->model()->rowCount(), kSpheres + 1);  // all at the top level
   // Rows in document order, named as the generator named them.
@@ -99,7 +99,7 @@ TEST_F(LargeLevelTest, TreeSelectsANodeTheInspectorShowsItAndAnEditIsOneUndoStep
   EXPECT_DOUBLE_EQ(document.valueAt(pointer)->get<double>(), x0 + 2.0);
   EXPECT_EQ(document.undoStack()->count(), steps + 1);
   // The typed scene follows the edit (the collision world and play read it).
-  const scene::Scene& typed = document.derived().scene;
+  const scene::Scene& typed = document.derived().scene();
   EXPECT_FLOAT_EQ(typed.nodes[std::size_t(typed.findNode(name.toStdString()))].world.position.x,
                   float(x0 + 2.0));
   document.undoStack()->undo();

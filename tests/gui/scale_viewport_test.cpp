@@ -26,7 +26,7 @@ TEST_F(LargeLevelViewportTest, ANodeMovedInTheEditorIsDrawnThereWithoutAShaderCo
   ASSERT_TRUE(floptle::test::writeLargeScene(path.toStdString(), spec));
   const Json written = floptle::test::largeScene(spec);
   openScene(path);
-  ASSERT_EQ(document().derived().scene.nodes.size(), std::size_t{kSpheres + 1});
+  ASSERT_EQ(document().derived().scene().nodes.size(), std::size_t{kSpheres + 1});
 
   // One sphere of the level, seen from 6 m off; after the move it stands 4 m along +x.
   const std::string name = "sphere_4242";

@@ -57,7 +57,7 @@ class WireframeTest : public SmallWindowTest {
     return count;
   }
   const scene::SceneNode& node(const char* name) {
-    const scene::Scene& scene = document().derived().scene;
+    const scene::Scene& scene = document().derived().scene();
     return scene.nodes[std::size_t(scene.findNode(name))];
   }
   ColliderWireframes* wireframes_ = nullptr;

@@ -84,8 +84,11 @@ bool laterInDocument(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+// Name look-ups go through the derived scene's index: it is derived from json_ after every
+// change, and its nodes carry their pointers.
 std::string EditorDocument::nodePointer(const QString& name) const {
-  return findNode(json_, name.toStdString()).pointer;
+  const int index = derived_->findNode(name.toStdString());
+  return index < 0 ? std::string() : derived_->scene().nodes[std::size_t(index)].pointer;
 }
 
 QStringList EditorDocument::nodeNames() const {
@@ -95,7 +98,11 @@ QStringList EditorDocument::nodeNames() const {
 }
 
 QString EditorDocument::parentOf(const QString& name) const {
-  return QString::fromStdString(findNode(json_, name.toStdString()).parent);
+  const int index = derived_->findNode(name.toStdString());
+  if (index < 0) return {};
+  const int parent = derived_->scene().nodes[std::size_t(index)].parent;
+  return parent < 0 ? QString()
+                    : QString::fromStdString(derived_->scene().nodes[std::size_t(parent)].name);
 }
 
 Expected<QString> EditorDocument::addNode(field::NodeType shapeType, const QString& parentName) {
@@ -207,7 +214,7 @@ Expected<void> EditorDocument::reparentNode(const QString& name, const QString& 
   if (from.parent == parent && index < 0) return {};
   PatchBuilder builder(json_);
   Json node = json_.at(Json::json_pointer(from.pointer));
-  if (from.parent != parent) keepWorldTransform(node, derived().scene, child, parent);
+  if (from.parent != parent) keepWorldTransform(node, derived().scene(), child, parent);
   builder.erase(from.pointer);
   const std::string array = childArray(builder, parent);
   const std::size_t size = builder.result().at(Json::json_pointer(array)).size();

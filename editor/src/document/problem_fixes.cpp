@@ -38,9 +38,9 @@ Expected<void> applyProblemFix(EditorDocument& document, const runtime::ScenePro
   const QString title = QStringLiteral("Fix: %1").arg(QString::fromStdString(problem.fix));
   // A problem found before the document changed may name a node that moved or went away.
   if (!problem.node.empty()) {
-    const int index = document.derived().scene.findNode(problem.node);
+    const int index = document.derived().findNode(problem.node);
     const std::string nodePointer =
-        index < 0 ? std::string() : document.derived().scene.nodes[std::size_t(index)].pointer;
+        index < 0 ? std::string() : document.derived().scene().nodes[std::size_t(index)].pointer;
     if (index < 0 ||
         (problem.pointer != nodePointer && !problem.pointer.starts_with(nodePointer + "/")))
       return refuse({problem.pointer, "node '" + problem.node + "' is no longer there"});
@@ -65,8 +65,9 @@ Expected<void> applyProblemFix(EditorDocument& document, const runtime::ScenePro
       return document.removeMaterial(idText(*id));
     }
     case FixAction::MoveNode: {
-      const scene::Scene& sc = document.derived().scene;
-      const scene::SceneNode& node = sc.nodes[std::size_t(sc.findNode(problem.node))];
+      const scene::Scene& sc = document.derived().scene();
+      const scene::SceneNode& node =
+          sc.nodes[std::size_t(document.derived().findNode(problem.node))];
       // The world offset in the parent's frame: the node's transform is relative to it.
       const Transform parent =
           node.parent < 0 ? Transform::identity() : sc.nodes[std::size_t(node.parent)].world;

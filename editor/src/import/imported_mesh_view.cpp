@@ -213,7 +213,7 @@ void ImportedMeshView::reloadChanged() {
 }
 
 void ImportedMeshView::sync() {
-  const scene::Scene& scene = document_.derived().scene;
+  const scene::Scene& scene = document_.derived().scene();
   const QString docPath = document_.filePath();
   const std::filesystem::path sceneDir =
       docPath.isEmpty() ? std::filesystem::current_path()

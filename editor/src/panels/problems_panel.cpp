@@ -117,7 +117,7 @@ void ProblemsPanel::startCheck() {
   checkGeneration_ = generation_;
   // The worker gets copies: the document may change while it runs.
   check_.setFuture(
-      QtConcurrent::run([scene = document_.derived().scene, folder = document_.sceneFolder()] {
+      QtConcurrent::run([scene = document_.derived().scene(), folder = document_.sceneFolder()] {
         return runtime::findSceneProblems(
             scene, folder.empty() ? std::filesystem::current_path() : folder);
       }));
@@ -212,8 +212,8 @@ void ProblemsPanel::startBake(const runtime::SceneProblem& problem) {
     fail(tr("Save the scene first: the bake is written beside it"));
     return;
   }
-  const scene::Scene& sc = document_.derived().scene;
-  const int index = sc.findNode(problem.node);
+  const scene::Scene& sc = document_.derived().scene();
+  const int index = document_.derived().findNode(problem.node);
   if (index < 0 || !sc.nodes[std::size_t(index)].shape) {
     fail(tr("'%1' has no shape to bake").arg(text(problem.node)));
     return;

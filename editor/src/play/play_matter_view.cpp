@@ -38,7 +38,7 @@ bool PlayMode::syncMatterMap() {
     return false;
   }
   RaymarchView* view = window_.viewport();
-  const scene::Scene& scene = copy->derived().scene;
+  const scene::Scene& scene = copy->derived().scene();
   const bool whole = surfaces->front().whole || matterMaps_.size() != surfaces->size() ||
                      matterMapSource_ != surfaces->front().map;
   if (whole) {
@@ -46,7 +46,7 @@ bool PlayMode::syncMatterMap() {
     dropMatterMap();
     for (const runtime::MatterSurface& s : *surfaces) {
       render::BrickMapPlacement placement;
-      const int node = scene.findNode(s.firstBody);
+      const int node = copy->derived().findNode(s.firstBody);
       if (node >= 0)
         placement.material = int(scene::surfaceMaterialOf(scene.nodes[std::size_t(node)]));
       Expected<int> id =

@@ -130,7 +130,7 @@ double PlaySession::fixedDt() const {
 // refused tuning keeps the old one and says which value and why.
 void PlaySession::applyCopyToSimulation() {
   if (!copy_ || !runtime_) return;
-  const Expected<void> applied = runtime_->applyTuning(copy_->json(), copy_->derived().scene);
+  const Expected<void> applied = runtime_->applyTuning(copy_->json(), copy_->derived().scene());
   if (!applied)
     emit message(tr("Tuning refused: %1").arg(QString::fromStdString(applied.error().message())));
 }

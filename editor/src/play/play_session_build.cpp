@@ -64,7 +64,7 @@ Expected<void> PlaySession::start(const EditorDocument& document) {
   copy->openDerived(document.json(), document.derived(), filePath);
   auto build = std::make_shared<Build>();
   build->document = &copy->json();
-  build->scene = &copy->derived().scene;
+  build->scene = &copy->derived().scene();
   build->options.sceneDir =
       filePath.isEmpty() ? std::filesystem::path()
                          : std::filesystem::path(QFileInfo(filePath).absolutePath().toStdString());

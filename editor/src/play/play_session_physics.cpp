@@ -17,7 +17,7 @@ const matter::SoftBodyStage* softBodies(const physics::Simulation& sim) {
 
 void PlaySession::collectMovedNodes() {
   moved_.clear();
-  const scene::Scene& scene = copy_->derived().scene;
+  const scene::Scene& scene = copy_->derived().scene();
   const matter::SoftBodyStage* soft = softBodies(*simulation());
   for (int n = 0; n < int(scene.nodes.size()); ++n) {
     const scene::SceneNode& node = scene.nodes[std::size_t(n)];

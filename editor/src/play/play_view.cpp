@@ -119,7 +119,7 @@ void PlayMode::onTicked() {
 void PlayMode::updateField() {
   EditorDocument* copy = session_.copy();
   if (!copy) return;
-  const scene::Scene& source = copy->derived().scene;
+  const scene::Scene& source = copy->derived().scene();
   const bool drift = session_.kind() == PlayKind::Drift;
   const physics::Simulation* sim = session_.simulation();
   const runtime::ScriptStage* scripts = sim ? runtime::scriptStageOf(*sim) : nullptr;

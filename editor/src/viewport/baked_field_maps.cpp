@@ -68,7 +68,7 @@ void BakedFieldView::refresh() {
       document_.filePath().isEmpty()
           ? std::filesystem::current_path()
           : std::filesystem::path(QFileInfo(document_.filePath()).absolutePath().toStdString());
-  for (const std::string& problem : maps_.sync(view_, document_.derived().scene, sceneDir))
+  for (const std::string& problem : maps_.sync(view_, document_.derived().scene(), sceneDir))
     emit message(tr("Baked field: %1").arg(QString::fromStdString(problem)));
 }
 

@@ -212,7 +212,7 @@ gravity::GravityField* GravityTools::field() {
   fieldStale_ = false;
   field_.reset();
   surface_.reset();
-  const scene::Scene& scene = document_.derived().scene;
+  const scene::Scene& scene = document_.derived().scene();
   auto desc = gravity::sceneGravityField(scene);
   if (!desc) {
     emit message(tr("Gravity arrows: %1").arg(QString::fromStdString(desc.error().message())));
@@ -232,7 +232,7 @@ gravity::GravityField* GravityTools::field() {
     } else {
       surface_ = std::make_unique<physics::CollisionWorld>(std::move(world.value()));
       for (physics::ColliderId id : surface_->ids()) {
-        const int n = scene.findNode(surface_->nodeName(id));
+        const int n = document_.derived().findNode(surface_->nodeName(id));
         if (n < 0) continue;
         const scene::SceneNode& node = scene.nodes[std::size_t(n)];
         if (surface_->body(id) == physics::BodyKind::Dynamic || node.hasComponent("character") ||
@@ -290,7 +290,7 @@ void GravityTools::drawItems() {
     }
   }
   // Node emitters: their pull's reach about the node (moved with the node itself).
-  for (const scene::SceneNode& node : document_.derived().scene.nodes) {
+  for (const scene::SceneNode& node : document_.derived().scene().nodes) {
     if (!node.hasComponent("gravity_source")) continue;
     const Json& emitter = node.components["gravity_source"];
     addCross(lines, node.world.position, 0.5f, kSourceColor);
@@ -306,11 +306,11 @@ void GravityTools::drawItems() {
 
 Vec3 GravityTools::sliceCentre() const {
   if (const std::optional<GravityItem> item = selectedItem()) return item->centre;
-  const scene::Scene& scene = document_.derived().scene;
+  const scene::Scene& scene = document_.derived().scene();
   Vec3 sum(0.0f);
   int count = 0;
   for (const QString& name : document_.selection()) {
-    const int index = scene.findNode(name.toStdString());
+    const int index = document_.derived().findNode(name.toStdString());
     if (index < 0) continue;
     sum += scene.nodes[std::size_t(index)].world.position;
     ++count;
@@ -331,7 +331,7 @@ void GravityTools::drawSlice() {
       if (const std::optional<Json> json = document_.valueAt(item.pointer))
         if (const auto desc = readItem(*json, item.region, item.pointer))
           half = std::max(half, glm::distance(centre, item.centre) + itemReach(*desc));
-  for (const scene::SceneNode& node : document_.derived().scene.nodes)
+  for (const scene::SceneNode& node : document_.derived().scene().nodes)
     if (node.hasComponent("gravity_source"))
       half = std::max(half, glm::distance(centre, node.world.position) +
                                 node.components["gravity_source"].value("r_outer", 20.0f));

@@ -113,7 +113,7 @@ void ColliderWireframes::refresh() {
     refreshAgain_ = true;
     return;
   }
-  const scene::Scene& scene = document_.derived().scene;
+  const scene::Scene& scene = document_.derived().scene();
   shownKeys_.clear();
   auto job = std::make_shared<Job>();
   for (const scene::SceneNode& node : scene.nodes) {

@@ -45,7 +45,7 @@ bool MainWindow::openFile(const QString& path) {
   noteRecent(path);
   recovery_->discard();
   // Start from the scene's first named camera, as `floptle render --camera` would.
-  const std::vector<scene::Camera>& cameras = document_.derived().scene.cameras;
+  const std::vector<scene::Camera>& cameras = document_.derived().scene().cameras;
   if (!cameras.empty()) {
     render::Camera camera;
     camera.position = cameras.front().position;

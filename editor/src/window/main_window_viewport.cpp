@@ -92,7 +92,7 @@ void MainWindow::advanceFieldTime() {
 }
 
 void MainWindow::syncViewport(bool structural) {
-  const scene::Scene& scene = document_.derived().scene;
+  const scene::Scene& scene = document_.derived().scene();
   picker_.rebuild(scene);
   const bool anyShape =
       std::any_of(scene.nodes.begin(), scene.nodes.end(),
@@ -120,11 +120,11 @@ void MainWindow::syncSelectionOverlay() {
   std::vector<Aabb> boxes;
   Vec3 pivot(0.0f);
   int count = 0;
-  const scene::Scene& scene = document_.derived().scene;
+  const scene::Scene& scene = document_.derived().scene();
   for (const QString& name : document_.selection()) {
     const Aabb box = picker_.nodeBounds(name.toStdString(), viewport_->time());
     if (finiteBox(box)) boxes.push_back(box);
-    const int index = scene.findNode(name.toStdString());
+    const int index = document_.derived().findNode(name.toStdString());
     if (index >= 0) {
       pivot += scene.nodes[std::size_t(index)].world.position;
       ++count;
@@ -210,10 +210,10 @@ void MainWindow::onGizmoStarted() {
 }
 
 void MainWindow::onGizmoDragged(const GizmoDelta& delta) {
-  const scene::Scene& scene = document_.derived().scene;
+  const scene::Scene& scene = document_.derived().scene();
   std::vector<std::pair<std::string, Json>> values;
   for (const auto& [name, startJson] : gizmoStart_) {
-    const int index = scene.findNode(name.toStdString());
+    const int index = document_.derived().findNode(name.toStdString());
     if (index < 0) continue;
     const scene::SceneNode& node = scene.nodes[std::size_t(index)];
     // The start transforms: the node's world is parentWorld * startLocal.

@@ -41,24 +41,24 @@ TEST(DocumentFiles, SaveAndReloadAreEqualAndTheReloadCarriesItsTypedScene) {
   // derives, as an edit's re-derivation gives it.
   Expected<DerivedScene> derived = deriveScene(reloaded.json());
   ASSERT_TRUE(derived) << derived.error().message();
-  const scene::Scene& opened = reloaded.derived().scene;
+  const scene::Scene& opened = reloaded.derived().scene();
   ASSERT_EQ(opened.nodes.size(), 4u);  // ground, ball, its child moon, crate
-  ASSERT_EQ(opened.nodes.size(), derived->scene.nodes.size());
+  ASSERT_EQ(opened.nodes.size(), derived->scene().nodes.size());
   for (std::size_t i = 0; i < opened.nodes.size(); ++i) {
-    EXPECT_EQ(opened.nodes[i].name, derived->scene.nodes[i].name);
-    EXPECT_EQ(opened.nodes[i].world.position, derived->scene.nodes[i].world.position);
-    EXPECT_EQ(opened.nodes[i].material, derived->scene.nodes[i].material);
+    EXPECT_EQ(opened.nodes[i].name, derived->scene().nodes[i].name);
+    EXPECT_EQ(opened.nodes[i].world.position, derived->scene().nodes[i].world.position);
+    EXPECT_EQ(opened.nodes[i].material, derived->scene().nodes[i].material);
   }
   const int ball = opened.findNode("ball");
   ASSERT_GE(ball, 0);
   EXPECT_EQ(opened.nodes[std::size_t(ball)].world.position.y, 3.5f);
   EXPECT_GE(opened.findNode("box crate"), 0);
-  EXPECT_EQ(opened.materials.size(), derived->scene.materials.size());
+  EXPECT_EQ(opened.materials.size(), derived->scene().materials.size());
   // The play copy takes both as they are.
   EditorDocument copy;
   copy.openDerived(reloaded.json(), reloaded.derived(), reloaded.filePath());
   EXPECT_EQ(copy.json(), reloaded.json());
-  EXPECT_EQ(copy.derived().scene.nodes[std::size_t(ball)].world.position.y, 3.5f);
+  EXPECT_EQ(copy.derived().scene().nodes[std::size_t(ball)].world.position.y, 3.5f);
   EXPECT_EQ(copy.filePath(), path);
   EXPECT_FALSE(copy.isDirty());
 }

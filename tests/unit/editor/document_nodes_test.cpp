@@ -18,6 +18,31 @@ TEST(DocumentNodes, ListsEveryNodeWithItsPointerAndParent) {
   EXPECT_EQ(document.nodePointer("nobody"), "");
 }
 
+// The derived scene's name index (what nodePointer, parentOf and the selection read) finds each
+// node where the typed scene's own scan does, children included, after renames and undo.
+TEST(DocumentNodes, TheNameIndexFindsEveryNodeAsTheScanDoes) {
+  EditorDocument document;
+  openSmallScene(document);
+  auto expectIndexAgrees = [&] {
+    const DerivedScene& derived = document.derived();
+    ASSERT_EQ(derived.scene().nodes.size(), 4u);
+    for (const scene::SceneNode& node : derived.scene().nodes) {
+      EXPECT_EQ(derived.findNode(node.name), derived.scene().findNode(node.name)) << node.name;
+      EXPECT_EQ(document.nodePointer(QString::fromStdString(node.name)), node.pointer);
+    }
+    EXPECT_EQ(derived.findNode("nobody"), -1);
+  };
+  expectIndexAgrees();
+  ASSERT_TRUE(document.renameNode("moon", "phobos").ok());
+  expectIndexAgrees();
+  EXPECT_EQ(document.derived().findNode("moon"), -1);
+  EXPECT_EQ(document.parentOf("phobos"), "ball");
+  document.undoStack()->undo();
+  expectIndexAgrees();
+  EXPECT_EQ(document.derived().findNode("phobos"), -1);
+  EXPECT_EQ(document.nodePointer("moon"), "/nodes/1/children/0");
+}
+
 TEST(DocumentNodes, AddNodeOfEveryShapeTypeDoUndoRedo) {
   EditorDocument document;
   openSmallScene(document);
@@ -127,7 +152,7 @@ TEST(DocumentNodes, ReparentKeepsTheWorldTransform) {
                             Json{{"position", {0, 2, 0}}, {"rotation", {0, s, 0, s}}, {"scale", 2}})
                   .ok());
   const auto worldOf = [&](const char* name) {
-    const scene::Scene& scene = document.derived().scene;
+    const scene::Scene& scene = document.derived().scene();
     return scene.nodes[std::size_t(scene.findNode(name))].world;
   };
   const Transform before = worldOf("crate");  // (4, 0.5, 0), identity rotation, scale 1

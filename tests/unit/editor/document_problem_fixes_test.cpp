@@ -31,7 +31,7 @@ class ProblemFixes : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(folder_); }
 
   std::vector<runtime::SceneProblem> problems(ProblemKind kind) const {
-    return problemsOfKind(runtime::findSceneProblems(document_.derived().scene, folder_), kind);
+    return problemsOfKind(runtime::findSceneProblems(document_.derived().scene(), folder_), kind);
   }
 
   /// Applies the one problem of `kind`'s fix (with `file`) through expectDoUndoRedo, and checks
@@ -54,7 +54,7 @@ class ProblemFixes : public ::testing::Test {
 };
 
 TEST_F(ProblemFixes, EveryKindIsFound) {
-  const auto all = runtime::findSceneProblems(document_.derived().scene, folder_);
+  const auto all = runtime::findSceneProblems(document_.derived().scene(), folder_);
   for (ProblemKind kind :
        {ProblemKind::MissingFile, ProblemKind::UnusedMaterial, ProblemKind::SpawnInsideGeometry,
         ProblemKind::EmptyCollider, ProblemKind::DynamicWithoutShape, ProblemKind::UnusedRule,
@@ -134,12 +134,12 @@ TEST_F(ProblemFixes, BakeTheTwistedCollider) {
   ASSERT_EQ(p.size(), 1u);
   const std::filesystem::path file = freeBakePath(folder_, p[0].node);
   EXPECT_EQ(file, folder_ / "screw.vdb");
-  ASSERT_TRUE(bakeShapeFile(*document_.derived().scene.nodes[4].shape, p[0].bakeCell, file).ok());
+  ASSERT_TRUE(bakeShapeFile(*document_.derived().scene().nodes[4].shape, p[0].bakeCell, file).ok());
   fixOne(ProblemKind::UnbakedWarp, file);
   EXPECT_EQ(*document_.valueAt("/nodes/4/baked_field"), (Json{{"file", "screw.vdb"}}));
   // The file is there (the one missing file is still prop's), and the next free name moves on.
   const auto missing = problemsOfKind(
-      runtime::findSceneProblems(document_.derived().scene, folder_), ProblemKind::MissingFile);
+      runtime::findSceneProblems(document_.derived().scene(), folder_), ProblemKind::MissingFile);
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0].node, "prop");
   EXPECT_EQ(freeBakePath(folder_, "screw"), folder_ / "screw_2.vdb");

@@ -11,7 +11,7 @@ ScenePicker pickerFor(const Json& document) {
   Expected<DerivedScene> derived = deriveScene(document);
   EXPECT_TRUE(derived.ok()) << (derived.ok() ? "" : derived.error().message());
   ScenePicker picker;
-  if (derived) picker.rebuild(derived->scene);
+  if (derived) picker.rebuild(derived->scene());
   return picker;
 }
 

@@ -1,7 +1,11 @@
 #pragma once
 // DerivedScene: what the editor derives from the document JSON after every change: the typed
-// scene of core (scene::buildScene). Panels read names and pointers from the JSON; the
-// viewport and picking read this.
+// scene of core (scene::buildScene) and a hashed index of its node names. The viewport, picking
+// and the document's name look-ups read this.
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
 #include <nlohmann/json.hpp>
 
 #include "floptle/core/expected.h"
@@ -9,8 +13,21 @@
 
 namespace floptle::editor {
 
-struct DerivedScene {
-  scene::Scene scene;
+class DerivedScene {
+ public:
+  DerivedScene() = default;
+  /// Indexes the names of `built`'s nodes (the first node of a name, as scene::Scene::findNode).
+  explicit DerivedScene(scene::Scene built);
+
+  /// The typed scene; read-only, so the name index stays true to it.
+  const scene::Scene& scene() const { return scene_; }
+  /// Index into scene().nodes of the node called `name`, or -1: one hash look-up, where
+  /// scene::Scene::findNode compares every node (a level has 100,000).
+  int findNode(std::string_view name) const;
+
+ private:
+  scene::Scene scene_;
+  std::unordered_map<std::string, int> nodeIndex_;
 };
 
 /// Checks a scene document against the schema and builds its typed form; an Error names

@@ -12,6 +12,10 @@
 //     it: read and build the scene, compose its parts, pack the scene data, compile the fixed
 //     program, draw. The counters give the first frame's own time and resolution scale.
 //   BM_PlayStart/N: Play pressed on that level until the session plays (the simulation built).
+//   BM_LevelEditToFrame/N: that level open in the editor's main window (1280x720 viewport at
+//     the adaptive resolution); one edit of a sphere's x position, as the inspector makes it,
+//     until the viewport has drawn a frame of the edited scene (the edit checked, the typed
+//     scene derived, the panels told, the parts composed and their data uploaded).
 #include <benchmark/benchmark.h>
 
 #include <QtCore/qtestsupport_core.h>  // QTest::qWaitFor (QtCore)
@@ -36,6 +40,7 @@
 #include "floptle/core/scene/scene_composition.h"
 #include "floptle/core/scene/scene_io.h"
 #include "floptle/editor/editor_document.h"
+#include "floptle/editor/main_window.h"
 #include "floptle/editor/play_session.h"
 #include "floptle/editor/raymarch_view.h"
 #include "scale_support.h"
@@ -314,6 +319,55 @@ BENCHMARK(BM_PlayStart)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(2);
+
+void BM_LevelEditToFrame(benchmark::State& state) {
+  ensureApplication();
+  const auto path = bench::largeSceneFile(int(state.range(0)));
+  editor::MainWindow window;
+  window.resize(kWidth + 560, kHeight + 200);
+  if (!window.openFile(QString::fromStdString(path.string()))) {
+    state.SkipWithError("the level did not open");
+    return;
+  }
+  window.show();
+  editor::RaymarchView* view = window.viewport();
+  if (!QTest::qWaitFor([&] { return view->frameCount() > 0; }, 120000)) {
+    state.SkipWithError("no first frame");
+    return;
+  }
+  const std::string pointer = window.document().nodePointer("sphere_17") + "/transform/position/0";
+  double x = 0.0;
+  for (auto _ : state) {
+    x += 0.25;
+    const std::uint64_t uploads = view->sceneDataUploads();
+    const auto start = std::chrono::steady_clock::now();
+    if (!window.document().setValue(pointer, x)) {
+      state.SkipWithError("the edit was refused");
+      return;
+    }
+    std::uint64_t frames = 0;
+    const bool drawn = QTest::qWaitFor(
+        [&] {
+          if (view->sceneDataUploads() == uploads) return false;
+          if (frames == 0) frames = view->frameCount();
+          return view->frameCount() > frames;
+        },
+        60000);
+    if (!drawn) {
+      state.SkipWithError("the edit was not drawn");
+      return;
+    }
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  window.document().undoStack()->setClean();  // nothing asks to save
+}
+BENCHMARK(BM_LevelEditToFrame)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)

@@ -3,20 +3,37 @@
 #include "floptle/core/render/cpu_renderer.h"
 
 namespace floptle::editor {
+namespace {
 
-void ScenePicker::rebuild(const scene::Scene& scene) {
-  entries_.clear();
-  for (const scene::SceneNode& node : scene.nodes) {
-    if (!node.shape) continue;
-    Expected<field::FieldProgram> program =
-        field::FieldProgram::compile(scene::placeShape(node.world, *node.shape));
-    if (program) entries_.push_back({node.name, std::move(*program)});
+std::optional<field::FieldProgram> worldProgram(const scene::SceneNode& node) {
+  if (!node.shape) return std::nullopt;
+  Expected<field::FieldProgram> program =
+      field::FieldProgram::compile(scene::placeShape(node.world, *node.shape));
+  if (!program) return std::nullopt;
+  return std::move(*program);
+}
+
+}  // namespace
+
+void ScenePicker::setScene(const DerivedScene& scene) {
+  scene_ = &scene;
+  entries_.reset();
+}
+
+const std::vector<ScenePicker::Entry>& ScenePicker::entries() const {
+  if (entries_) return *entries_;
+  entries_.emplace();
+  if (!scene_) return *entries_;
+  for (const scene::SceneNode& node : scene_->scene().nodes) {
+    if (std::optional<field::FieldProgram> program = worldProgram(node))
+      entries_->push_back({node.name, std::move(*program)});
   }
+  return *entries_;
 }
 
 std::optional<PickHit> ScenePicker::pick(const Ray& ray, double time, float maxDistance) const {
   std::optional<PickHit> nearest;
-  for (const Entry& entry : entries_) {
+  for (const Entry& entry : entries()) {
     float limit = nearest ? nearest->distance : maxDistance;
     // Skip nodes whose bounds the ray misses before the nearest hit so far.
     const Aabb bounds = entry.program.bounds(time);
@@ -31,9 +48,12 @@ std::optional<PickHit> ScenePicker::pick(const Ray& ray, double time, float maxD
 }
 
 Aabb ScenePicker::nodeBounds(const std::string& node, double time) const {
-  for (const Entry& entry : entries_)
-    if (entry.node == node) return entry.program.bounds(time);
-  return {};
+  if (!scene_) return {};
+  const int index = scene_->findNode(node);
+  if (index < 0) return {};
+  const std::optional<field::FieldProgram> program =
+      worldProgram(scene_->scene().nodes[std::size_t(index)]);
+  return program ? program->bounds(time) : Aabb{};
 }
 
 }  // namespace floptle::editor

@@ -93,7 +93,7 @@ void MainWindow::advanceFieldTime() {
 
 void MainWindow::syncViewport(bool structural) {
   const scene::Scene& scene = document_.derived().scene();
-  picker_.rebuild(scene);
+  picker_.setScene(document_.derived());  // compiled at the next pick
   const bool anyShape =
       std::any_of(scene.nodes.begin(), scene.nodes.end(),
                   [](const scene::SceneNode& node) { return node.shape.has_value(); });

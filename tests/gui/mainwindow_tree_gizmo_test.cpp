@@ -194,13 +194,18 @@ TEST_F(WindowTest, ToolActionsAndKeysSwitchTheGizmoBetweenMoveRotateAndScale) {
   EXPECT_EQ(view.gizmoMode(), GizmoMode::Rotate);
   EXPECT_TRUE(window().action("actionToolRotate")->isChecked());
   EXPECT_FALSE(window().action("actionToolMove")->isChecked());
-  // The keys, in the viewport: R scale, W move.
-  window().activateWindow();
-  view.setFocus();
-  ASSERT_TRUE(QTest::qWaitForWindowActive(&window()));
-  QTest::keyClick(&view, Qt::Key_R);
+  // The keys, in the viewport: R scale, W move. Shortcuts reach the active window only, and
+  // the other GUI tests share this X server and may take its focus at any moment: the window is
+  // made the application's active one right before each key (a key click runs no event loop,
+  // so no focus change comes between).
+  auto keyInTheView = [&](Qt::Key key) {
+    QApplication::setActiveWindow(&window());
+    view.setFocus();
+    QTest::keyClick(&view, key);
+  };
+  keyInTheView(Qt::Key_R);
   EXPECT_EQ(view.gizmoMode(), GizmoMode::Scale);
-  QTest::keyClick(&view, Qt::Key_W);
+  keyInTheView(Qt::Key_W);
   EXPECT_EQ(view.gizmoMode(), GizmoMode::Translate);
   // No selection: no gizmo, whatever the tool.
   document().setSelection({});

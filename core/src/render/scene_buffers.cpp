@@ -2,6 +2,7 @@
 #include "floptle/core/render/scene_buffers.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <unordered_map>
 
@@ -236,6 +237,22 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
     grid = buildSceneGrid(boxes);
   }
   const int cellCount = int(grid.cells.size());
+  // The whole texture at once: grown by push, a large level's data would be copied into fresh
+  // memory once per doubling.
+  const std::size_t gridTexels =
+      cellCount > 0 ? 3 + std::size_t(cellCount) + 2 * grid.entries.size() : 0;
+  const std::size_t finalTexels =
+      std::size_t(out.texel()) + gridTexels + (parameters.size() + 3) / 4;
+  // Refused before any of it is written, naming the limit.
+  const int height =
+      int(std::max<std::size_t>(1, (finalTexels + kSceneDataWidth - 1) / kSceneDataWidth));
+  if (height > maxTextureHeight)
+    return Error{"scene", "needs " + std::to_string(height) + " rows of scene data, more than " +
+                              "the GPU's texture height limit of " +
+                              std::to_string(maxTextureHeight) + " (GL_MAX_TEXTURE_SIZE)"};
+  if (double(finalTexels) >= 16777216.0)
+    return Error{"scene", "needs more than 2^24 texels of scene data (float index precision)"};
+  out.texels.reserve(std::size_t(height) * kSceneDataWidth * 4);
   if (cellCount > 0) {
     const int gridOffset = out.texel();
     const int listsOffset = gridOffset + 3 + cellCount;
@@ -263,13 +280,7 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
   out.texels.insert(out.texels.end(), parameters.begin(), parameters.end());
 
   const int texels = out.texel();
-  const int height = std::max(1, (texels + kSceneDataWidth - 1) / kSceneDataWidth);
-  if (height > maxTextureHeight)
-    return Error{"scene", "needs " + std::to_string(height) + " rows of scene data, more than " +
-                              "the GPU's texture height limit of " +
-                              std::to_string(maxTextureHeight) + " (GL_MAX_TEXTURE_SIZE)"};
-  if (float(texels) >= 16777216.0f)
-    return Error{"scene", "needs more than 2^24 texels of scene data (float index precision)"};
+  assert(std::size_t(texels) == finalTexels);
   out.texels.resize(std::size_t(height) * kSceneDataWidth * 4, 0.0f);
 
   SceneBuffers buffers;

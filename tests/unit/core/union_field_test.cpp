@@ -234,5 +234,27 @@ TEST(SceneBuffers, ASceneTallerThanTheTextureLimitIsRefusedNamingIt) {
   EXPECT_NE(buffers.error().message().find("GL_MAX_TEXTURE_SIZE"), std::string::npos);
 }
 
+// The limit is checked against the rows the data will fill, before it is written: a scene of
+// H rows packs under a limit of H (whole rows, the used texels in the last one) and is refused,
+// naming H, under H - 1.
+TEST(SceneBuffers, TheRowLimitIsExactAndTheTextureIsWholeRows) {
+  const UnionField field = buildField(scatter(400, 8));
+  auto buffers = render::packSceneBuffers(field, 0.0);
+  ASSERT_TRUE(buffers.ok()) << buffers.error().message();
+  const int rows = buffers->height;
+  ASSERT_GT(rows, 1);
+  EXPECT_EQ(buffers->texels.size(), std::size_t(rows) * render::kSceneDataWidth * 4);
+  EXPECT_GT(buffers->usedTexels, (rows - 1) * render::kSceneDataWidth);
+  EXPECT_LE(buffers->usedTexels, rows * render::kSceneDataWidth);
+  auto atTheLimit = render::packSceneBuffers(field, 0.0, rows);
+  ASSERT_TRUE(atTheLimit.ok()) << atTheLimit.error().message();
+  EXPECT_EQ(atTheLimit->texels, buffers->texels);
+  auto overIt = render::packSceneBuffers(field, 0.0, rows - 1);
+  ASSERT_FALSE(overIt.ok());
+  EXPECT_NE(overIt.error().message().find("needs " + std::to_string(rows) + " rows"),
+            std::string::npos)
+      << overIt.error().message();
+}
+
 }  // namespace
 }  // namespace floptle::field

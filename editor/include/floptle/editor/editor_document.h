@@ -31,7 +31,7 @@ namespace floptle::editor {
 
 using Json = nlohmann::ordered_json;
 struct JsonPatch;
-struct DerivedScene;
+class DerivedScene;
 
 /// What an applied change touched: parameters only (numbers changed, same structure: the
 /// viewport updates uniforms) or structure (nodes, types, keys: the viewport recompiles).

@@ -7,14 +7,17 @@
 namespace floptle::editor {
 
 DerivedScene::DerivedScene(scene::Scene built) : scene_(std::move(built)) {
-  nodeIndex_.reserve(scene_.nodes.size());
+  auto index = std::make_shared<std::unordered_map<std::string, int>>();
+  index->reserve(scene_.nodes.size());
   for (std::size_t i = 0; i < scene_.nodes.size(); ++i)
-    nodeIndex_.emplace(scene_.nodes[i].name, static_cast<int>(i));  // keeps the first of a name
+    index->emplace(scene_.nodes[i].name, static_cast<int>(i));  // keeps the first of a name
+  nodeIndex_ = std::move(index);
 }
 
 int DerivedScene::findNode(std::string_view name) const {
-  const auto found = nodeIndex_.find(std::string(name));
-  return found == nodeIndex_.end() ? -1 : found->second;
+  if (!nodeIndex_) return -1;  // default-constructed: no nodes
+  const auto found = nodeIndex_->find(std::string(name));
+  return found == nodeIndex_->end() ? -1 : found->second;
 }
 
 Expected<DerivedScene> deriveScene(const nlohmann::ordered_json& document) {

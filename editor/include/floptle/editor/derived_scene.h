@@ -2,6 +2,7 @@
 // DerivedScene: what the editor derives from the document JSON after every change: the typed
 // scene of core (scene::buildScene) and a hashed index of its node names. The viewport, picking
 // and the document's name look-ups read this.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,7 +28,9 @@ class DerivedScene {
 
  private:
   scene::Scene scene_;
-  std::unordered_map<std::string, int> nodeIndex_;
+  /// Name -> index into scene_.nodes. Never changed after construction, so a copy (Play's copy
+  /// of the document) shares it instead of copying 100,000 entries.
+  std::shared_ptr<const std::unordered_map<std::string, int>> nodeIndex_;
 };
 
 /// Checks a scene document against the schema and builds its typed form; an Error names

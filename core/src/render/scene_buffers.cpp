@@ -237,8 +237,8 @@ Expected<SceneBuffers> packSceneBuffers(const field::UnionField& field, double t
     grid = buildSceneGrid(boxes);
   }
   const int cellCount = int(grid.cells.size());
-  // The whole texture at once: grown by push, a large level's data would be copied into fresh
-  // memory once per doubling.
+  // The texture's final size is known here: reserved whole, the tens of megabytes of a large
+  // level are written once, never moved.
   const std::size_t gridTexels =
       cellCount > 0 ? 3 + std::size_t(cellCount) + 2 * grid.entries.size() : 0;
   const std::size_t finalTexels =

@@ -184,9 +184,9 @@ QString SweepDialog::statusText() const {
 }
 
 bool SweepDialog::start() {
-  // Run stays off from a start until finish() has taken that sweep's result on this thread; the
-  // worker itself may be done before then.
-  if (running() || !run_->isEnabled()) return false;
+  // Run is off from a start until finish() has taken that sweep's result on this thread (the
+  // worker may be done before then): a sweep is in flight exactly while it is off.
+  if (!run_->isEnabled()) return false;
   auto refuse = [this](const Error& error) {
     status_->setText(QString::fromStdString(error.message()));
     return false;

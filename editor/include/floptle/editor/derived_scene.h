@@ -28,8 +28,8 @@ class DerivedScene {
 
  private:
   scene::Scene scene_;
-  /// Name -> index into scene_.nodes. Never changed after construction, so a copy (Play's copy
-  /// of the document) shares it instead of copying 100,000 entries.
+  /// Name -> index into scene_.nodes. Immutable once built, so copies of this scene (Play's copy
+  /// of the document) share one index.
   std::shared_ptr<const std::unordered_map<std::string, int>> nodeIndex_;
 };
 

@@ -4,9 +4,8 @@
 // sphere-marches the ray against every node whose bounds it meets and keeps the nearest hit.
 // The same field graph the viewport draws, so what you click is what you see.
 //
-// The programs are compiled when a pick first needs them after the scene changed, not on every
-// edit: an edit on a level of 100,000 nodes would otherwise compile them all again. A node's
-// bounds compile that node alone.
+// Edits are frequent and picks rare, so the programs compile at the first pick after the scene
+// is set, once for all the picks that follow. A node's bounds compile that node alone.
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,9 +25,8 @@ struct PickHit {
 
 class ScenePicker {
  public:
-  /// The scene to pick in from now on; what was compiled for the last one is dropped. The picker
-  /// reads `scene` at each pick: it must outlive the picker or the next setScene, and a change
-  /// to it is told by calling setScene again.
+  /// The scene picks and bounds read; the programs compile at the next pick. `scene` must
+  /// outlive the picker or the next setScene; after `scene` changes, call setScene again.
   void setScene(const DerivedScene& scene);
   /// Nearest node hit by `ray` at field time `time` (s), up to maxDistance (m). Nodes whose
   /// shape fails to compile are skipped.

@@ -16,6 +16,7 @@
 
 #include "fbx_structure.h"
 #include "floptle/core/file_path.h"
+#include "gltf_structure.h"
 
 namespace floptle::asset::detail {
 namespace {
@@ -181,6 +182,11 @@ Expected<AssimpFile> readAssimpFile(const std::filesystem::path& path,
       return Error{where, "cannot read the file"};
     if (auto checked = checkFbxStructure(bytes); !checked)
       return Error{where, "not a readable FBX file: " + checked.error().what};
+  } else if (file.ext != ".obj") {
+    // Assimp's glTF reader reads past its buffers on some files (gltf_structure.h): those are
+    // refused before it sees them.
+    if (auto checked = checkGltfFile(path, file.ext == ".glb"); !checked)
+      return Error{where, "not a readable glTF file: " + checked.error().what};
   }
   std::vector<std::filesystem::path> opened;
   file.importer = std::make_unique<Assimp::Importer>();

@@ -9,9 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,15 +50,12 @@ std::uint64_t componentSize(std::uint64_t type) {
 
 /// Components of an element ("SCALAR".."MAT4"), or 0 for a type glTF does not have.
 std::uint64_t componentCount(std::string_view type) {
-  static constexpr std::array<std::pair<std::string_view, std::uint64_t>, 7> kTypes{{{"SCALAR", 1},
-                                                                                     {"VEC2", 2},
-                                                                                     {"VEC3", 3},
-                                                                                     {"VEC4", 4},
-                                                                                     {"MAT2", 4},
-                                                                                     {"MAT3", 9},
-                                                                                     {"MAT4", 16}}};
-  for (const auto& [name, n] : kTypes)
-    if (type == name) return n;
+  if (type == "SCALAR") return 1;
+  if (type == "VEC2") return 2;
+  if (type == "VEC3") return 3;
+  if (type == "VEC4" || type == "MAT2") return 4;
+  if (type == "MAT3") return 9;
+  if (type == "MAT4") return 16;
   return 0;
 }
 

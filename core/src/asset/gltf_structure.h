@@ -8,11 +8,12 @@
 // - a sparse accessor's indices and values are read without checking their views' lengths;
 // - a primitive's JOINTS_n and WEIGHTS_n sets are read in pairs, each for as many vertices as
 //   WEIGHTS_0 holds;
-// - a skin's inverseBindMatrices are read once per joint, and read when a skin has none;
+// - a skin's inverseBindMatrices are read once per joint, through a null pointer when the
+//   skin has none;
 // - a cubic-spline sampler's output is read at three values per key.
 // This check holds a file to the glTF 2.0 specification's rules for each of those (buffers,
 // buffer views, accessors, primitives, skins, animations) and refuses what breaks them with
-// the JSON pointer of the object; what passes is read by Assimp only inside its buffers.
+// the JSON pointer of the object, so none of these reads happens on a file that passes.
 #include <cstddef>
 #include <filesystem>
 

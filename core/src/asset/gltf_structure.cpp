@@ -68,6 +68,8 @@ struct AccessorInfo {
 
 /// The least count of elements a primitive of each mode (0..6) draws anything with.
 constexpr std::array<std::uint64_t, 7> kModeLeast{1, 2, 2, 2, 3, 3, 3};
+/// A primitive's mode when the file gives none.
+constexpr std::uint64_t kTriangles = 4;
 
 class Checker {
  public:
@@ -332,13 +334,13 @@ class Checker {
                                            ", which is no SCALAR of 5121, 5123 or 5125");
       elements = info.count;
     }
-    const std::uint64_t least = kModeLeast[mode.value_or(4)];
-    if (elements < least)
+    const std::uint64_t drawMode = mode.value_or(kTriangles);
+    if (elements < kModeLeast[drawMode])
       return refuse(at, "draws " + std::to_string(elements) +
                             (indices ? (elements == 1 ? " index" : " indices")
                                      : (elements == 1 ? " vertex" : " vertices")) +
-                            "; mode " + std::to_string(mode.value_or(4)) + " needs at least " +
-                            std::to_string(least));
+                            "; mode " + std::to_string(drawMode) + " needs at least " +
+                            std::to_string(kModeLeast[drawMode]));
     return true;
   }
 
